@@ -1,0 +1,93 @@
+/** Credential tiers. */
+export const TIERS = ["operational", "administrative"] as const;
+/** A credential tier. */
+export type Tier = (typeof TIERS)[number];
+
+/** Scopes an operational credential may be issued with. */
+export const OPERATIONAL_SCOPES = [
+  "send", "validate", "get_pending", "ack", "nack", "list_recipients", "list_templates", "get_template",
+  "get_policies", "acknowledge_policies", "manage_projects", "write_session_state", "view_audit_log",
+] as const;
+/** Scopes an administrative credential may be issued with. */
+export const ADMINISTRATIVE_SCOPES = ["manage_ai_accounts", "manage_credentials", "manage_webhooks"] as const;
+/** Retired scopes: valid on credentials that carry them, never issued again, gating nothing. */
+export const RETIRED_SCOPES = ["manage_policies", "manage_dsr", "manage_dlq"] as const;
+
+/** A scope name that gates something. */
+export type Scope = (typeof OPERATIONAL_SCOPES)[number] | (typeof ADMINISTRATIVE_SCOPES)[number];
+/** Any scope name a credential may carry, retired ones included. */
+export type AnyScope = Scope | (typeof RETIRED_SCOPES)[number];
+
+/** Workspace states. */
+export type WorkspaceState = "active" | "frozen" | "closed";
+
+/** A workspace: the tenant. */
+export interface Workspace {
+  id: string;
+  name: string;
+  state: WorkspaceState;
+  /** Claims after which a message is dead-lettered instead of delivered again. */
+  maxDeliveries: number;
+  createdAt: Date;
+}
+
+/** A person who owns or administers a workspace (signs in to the dashboard). */
+export interface Person {
+  id: string;
+  workspaceId: string;
+  email: string;
+  /** A password hash (scrypt, PHC string), or null when the person has no password. */
+  passwordHash: string | null;
+  createdAt: Date;
+}
+
+/** AI account states. */
+export type AiAccountState = "active" | "frozen" | "revoked";
+
+/** An AI account: the addressable identity that credentials belong to. */
+export interface AiAccount {
+  id: string;
+  workspaceId: string;
+  friendlyName: string;
+  state: AiAccountState;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Credential states. */
+export type CredentialState = "active" | "revoked";
+
+/** A credential: a bearer token's stored record. Only the keyed hash of the token is kept. */
+export interface Credential {
+  id: string;
+  workspaceId: string;
+  aiAccountId: string;
+  tier: Tier;
+  scopes: string[];
+  name: string;
+  state: CredentialState;
+  /** HMAC-SHA-256 of the token under the server pepper, hex. */
+  tokenHash: string;
+  /** After this instant the credential no longer authenticates (tier lifetime or rotation overlap end). */
+  expiresAt: Date | null;
+  projectId: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  /** The credential this one was rotated from. */
+  rotatedFromId: string | null;
+  /** Set when this credential was rotated: its successor. */
+  rotatedToId: string | null;
+}
+
+/** Friendly names of AI accounts (DESIGN §2). */
+export const FRIENDLY_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+/**
+ * The authenticated caller of an operation: the credential, its AI account and workspace as
+ * read for this request.
+ */
+export interface Principal {
+  workspace: Workspace;
+  account: AiAccount;
+  credential: Credential;
+}

@@ -1,0 +1,16 @@
+export { ERROR_CATALOGUE, ERROR_CODES, DomainError, isDomainError, toErrorEnvelope, malformed, notFound } from "./errors.ts";
+export type { ErrorCode, ErrorDetails, ErrorEnvelope } from "./errors.ts";
+export { tryParseDurationMs, parseDurationMs, formatDuration, SECOND_MS, MINUTE_MS, HOUR_MS, DAY_MS } from "./time/duration.ts";
+export { ulidSource, isUlid } from "./ids.ts";
+export type { IdSource } from "./ids.ts";
+export type * from "./ports.ts";
+export type { CoreDeps, ServerSecrets } from "./deps.ts";
+export { defineOperation } from "./operations/operation.ts";
+export type { Operation, OperationAuth, OperationContext, OperationResult, HttpMethod } from "./operations/operation.ts";
+export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState } from "./messaging/message.ts";
+export type { Priority, MessageState, MessageRecord, NewMessage } from "./messaging/message.ts";
+export type { AuditEntry, NewAuditEntry } from "./audit/audit-entry.ts";
+export { IDEMPOTENCY_RETENTION_MS } from "./idempotency/idempotency-record.ts";
+export type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
+export { TIERS, OPERATIONAL_SCOPES, ADMINISTRATIVE_SCOPES, RETIRED_SCOPES, FRIENDLY_NAME_PATTERN } from "./access/model.ts";
+export type { Tier, Scope, AnyScope, Workspace, WorkspaceState, Person, AiAccount, AiAccountState, Credential, CredentialState, Principal } from "./access/model.ts";

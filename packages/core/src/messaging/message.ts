@@ -1,0 +1,69 @@
+/** Message priorities, lowest first. The dequeue order is priority (highest first), then accepted time. */
+export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+/** A message priority. */
+export type Priority = (typeof PRIORITIES)[number];
+/** Numeric rank of each priority, stored so the claim index can sort by it (higher first). */
+export const PRIORITY_RANK: Readonly<Record<Priority, number>> = { low: 0, normal: 1, high: 2, urgent: 3 };
+
+/** Message states as stored and as shown (DESIGN §2). */
+export const MESSAGE_STATES = ["pending", "held", "acknowledged", "expired", "dead_lettered"] as const;
+/** A message state. */
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+/**
+ * A message as stored. `state` is the stored state; the effective state also depends on the
+ * clock (a held message whose lease ran out is claimable again, a message past `expiresAt` is
+ * expired): see `effectiveState`.
+ */
+export interface MessageRecord {
+  id: string;
+  workspaceId: string;
+  senderId: string;
+  senderName: string;
+  recipientId: string;
+  recipientName: string;
+  template: string;
+  priority: Priority;
+  correlationId: string | null;
+  payload: unknown;
+  state: MessageState;
+  acceptedAt: Date;
+  expiresAt: Date;
+  /** pending: when the message becomes claimable; held: when the current lease runs out. */
+  visibleAt: Date;
+  /** Claims so far (each claim counts one delivery). */
+  deliveryCount: number;
+  /** The current (or, once acknowledged, the acknowledging) lease. */
+  leaseId: string | null;
+  leaseClaimedAt: Date | null;
+  leaseExtensions: number;
+  lastExtendedAt: Date | null;
+  lastNackedAt: Date | null;
+  acknowledgedAt: Date | null;
+  outcomeSummary: string | null;
+  deadLetteredAt: Date | null;
+}
+
+/** A message to be stored by a send. */
+export interface NewMessage {
+  id: string;
+  workspaceId: string;
+  senderId: string;
+  senderName: string;
+  recipientId: string;
+  recipientName: string;
+  template: string;
+  priority: Priority;
+  correlationId: string | null;
+  payload: unknown;
+  acceptedAt: Date;
+  /** When it first becomes claimable (accepted time plus deliver_after). */
+  visibleAt: Date;
+  expiresAt: Date;
+}
+
+/** The effective state of `m` at `now`: expiry wins over pending and held. */
+export function effectiveState(m: Pick<MessageRecord, "state" | "expiresAt">, now: Date): MessageState {
+  if ((m.state === "pending" || m.state === "held") && m.expiresAt.getTime() <= now.getTime()) return "expired";
+  return m.state;
+}

@@ -1,0 +1,71 @@
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { Principal, Scope, Tier } from "../access/model.ts";
+import type { CoreDeps } from "../deps.ts";
+
+/** HTTP methods the REST API uses. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Who may call an operation. */
+export type OperationAuth =
+  /** No credential (version, openapi). */
+  | { kind: "public" }
+  /** A bearer credential, of at least `tier`, carrying `scope` when given. */
+  | { kind: "credential"; tier: Tier; scope: Scope | null };
+
+/** Per-call context the edges pass to a handler. */
+export interface OperationContext {
+  /** The authenticated caller (absent only for public operations). */
+  principal: Principal;
+  /** The request id (X-Request-Id), echoed in errors and audit rows. */
+  requestId: string;
+  /** The Idempotency-Key header, when the operation honours one and the caller sent it. */
+  idempotencyKey: string | null;
+  /** SHA-256 fingerprint of method + path + canonical body, computed by the edge. */
+  fingerprint: string;
+  /** Aborts long waits when the client goes away or the server drains. */
+  signal?: AbortSignal;
+}
+
+/** What a handler returns: the HTTP-style status and the response body. */
+export interface OperationResult {
+  status: number;
+  body: unknown;
+  /** Extra response headers (e.g. Retry-After is set from errors, not here). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * One operation of the service: the single definition from which the REST route, the MCP tool,
+ * the OpenAPI entry and the CLI command are derived (DESIGN §1).
+ *
+ * `input` is one TypeBox object holding the path parameters, the query parameters and the body
+ * fields side by side; the REST edge assembles it as `{ ...body, ...query, ...pathParams }`.
+ */
+export interface Operation<I extends TObject = TObject, O extends TSchema = TSchema> {
+  /** The operation's name; also its MCP tool name (snake_case). */
+  name: string;
+  /** One line for humans (OpenAPI summary, MCP tool description). */
+  summary: string;
+  http: {
+    method: HttpMethod;
+    /** OpenAPI-style path, e.g. `/v1/messages/{message_id}/ack`. */
+    path: string;
+    /** Names of `input` properties taken from the query string (GET routes). */
+    query?: readonly string[];
+  };
+  auth: OperationAuth;
+  /** `required`: 400 SVC_IDEMPOTENCY_KEY_REQUIRED without the header. */
+  idempotency: "required" | "optional" | "none";
+  /** True for operations that change state (every mutation has an MCP tool). */
+  mutates: boolean;
+  input: I;
+  output: O;
+  /** Status of a success (200 or 201). */
+  successStatus: number;
+  handler: (deps: CoreDeps, ctx: OperationContext, input: Static<I>) => Promise<OperationResult>;
+}
+
+/** Identity helper that keeps the input type of an operation's handler precise. */
+export function defineOperation<I extends TObject, O extends TSchema>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}

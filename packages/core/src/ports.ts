@@ -1,0 +1,273 @@
+/**
+ * Every port of the core: the seams through which use cases reach storage, time, ids and
+ * wake-ups. Adapters: `InMemory*` in @agentq/core/testing, `Pg*` in @agentq/postgres. Every port
+ * has a contract suite (`describe<Port>Contract`) that both adapters pass.
+ *
+ * General rules for every store method:
+ * - Every read and write is scoped by `workspaceId`; a record of another workspace is
+ *   indistinguishable from a missing one (null / not found).
+ * - Methods never throw DomainError for expected outcomes; they return a tagged result and the
+ *   use case decides the code. They throw only for infrastructure faults (which the edges
+ *   report as SVC_SERVICE_UNAVAILABLE).
+ * - Where a method says "now", it means the adapter's clock: the database clock for
+ *   PostgreSQL (leases are decided by the database), the injected Clock for InMemory.
+ * - Paged lists take `after` (an opaque keyset position the store itself returned as
+ *   `position` of an item, or null for the first page) and `limit`, and return at most
+ *   `limit + 1` items so the caller can tell whether another page exists.
+ */
+import type { AuditEntry, NewAuditEntry } from "./audit/audit-entry.ts";
+import type { AiAccount, AiAccountState, Credential, Person, Workspace, WorkspaceState } from "./access/model.ts";
+import type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
+import type { MessageRecord, MessageState, NewMessage } from "./messaging/message.ts";
+import type { IdSource } from "./ids.ts";
+
+export type { IdSource };
+
+/** The time source of the core. The database clock stays the authority for leases. */
+export interface Clock {
+  /** The current instant. */
+  now(): Date;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workspaces, people, AI accounts, credentials
+// ---------------------------------------------------------------------------------------------
+
+/** Workspaces and their owner people. */
+export interface WorkspaceStore {
+  /** Creates a workspace with its owner person. Emails are unique across all workspaces: returns `email_taken` otherwise. */
+  create(p: { workspace: Workspace; owner: Person }): Promise<{ kind: "created" } | { kind: "email_taken" }>;
+  /** The workspace, or null. */
+  findById(p: { workspaceId: string }): Promise<Workspace | null>;
+  /** Sets the state; returns the updated workspace, or null when it does not exist. */
+  setState(p: { workspaceId: string; state: WorkspaceState }): Promise<Workspace | null>;
+  /** The owner person of the workspace, or null. */
+  findOwner(p: { workspaceId: string }): Promise<Person | null>;
+}
+
+/** AI accounts. Friendly names are unique per workspace among accounts that are not revoked. */
+export interface AccountStore {
+  /** Inserts an account; `name_taken` when a non-revoked account of the workspace has the name. */
+  create(p: { account: AiAccount }): Promise<{ kind: "created" } | { kind: "name_taken" }>;
+  /** The account (any state), or null. */
+  findById(p: { workspaceId: string; accountId: string }): Promise<AiAccount | null>;
+  /** The non-revoked account with that friendly name, or null: the recipient resolution of a send. */
+  findAddressable(p: { workspaceId: string; friendlyName: string }): Promise<AiAccount | null>;
+  /** The workspace's accounts in creation order (id ascending); `after` is an account id. */
+  list(p: { workspaceId: string; states: readonly AiAccountState[] | null; after: string | null; limit: number }): Promise<AiAccount[]>;
+  /** Renames an active or frozen account; null when missing or revoked. */
+  rename(p: { workspaceId: string; accountId: string; friendlyName: string; now: Date }): Promise<{ kind: "renamed"; account: AiAccount } | { kind: "name_taken" } | { kind: "not_found" }>;
+  /**
+   * Moves an account from one of `from` to `to`; returns the updated account, `wrong_state`
+   * (with the current account) when its state is not in `from`, or `not_found`.
+   */
+  transition(p: { workspaceId: string; accountId: string; from: readonly AiAccountState[]; to: AiAccountState; now: Date }): Promise<{ kind: "moved"; account: AiAccount } | { kind: "wrong_state"; account: AiAccount } | { kind: "not_found" }>;
+  /**
+   * One read for the authenticator: the account and its workspace, by account id (not scoped
+   * by workspace, because the credential names the account). Null when either is missing.
+   */
+  loadPrincipalContext(p: { accountId: string }): Promise<{ account: AiAccount; workspace: Workspace } | null>;
+}
+
+/** Credentials. Only keyed hashes of tokens are stored. */
+export interface CredentialStore {
+  /** Inserts a credential. */
+  insert(p: { credential: Credential }): Promise<void>;
+  /** The credential with that token hash (any state, any workspace), or null. */
+  findByTokenHash(p: { tokenHash: string }): Promise<Credential | null>;
+  /** The credential, or null. */
+  findById(p: { workspaceId: string; credentialId: string }): Promise<Credential | null>;
+  /** The workspace's credentials, newest first (id descending); `after` is a credential id. */
+  list(p: { workspaceId: string; aiAccountId: string | null; after: string | null; limit: number }): Promise<Credential[]>;
+  /** Revokes an active credential; `already_revoked` or `not_found` otherwise. */
+  revoke(p: { workspaceId: string; credentialId: string; now: Date }): Promise<{ kind: "revoked"; credential: Credential } | { kind: "already_revoked" } | { kind: "not_found" }>;
+  /** Revokes every active credential of the account; returns those it revoked. */
+  revokeAllForAccount(p: { workspaceId: string; aiAccountId: string; now: Date }): Promise<Credential[]>;
+  /**
+   * Marks an active, not yet rotated credential as rotated to `successorId`, cutting its expiry
+   * to `overlapEndsAt` (or keeping an earlier one). `conflict` when it was already rotated or is
+   * revoked (the loser of two concurrent rotations gets `conflict`), `not_found` when missing.
+   */
+  markRotated(p: { workspaceId: string; credentialId: string; successorId: string; overlapEndsAt: Date }): Promise<{ kind: "rotated"; credential: Credential } | { kind: "conflict" } | { kind: "not_found" }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+/** The result of a guarded lease write: the updated record, or what the store saw instead. */
+export type LeaseWriteResult =
+  | { ok: true; message: MessageRecord }
+  /** Nothing was written. `snapshot` is the message as it stands (null when missing or not the caller's) and `now` the clock the guard used. */
+  | { ok: false; snapshot: MessageRecord | null; now: Date };
+
+/** Messages and their leases. */
+export interface MessageStore {
+  /**
+   * The whole write of a send, atomically (one statement in PostgreSQL): when `idempotency` is
+   * given, insert it unless the key exists; then the message, its audit row, and one outbox row
+   * per live webhook of the recipient; then wake the recipient's waiters on commit.
+   * - `idempotency_exists`: the key was already stored (possibly by a concurrent request that
+   *   committed first; the call waits for it): nothing else was written.
+   * - `recipient_gone`: the recipient is no longer addressable (revoked since resolution):
+   *   nothing was written.
+   */
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<{ kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists"; record: IdempotencyRecord } | { kind: "recipient_gone" }>;
+
+  /**
+   * Claims up to `max` claimable messages of the recipient in dequeue order (priority
+   * descending, accepted time ascending, id ascending), skipping rows other claimers hold
+   * locks on. Claimable: stored state pending with visibleAt <= now, or held with the lease run
+   * out (visibleAt <= now), and not expired. Each claimed message gets a fresh lease id,
+   * visibleAt = now + visibilityTimeoutMs, leaseClaimedAt = now, leaseExtensions = 0,
+   * deliveryCount + 1, and one audit row `message.claimed` (ids from `auditIds` in order).
+   * A candidate whose deliveryCount is already >= maxDeliveries is dead-lettered instead (audit
+   * row `message.dead_lettered`) and reported in `deadLettered`.
+   * Concurrency: two concurrent claims never return the same message (SKIP LOCKED).
+   */
+  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }>;
+
+  /**
+   * Acknowledges a held message: guarded by recipient, lease id and lease still live
+   * (visibleAt > now) and not expired, in one statement with its audit row. Sets state
+   * acknowledged, acknowledgedAt = now, outcomeSummary.
+   */
+  ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult>;
+
+  /**
+   * Declines a held message: guarded like ack, plus no nack of this message within
+   * `minIntervalMs` before now, and now + redeliverAfterMs before expiry. Sets state pending,
+   * visibleAt = now + redeliverAfterMs, lastNackedAt = now, clears the lease; writes the audit
+   * row; wakes waiters when the message is claimable at once.
+   */
+  nackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; redeliverAfterMs: number; minIntervalMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult>;
+
+  /**
+   * Extends a held lease: guarded like ack, plus no extension within `minIntervalMs`, fewer
+   * than `maxExtensions` so far, new expiry = min(now + visibilityTimeoutMs, leaseClaimedAt +
+   * cumulativeCapMs) strictly later than the current one, and new expiry <= expiresAt. Sets
+   * visibleAt to the new expiry, leaseExtensions + 1, lastExtendedAt = now; writes the audit row.
+   */
+  extendIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; visibilityTimeoutMs: number; minIntervalMs: number; maxExtensions: number; cumulativeCapMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult>;
+
+  /** The message if `accountId` is its sender or recipient, else null. */
+  findForParticipant(p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null>;
+
+  /** The store's clock (the database clock for PostgreSQL). */
+  now(): Promise<Date>;
+
+  /**
+   * Messages the account sent or received (role), newest first (id descending), optionally
+   * filtered by effective state. `after` is a message id.
+   */
+  listForParticipant(p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]>;
+
+  /** Dead-lettered messages of the workspace, newest first; `after` is a message id. */
+  listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]>;
+
+  /** Returns a dead-lettered message to pending (deliveryCount 0, visible now), with its audit row; null when it is not dead-lettered. Wakes waiters. */
+  release(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<MessageRecord | null>;
+
+  /** Deletes a dead-lettered message (its audit rows remain), with its audit row; false when it is not dead-lettered. */
+  purge(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<boolean>;
+
+  /**
+   * Marks up to `auditIds.length` pending or held messages past their expiry as expired, each
+   * with an audit row `message.expired` (no actor), any workspace. Returns how many it marked.
+   */
+  expireDue(p: { auditIds: readonly string[] }): Promise<number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Audit log
+// ---------------------------------------------------------------------------------------------
+
+/** A sealer's exclusive view of one workspace's chain, valid inside `AuditLog.withSealLock`. */
+export interface AuditSealSession {
+  /** The last sealed row's seq and hash, or null when nothing is sealed yet. */
+  head(): Promise<{ seq: number; hash: string } | null>;
+  /** Up to `limit` unsealed rows of the workspace, in seal order (occurredAt, then id). */
+  unsealed(p: { limit: number }): Promise<AuditEntry[]>;
+  /** Stores the seals (seq, prevHash, hash, sealedAt) of the given rows. */
+  writeSeals(p: { seals: readonly { id: string; seq: number; prevHash: string; hash: string }[]; sealedAt: Date }): Promise<void>;
+}
+
+/** The per-workspace audit log and its hash chain. */
+export interface AuditLog {
+  /** Appends a row (inside the caller's transaction when given a transactional store). */
+  append(p: { entry: NewAuditEntry }): Promise<void>;
+  /**
+   * Rows newest first (occurredAt descending, id descending), optionally filtered by activity
+   * and by message; operator-significant rows only when asked. `after` is an opaque position
+   * returned by `positionOf`.
+   */
+  list(p: { workspaceId: string; activity: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: string | null; limit: number }): Promise<AuditEntry[]>;
+  /** The keyset position of a row for `list`'s `after`. */
+  positionOf(entry: AuditEntry): string;
+  /** Every row about one message, oldest first (its timeline). */
+  timeline(p: { workspaceId: string; messageId: string }): Promise<AuditEntry[]>;
+  /** Sealed rows in seq order, seq > afterSeq, at most limit. */
+  readChain(p: { workspaceId: string; afterSeq: number; limit: number }): Promise<AuditEntry[]>;
+  /** Workspaces with unsealed rows (at most limit). */
+  workspacesWithUnsealed(p: { limit: number }): Promise<string[]>;
+  /**
+   * Runs `fn` holding the workspace's seal lock (an advisory lock in PostgreSQL) inside one
+   * transaction; returns null without running it when another sealer holds the lock.
+   */
+  withSealLock<T>(p: { workspaceId: string }, fn: (session: AuditSealSession) => Promise<T>): Promise<T | null>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency
+// ---------------------------------------------------------------------------------------------
+
+/** Idempotency keys, scoped by workspace and calling AI account. */
+export interface IdempotencyStore {
+  /** The unexpired record for the key, or null. */
+  find(p: { workspaceId: string; accountId: string; key: string }): Promise<IdempotencyRecord | null>;
+  /**
+   * Inserts an in-progress record unless an unexpired one exists (an expired one is replaced).
+   * Inside a transaction, a concurrent claim of the same key waits until this transaction ends
+   * and then sees the committed record (`exists`), or claims it if this one rolled back.
+   */
+  claim(p: { record: IdempotencyRecord }): Promise<{ kind: "claimed" } | { kind: "exists"; record: IdempotencyRecord }>;
+  /** Stores the response of a claimed key. */
+  complete(p: { workspaceId: string; accountId: string; key: string; status: number; bodyText: string }): Promise<void>;
+  /** Deletes records that expired before `now`; returns how many. */
+  purgeExpired(p: { now: Date; limit: number }): Promise<number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions and wake-ups
+// ---------------------------------------------------------------------------------------------
+
+/** Every store, bound either to the pool or to one transaction. */
+export interface Stores {
+  workspaces: WorkspaceStore;
+  accounts: AccountStore;
+  credentials: CredentialStore;
+  messages: MessageStore;
+  audit: AuditLog;
+  idempotency: IdempotencyStore;
+}
+
+/** Runs a unit of work in one transaction. */
+export interface TxRunner {
+  /**
+   * Runs `fn` with stores bound to a new transaction; commits when it resolves, rolls back
+   * (leaving none of its writes) when it throws, and rethrows.
+   */
+  run<T>(fn: (stores: Stores) => Promise<T>): Promise<T>;
+}
+
+/** Wakes long-polling claimers when messages become claimable (LISTEN/NOTIFY in PostgreSQL). */
+export interface WakeupNotifier {
+  /**
+   * Resolves when messages may have become claimable for the recipient, when `timeoutMs`
+   * passes, or when `signal` aborts, whichever comes first. Never rejects. Spurious wake-ups
+   * are allowed; callers claim again and wait again.
+   */
+  waitForMessages(p: { workspaceId: string; recipientId: string; timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+  /** Wakes the recipient's waiters (in every process sharing the adapter's channel). */
+  notifyMessages(p: { workspaceId: string; recipientId: string }): Promise<void>;
+}
