@@ -14,3 +14,7 @@ export { IDEMPOTENCY_RETENTION_MS } from "./idempotency/idempotency-record.ts";
 export type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
 export { TIERS, OPERATIONAL_SCOPES, ADMINISTRATIVE_SCOPES, RETIRED_SCOPES, FRIENDLY_NAME_PATTERN } from "./access/model.ts";
 export type { Tier, Scope, AnyScope, Workspace, WorkspaceState, Person, AiAccount, AiAccountState, Credential, CredentialState, Principal } from "./access/model.ts";
+export { authorize } from "./access/authorize.ts";
+export { validateInput } from "./operations/validate-input.ts";
+export { executeOperation } from "./operations/execute.ts";
+export { OPERATIONS, findOperation } from "./operations/catalogue.ts";

@@ -1,0 +1,14 @@
+import type { Operation } from "./operation.ts";
+
+/**
+ * THE operation catalogue: every operation of the service, in the order the OpenAPI document
+ * and the MCP tool list show them. REST routes, MCP tools, OpenAPI and CLI commands are all
+ * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
+ * Each area contributes its own array (messaging, access, ...).
+ */
+export const OPERATIONS: readonly Operation[] = [];
+
+/** The operation with that name, or undefined. */
+export function findOperation(name: string): Operation | undefined {
+  return OPERATIONS.find((op) => op.name === name);
+}

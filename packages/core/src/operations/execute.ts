@@ -1,0 +1,25 @@
+import { authorize } from "../access/authorize.ts";
+import type { CoreDeps } from "../deps.ts";
+import { DomainError } from "../errors.ts";
+import type { Operation, OperationContext, OperationResult } from "./operation.ts";
+import { validateInput } from "./validate-input.ts";
+
+/**
+ * Runs one operation for an edge (REST route, MCP tool, CLI via REST): authorizes the principal
+ * for the operation, enforces the Idempotency-Key rule, validates the input against the
+ * operation's schema, then calls the handler. The edge has already authenticated the caller
+ * (`ctx.principal`) and assembled `rawInput`.
+ * @throws DomainError SVC_TIER_INSUFFICIENT, SVC_SCOPE_INSUFFICIENT, SVC_IDEMPOTENCY_KEY_REQUIRED,
+ *   SVC_MALFORMED_REQUEST, and whatever the handler throws.
+ */
+export async function executeOperation(deps: CoreDeps, op: Operation, ctx: OperationContext, rawInput: unknown): Promise<OperationResult> {
+  authorize(ctx.principal, op.auth);
+  if (op.idempotency === "required" && ctx.idempotencyKey === null) {
+    throw new DomainError("SVC_IDEMPOTENCY_KEY_REQUIRED", "This operation requires an Idempotency-Key header.");
+  }
+  if (ctx.idempotencyKey !== null && (ctx.idempotencyKey.length === 0 || ctx.idempotencyKey.length > 255)) {
+    throw new DomainError("SVC_MALFORMED_REQUEST", "Idempotency-Key must be 1 to 255 characters.", { field: "Idempotency-Key" });
+  }
+  const input = validateInput(op.input, rawInput);
+  return op.handler(deps, ctx, input);
+}
