@@ -62,7 +62,8 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   output: O;
   /** Status of a success (200 or 201). */
   successStatus: number;
-  handler: (deps: CoreDeps, ctx: OperationContext, input: Static<I>) => Promise<OperationResult>;
+  /** Runs the operation on validated input (a method, so catalogues can hold operations of any input type). */
+  handler(deps: CoreDeps, ctx: OperationContext, input: Static<I>): Promise<OperationResult>;
 }
 
 /** Identity helper that keeps the input type of an operation's handler precise. */
