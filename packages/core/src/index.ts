@@ -1,5 +1,6 @@
 export { ERROR_CATALOGUE, ERROR_CODES, DomainError, isDomainError, toErrorEnvelope, malformed, notFound } from "./errors.ts";
 export type { ErrorCode, ErrorDetails, ErrorEnvelope } from "./errors.ts";
+export { renderErrorsDoc } from "./errors-doc.ts";
 export { tryParseDurationMs, parseDurationMs, formatDuration, SECOND_MS, MINUTE_MS, HOUR_MS, DAY_MS } from "./time/duration.ts";
 export { ulidSource, isUlid } from "./ids.ts";
 export type { IdSource } from "./ids.ts";

@@ -1,0 +1,38 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ServerSecrets } from "@agentq/core";
+
+/**
+ * Loads the server secret (SVC_SECRET_KEY, else `<dataDir>/secret.key`, created once with mode
+ * 0600) and derives one key per purpose from it, so a leaked cursor key says nothing about the
+ * pepper that hashes credentials.
+ */
+export function loadSecrets(p: { secretKey: string | null; dataDir: string }): { secrets: ServerSecrets; source: "env" | "file" | "generated" } {
+  let master: string;
+  let source: "env" | "file" | "generated";
+  if (p.secretKey !== null) {
+    if (p.secretKey.length < 32) throw new Error("SVC_SECRET_KEY must be at least 32 characters (e.g. 64 hex characters from `openssl rand -hex 32`).");
+    master = p.secretKey;
+    source = "env";
+  } else {
+    const file = join(p.dataDir, "secret.key");
+    if (existsSync(file)) {
+      master = readFileSync(file, "utf8").trim();
+      source = "file";
+    } else {
+      mkdirSync(p.dataDir, { recursive: true });
+      master = randomBytes(32).toString("hex");
+      writeFileSync(file, `${master}\n`, { mode: 0o600 });
+      chmodSync(file, 0o600);
+      source = "generated";
+    }
+  }
+  return { secrets: deriveSecrets(master), source };
+}
+
+/** Derives the per-purpose keys from the master secret (HMAC-SHA-256 with a purpose label). */
+export function deriveSecrets(master: string): ServerSecrets {
+  const derive = (purpose: string) => new Uint8Array(createHmac("sha256", master).update(`agentq/${purpose}/v1`).digest());
+  return { pepper: derive("pepper"), cursorKey: derive("cursor") };
+}
