@@ -1,0 +1,4 @@
+export { startPeriodicTasks } from "./periodic-task.ts";
+export type { PeriodicTask, PeriodicTaskObserver } from "./periodic-task.ts";
+export { maintenanceTasks, DEFAULT_MAINTENANCE_INTERVALS } from "./maintenance-tasks.ts";
+export type { MaintenanceIntervals } from "./maintenance-tasks.ts";
