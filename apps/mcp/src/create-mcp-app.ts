@@ -1,0 +1,131 @@
+import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, isDomainError, toErrorEnvelope } from "@agentq/core";
+import type { CoreDeps, Operation, Principal } from "@agentq/core";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { cors } from "hono/cors";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ToolCaller } from "./call-tool.ts";
+import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, bearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
+import { toolBindings } from "./tool-binding.ts";
+import { createToolServer } from "./tool-server.ts";
+
+/** Turns an Authorization header into the calling principal (the same authenticator REST uses). */
+export interface BearerAuthenticator {
+  /**
+   * @throws DomainError SVC_UNAUTHENTICATED (missing, malformed, unknown or revoked credential),
+   *   SVC_FROZEN, SVC_WORKSPACE_CLOSED.
+   */
+  authenticate(authorizationHeader: string | null): Promise<Principal>;
+}
+
+/** Options of the MCP app. */
+export interface McpAppOptions {
+  /** The public base URL of the service (scheme, host, port), e.g. `https://agentq.example`; `/mcp` is appended. */
+  publicBaseUrl: string;
+  /** Authenticates bearer credentials; share the REST app's instance so both use one credential cache. */
+  authenticator: BearerAuthenticator;
+  /** The operations to expose as tools (default: the whole catalogue). */
+  operations?: readonly Operation[];
+  /** Scopes named in the 401 challenge and the metadata (default: the operational scopes). */
+  scopes?: readonly string[];
+  /** Fresh Idempotency-Keys for tool calls of operations that require one and carry none (default: random UUIDs). */
+  newIdempotencyKey?: () => string;
+  /** Told about server faults (errors that are not DomainErrors), for logging; their messages never reach the client. */
+  onUnexpectedError?: (error: unknown, requestId: string) => void;
+}
+
+/** Request bodies over this size are refused before parsing (spec §Limits: 256 KB). */
+const MAX_BODY_BYTES = 256 * 1024;
+
+type Env = { Variables: { requestId: string } };
+
+function errorResponse(c: Context<Env>, error: DomainError | unknown, extraHeaders: Record<string, string> = {}): Response {
+  const envelope = toErrorEnvelope(error, c.get("requestId"));
+  const status = (isDomainError(error) ? error.status : 503) as ContentfulStatusCode;
+  return c.json(envelope, status, { "Cache-Control": "no-store", ...extraHeaders });
+}
+
+/**
+ * The MCP server of agentq as a Hono app: Streamable HTTP at `/mcp` (POST; stateless, one MCP
+ * server and transport per HTTP request, JSON responses rather than SSE streams), with one tool
+ * per credential-authenticated catalogue operation, and the RFC 9728 protected-resource metadata
+ * at `/.well-known/oauth-protected-resource/mcp` and `/mcp/.well-known/oauth-protected-resource`.
+ *
+ * Authentication: the bearer credential of REST, in the Authorization header. A missing or
+ * invalid credential gets HTTP 401 with a `WWW-Authenticate` challenge naming the metadata (so
+ * MCP clients can start the OAuth flow) and the JSON error envelope. Other refusals of the
+ * caller (SVC_FROZEN, SVC_WORKSPACE_CLOSED) are reported in every tool result, like REST reports
+ * them on every route. Every response carries `X-Request-Id`.
+ */
+export function createMcpApp(deps: CoreDeps, options: McpAppOptions): Hono<Env> {
+  const base = normalizeBaseUrl(options.publicBaseUrl);
+  const scopes = options.scopes ?? OPERATIONAL_SCOPES;
+  const bindings = toolBindings(options.operations ?? OPERATIONS);
+  const metadata = protectedResourceMetadata(base, scopes);
+  const challenge = bearerChallenge(base, scopes);
+  const newIdempotencyKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
+
+  const app = new Hono<Env>();
+  app.use("*", async (c, next) => {
+    c.set("requestId", deps.ids.next());
+    await next();
+    c.res.headers.set("X-Request-Id", c.get("requestId"));
+  });
+  app.onError((error, c) => {
+    if (!isDomainError(error)) options.onUnexpectedError?.(error, c.get("requestId"));
+    return errorResponse(c, error);
+  });
+
+  // Metadata is public and read by browser-based MCP clients too.
+  const serveMetadata = (c: Context<Env>): Response => c.json(metadata, 200, { "Cache-Control": "public, max-age=3600" });
+  app.use(METADATA_PATH_INSERTED, cors({ origin: "*", allowMethods: ["GET"] }));
+  app.use(METADATA_PATH_APPENDED, cors({ origin: "*", allowMethods: ["GET"] }));
+  app.get(METADATA_PATH_INSERTED, serveMetadata);
+  app.get(METADATA_PATH_APPENDED, serveMetadata);
+
+  // Bearer tokens only, never cookies: any origin may call.
+  app.use(
+    MCP_PATH,
+    cors({
+      origin: "*",
+      allowMethods: ["POST", "GET", "DELETE"],
+      allowHeaders: ["Authorization", "Content-Type", "Accept", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
+      exposeHeaders: ["WWW-Authenticate", "X-Request-Id", "Mcp-Session-Id"],
+    }),
+  );
+
+  app.all(MCP_PATH, async (c) => {
+    let caller: ToolCaller;
+    try {
+      caller = { kind: "principal", principal: await options.authenticator.authenticate(c.req.header("Authorization") ?? null) };
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      if (error.status === 401) return errorResponse(c, error, { "WWW-Authenticate": challenge });
+      caller = { kind: "refused", error };
+    }
+    if (c.req.method !== "POST") {
+      // Stateless: no standalone SSE stream (GET) and no session to delete (DELETE).
+      return errorResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", "The MCP endpoint accepts POST only."), { Allow: "POST" });
+    }
+    const declared = Number(c.req.header("Content-Length") ?? "0");
+    if (declared > MAX_BODY_BYTES) return errorResponse(c, new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is over 256 KB."));
+
+    const server = createToolServer(bindings, {
+      deps,
+      caller,
+      requestId: c.get("requestId"),
+      newIdempotencyKey,
+      signal: c.req.raw.signal,
+      ...(options.onUnexpectedError === undefined ? {} : { onUnexpectedError: options.onUnexpectedError }),
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+  return app;
+}

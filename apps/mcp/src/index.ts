@@ -1,0 +1,11 @@
+export { createMcpApp } from "./create-mcp-app.ts";
+export type { BearerAuthenticator, McpAppOptions } from "./create-mcp-app.ts";
+export { toolBindings, toolBindingFor, IDEMPOTENCY_KEY_ARGUMENT } from "./tool-binding.ts";
+export type { ToolBinding, OperationCall, JsonSchemaObject } from "./tool-binding.ts";
+export { callTool, toolSuccess, toolFailure } from "./call-tool.ts";
+export type { ToolCaller, ToolCallContext } from "./call-tool.ts";
+export { createToolServer, MCP_SERVER_INFO } from "./tool-server.ts";
+export { MCP_PATH, METADATA_PATH_INSERTED, METADATA_PATH_APPENDED, protectedResourceMetadata, bearerChallenge } from "./protected-resource.ts";
+export type { ProtectedResourceMetadata } from "./protected-resource.ts";
+export { restRequestOf, pathParameterNames } from "./rest-request.ts";
+export type { RestRequest } from "./rest-request.ts";

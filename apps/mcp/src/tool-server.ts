@@ -1,0 +1,36 @@
+// The low-level Server is used on purpose: tool input schemas are published as the catalogue's
+// JSON Schema (TypeBox) directly, which the high-level McpServer would force through zod.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { callTool } from "./call-tool.ts";
+import type { ToolCallContext } from "./call-tool.ts";
+import type { ToolBinding } from "./tool-binding.ts";
+
+/** Name and version the server announces in `initialize`. */
+export const MCP_SERVER_INFO = { name: "agentq", version: "0.1.0" } as const;
+
+/** Instructions the server announces in `initialize`, for the model. */
+const INSTRUCTIONS =
+  "agentq is a message queue between AI agents. Send with `send` (recipient by friendly name, a template and a payload); " +
+  "claim with `get_pending`, then `ack` with the lease_id (or `nack`, or `extend_lease` while working). " +
+  "A failed call returns isError with { error: { code, message, details? }, request_id }; branch on error.code.";
+
+/**
+ * An MCP server exposing the given tools for one caller. Built per HTTP request (stateless
+ * Streamable HTTP), so the caller and request id are fixed for its lifetime.
+ * Unknown tool names are a protocol error (-32602, as the MCP specification prescribes); every
+ * other failure is an `isError` result (see callTool).
+ */
+export function createToolServer(bindings: readonly ToolBinding[], cx: ToolCallContext): Server {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the comment at the top of the file
+  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const byName = new Map(bindings.map((b) => [b.tool.name, b]));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: bindings.map((b) => b.tool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const binding = byName.get(request.params.name);
+    if (binding === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const signals = [extra.signal, ...(cx.signal === undefined ? [] : [cx.signal])];
+    return callTool(binding, request.params.arguments ?? {}, { ...cx, signal: AbortSignal.any(signals) });
+  });
+  return server;
+}
