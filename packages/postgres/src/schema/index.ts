@@ -1,0 +1,6 @@
+export { workspaces, persons } from "./workspaces.ts";
+export { aiAccounts, credentials } from "./access.ts";
+export { messages } from "./messages.ts";
+export { idempotencyKeys } from "./idempotency-keys.ts";
+export { auditLog } from "./audit-log.ts";
+export { webhooks, webhookOutbox } from "./webhooks.ts";

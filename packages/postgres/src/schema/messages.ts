@@ -1,0 +1,50 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * Messages. `priority_rank` is PRIORITY_RANK of the priority (higher first). `visible_at` is when
+ * a pending message becomes claimable, or when a held message's lease runs out.
+ */
+export const messages = pgTable(
+  "messages",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    id: text("id").notNull(),
+    senderId: text("sender_id").notNull(),
+    senderName: text("sender_name").notNull(),
+    recipientId: text("recipient_id").notNull(),
+    recipientName: text("recipient_name").notNull(),
+    template: text("template").notNull(),
+    priorityRank: smallint("priority_rank").notNull(),
+    correlationId: text("correlation_id"),
+    payload: jsonb("payload").notNull(),
+    state: text("state").notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, precision: 3 }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+    visibleAt: timestamp("visible_at", { withTimezone: true, precision: 3 }).notNull(),
+    deliveryCount: integer("delivery_count").notNull().default(0),
+    leaseId: text("lease_id"),
+    leaseClaimedAt: timestamp("lease_claimed_at", { withTimezone: true, precision: 3 }),
+    leaseExtensions: integer("lease_extensions").notNull().default(0),
+    lastExtendedAt: timestamp("last_extended_at", { withTimezone: true, precision: 3 }),
+    lastNackedAt: timestamp("last_nacked_at", { withTimezone: true, precision: 3 }),
+    acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true, precision: 3 }),
+    outcomeSummary: text("outcome_summary"),
+    deadLetteredAt: timestamp("dead_lettered_at", { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    primaryKey({ name: "messages_pkey", columns: [t.workspaceId, t.id] }),
+    // The claim index: exactly the dequeue order, holding only claimable rows, so acknowledged,
+    // expired and dead-lettered messages leave it and a long-running queue does not slow down.
+    index("messages_claim_idx")
+      .on(t.workspaceId, t.recipientId, t.priorityRank.desc(), t.acceptedAt, t.id)
+      .where(sql`state in ('pending', 'held')`),
+    // The expiry sweep walks only live rows.
+    index("messages_expiry_idx").on(t.expiresAt).where(sql`state in ('pending', 'held')`),
+    index("messages_recipient_idx").on(t.workspaceId, t.recipientId, t.id),
+    index("messages_sender_idx").on(t.workspaceId, t.senderId, t.id),
+    index("messages_dead_lettered_idx").on(t.workspaceId, t.id).where(sql`state = 'dead_lettered'`),
+    check("messages_state_check", sql`${t.state} in ('pending', 'held', 'acknowledged', 'expired', 'dead_lettered')`),
+    check("messages_priority_rank_check", sql`${t.priorityRank} between 0 and 3`),
+  ],
+);
