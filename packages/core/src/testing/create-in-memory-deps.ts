@@ -1,0 +1,53 @@
+import type { CoreDeps, ServerSecrets } from "../deps.ts";
+import { ulidSource } from "../ids.ts";
+import type { IdSource, Stores } from "../ports.ts";
+import { InMemoryAccessTables, bindInMemoryAccessStores } from "./in-memory-access.ts";
+import { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+import { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
+import { InMemoryMessageStore } from "./in-memory-message-store.ts";
+import { InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
+import type { InMemoryTransaction } from "./in-memory-transaction.ts";
+import { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
+import { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
+import { ManualClock } from "./manual-clock.ts";
+
+/** A complete in-memory world: CoreDeps plus the handles tests use to steer and inspect it. */
+export interface InMemoryWorld {
+  deps: CoreDeps;
+  /** The clock of every store and of the core; advance it to run leases and expiries out. */
+  clock: ManualClock;
+  notifier: InMemoryWakeupNotifier;
+  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables };
+  /** Builds stores bound to `tx` (null: autocommit), sharing this world's tables. */
+  bind(tx: InMemoryTransaction | null): Stores;
+}
+
+/** Fixed test secrets (never use outside tests). */
+export const TEST_SECRETS: ServerSecrets = {
+  pepper: new TextEncoder().encode("agentq-test-pepper-0123456789abcdef"),
+  cursorKey: new TextEncoder().encode("agentq-test-cursor-key-0123456789ab"),
+};
+
+/**
+ * Assembles full CoreDeps over in-memory adapters: one ManualClock (virtual time for leases,
+ * expiries and long-poll timeouts), monotonic ULIDs, an in-process notifier, a serializing
+ * TxRunner whose rollback undoes only its own writes, and fixed test secrets.
+ */
+export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource; secrets?: ServerSecrets }): InMemoryWorld {
+  const clock = opts?.clock ?? new ManualClock();
+  const ids = opts?.ids ?? ulidSource();
+  const notifier = new InMemoryWakeupNotifier({ clock });
+  const messaging = new InMemoryMessagingTables();
+  const access = new InMemoryAccessTables();
+  const bind = (tx: InMemoryTransaction | null): Stores => {
+    const accessStores = bindInMemoryAccessStores(access, tx);
+    return {
+      ...accessStores,
+      messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts }, tx),
+      audit: new InMemoryAuditLog(messaging, tx),
+      idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
+    };
+  };
+  const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS };
+  return { deps, clock, notifier, tables: { messaging, access }, bind };
+}

@@ -1,0 +1,213 @@
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import type { AiAccount } from "../access/model.ts";
+import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
+import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage } from "../messaging/message.ts";
+import type { Clock, IdSource, LeaseWriteResult, MessageStore, WakeupNotifier } from "../ports.ts";
+import { appendAuditRow } from "./in-memory-audit-log.ts";
+import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
+import { afterCommit, type InMemoryTransaction } from "./in-memory-transaction.ts";
+
+/** How InMemoryMessageStore checks that a send's recipient is still addressable. */
+export interface RecipientLookup {
+  findById(p: { workspaceId: string; accountId: string }): Promise<AiAccount | null>;
+}
+
+/**
+ * In-memory MessageStore. Each method's read-check-write runs without an await in between, so
+ * it is atomic with respect to every other call (the in-memory stand-in for row locks and
+ * SKIP LOCKED). Leases are decided by the injected clock.
+ */
+export class InMemoryMessageStore implements MessageStore {
+  constructor(
+    private readonly deps: { tables: InMemoryMessagingTables; clock: Clock; ids: IdSource; notifier: WakeupNotifier; accounts: RecipientLookup | null },
+    private readonly tx: InMemoryTransaction | null = null,
+  ) {}
+
+  private get tables(): InMemoryMessagingTables {
+    return this.deps.tables;
+  }
+
+  private nowMs(): number {
+    return this.deps.clock.now().getTime();
+  }
+
+  private wake(workspaceId: string, recipientId: string): void {
+    afterCommit(this.tx, () => void this.deps.notifier.notifyMessages({ workspaceId, recipientId }));
+  }
+
+  async acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<{ kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists"; record: IdempotencyRecord } | { kind: "recipient_gone" }> {
+    for (;;) {
+      const recipient = this.deps.accounts ? await this.deps.accounts.findById({ workspaceId: p.message.workspaceId, accountId: p.message.recipientId }) : null;
+      // From here to the end of the write there is no await: the check and the inserts are atomic.
+      if (p.idempotency) {
+        const k = idempotencyKeyOf(p.idempotency);
+        const owner = this.tables.idempotencyOwners.get(k);
+        if (owner && owner.open && owner !== this.tx) {
+          await owner.settled;
+          continue;
+        }
+        const existing = this.tables.idempotency.get(k);
+        if (existing && existing.expiresAt.getTime() > this.nowMs()) return { kind: "idempotency_exists", record: existing };
+      }
+      if (this.deps.accounts && (recipient === null || recipient.state === "revoked")) return { kind: "recipient_gone" };
+      if (p.idempotency) this.tables.idempotency.set(this.tx, idempotencyKeyOf(p.idempotency), p.idempotency);
+      const message: MessageRecord = {
+        ...p.message,
+        state: "pending",
+        deliveryCount: 0,
+        leaseId: null,
+        leaseClaimedAt: null,
+        leaseExtensions: 0,
+        lastExtendedAt: null,
+        lastNackedAt: null,
+        acknowledgedAt: null,
+        outcomeSummary: null,
+        deadLetteredAt: null,
+      };
+      this.tables.messages.set(this.tx, message.id, message);
+      appendAuditRow(this.tables, this.tx, p.audit);
+      this.wake(message.workspaceId, message.recipientId);
+      return { kind: "accepted", message: structuredClone(message) };
+    }
+  }
+
+  async claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+    const now = this.nowMs();
+    const candidates = this.tables.messages
+      .values()
+      .filter((m) => m.workspaceId === p.workspaceId && m.recipientId === p.recipientId && (m.state === "pending" || m.state === "held") && m.visibleAt.getTime() <= now && m.expiresAt.getTime() > now)
+      .sort((a, b) => PRIORITY_RANK[b.priority] - PRIORITY_RANK[a.priority] || a.acceptedAt.getTime() - b.acceptedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, Math.min(p.max, p.auditIds.length));
+    const claimed: MessageRecord[] = [];
+    const deadLettered: string[] = [];
+    candidates.forEach((m, i) => {
+      const auditId = p.auditIds[i] as string;
+      const at = new Date(now);
+      if (m.deliveryCount >= p.maxDeliveries) {
+        const dead: MessageRecord = { ...m, state: "dead_lettered", deadLetteredAt: at, leaseId: null, leaseClaimedAt: null };
+        this.tables.messages.set(this.tx, m.id, dead);
+        appendAuditRow(this.tables, this.tx, storeAudit(auditId, m, at, "message.dead_lettered", null, null, p.requestId, { delivery_count: m.deliveryCount, max_deliveries: p.maxDeliveries }));
+        deadLettered.push(m.id);
+        return;
+      }
+      const leaseId = this.deps.ids.next();
+      const held: MessageRecord = { ...m, state: "held", leaseId, leaseClaimedAt: at, leaseExtensions: 0, lastExtendedAt: null, visibleAt: new Date(now + p.visibilityTimeoutMs), deliveryCount: m.deliveryCount + 1 };
+      this.tables.messages.set(this.tx, m.id, held);
+      appendAuditRow(this.tables, this.tx, storeAudit(auditId, m, at, "message.claimed", p.recipientId, p.credentialId, p.requestId, { lease_id: leaseId, delivery_count: held.deliveryCount, lease_expires_at: held.visibleAt.toISOString() }));
+      claimed.push(held);
+    });
+    return { claimed, deadLettered };
+  }
+
+  /** The message if the guard of a lease write can apply to it: right workspace and recipient. */
+  private owned(workspaceId: string, messageId: string, recipientId: string): MessageRecord | null {
+    const m = this.tables.messages.get(messageId);
+    return m && m.workspaceId === workspaceId && m.recipientId === recipientId ? m : null;
+  }
+
+  private isLive(m: MessageRecord, leaseId: string, now: number): boolean {
+    return m.state === "held" && m.leaseId === leaseId && m.visibleAt.getTime() > now && m.expiresAt.getTime() > now;
+  }
+
+  async ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+    const now = this.nowMs();
+    const m = this.owned(p.workspaceId, p.messageId, p.recipientId);
+    if (!m || !this.isLive(m, p.leaseId, now)) return { ok: false, snapshot: m, now: new Date(now) };
+    const next: MessageRecord = { ...m, state: "acknowledged", acknowledgedAt: new Date(now), outcomeSummary: p.outcomeSummary };
+    this.tables.messages.set(this.tx, m.id, next);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    return { ok: true, message: next };
+  }
+
+  async nackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; redeliverAfterMs: number; minIntervalMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+    const now = this.nowMs();
+    const m = this.owned(p.workspaceId, p.messageId, p.recipientId);
+    const ok = m !== null && this.isLive(m, p.leaseId, now) && (m.lastNackedAt === null || now - m.lastNackedAt.getTime() >= p.minIntervalMs) && now + p.redeliverAfterMs < m.expiresAt.getTime();
+    if (!m || !ok) return { ok: false, snapshot: m, now: new Date(now) };
+    const next: MessageRecord = { ...m, state: "pending", visibleAt: new Date(now + p.redeliverAfterMs), lastNackedAt: new Date(now), leaseId: null, leaseClaimedAt: null, leaseExtensions: 0, lastExtendedAt: null };
+    this.tables.messages.set(this.tx, m.id, next);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    if (p.redeliverAfterMs === 0) this.wake(m.workspaceId, m.recipientId);
+    return { ok: true, message: next };
+  }
+
+  async extendIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; visibilityTimeoutMs: number; minIntervalMs: number; maxExtensions: number; cumulativeCapMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+    const now = this.nowMs();
+    const m = this.owned(p.workspaceId, p.messageId, p.recipientId);
+    if (!m || !this.isLive(m, p.leaseId, now)) return { ok: false, snapshot: m, now: new Date(now) };
+    const claimedAt = (m.leaseClaimedAt ?? new Date(now)).getTime();
+    const newExpiry = Math.min(now + p.visibilityTimeoutMs, claimedAt + p.cumulativeCapMs);
+    const ok = (m.lastExtendedAt === null || now - m.lastExtendedAt.getTime() >= p.minIntervalMs) && m.leaseExtensions < p.maxExtensions && newExpiry > m.visibleAt.getTime() && newExpiry <= m.expiresAt.getTime();
+    if (!ok) return { ok: false, snapshot: m, now: new Date(now) };
+    const next: MessageRecord = { ...m, visibleAt: new Date(newExpiry), leaseExtensions: m.leaseExtensions + 1, lastExtendedAt: new Date(now) };
+    this.tables.messages.set(this.tx, m.id, next);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    return { ok: true, message: next };
+  }
+
+  async findForParticipant(p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null> {
+    const m = this.tables.messages.get(p.messageId);
+    return m && m.workspaceId === p.workspaceId && (m.senderId === p.accountId || m.recipientId === p.accountId) ? m : null;
+  }
+
+  async now(): Promise<Date> {
+    return this.deps.clock.now();
+  }
+
+  async listForParticipant(p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    const now = this.deps.clock.now();
+    const after = p.after;
+    return this.tables.messages
+      .values()
+      .filter((m) => m.workspaceId === p.workspaceId)
+      .filter((m) => (p.role === "sent" ? m.senderId === p.accountId : p.role === "received" ? m.recipientId === p.accountId : m.senderId === p.accountId || m.recipientId === p.accountId))
+      .filter((m) => p.state === null || effectiveState(m, now) === p.state)
+      .filter((m) => after === null || m.id < after)
+      .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, p.limit + 1);
+  }
+
+  async listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    const after = p.after;
+    return this.tables.messages
+      .values()
+      .filter((m) => m.workspaceId === p.workspaceId && m.state === "dead_lettered" && (after === null || m.id < after))
+      .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, p.limit + 1);
+  }
+
+  async release(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+    const m = this.tables.messages.get(p.messageId);
+    if (!m || m.workspaceId !== p.workspaceId || m.state !== "dead_lettered") return null;
+    const next: MessageRecord = { ...m, state: "pending", deliveryCount: 0, visibleAt: new Date(this.nowMs()), deadLetteredAt: null, leaseId: null, leaseClaimedAt: null, leaseExtensions: 0, lastExtendedAt: null };
+    this.tables.messages.set(this.tx, m.id, next);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    this.wake(m.workspaceId, m.recipientId);
+    return next;
+  }
+
+  async purge(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<boolean> {
+    const m = this.tables.messages.get(p.messageId);
+    if (!m || m.workspaceId !== p.workspaceId || m.state !== "dead_lettered") return false;
+    this.tables.messages.delete(this.tx, m.id);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    return true;
+  }
+
+  async expireDue(p: { auditIds: readonly string[] }): Promise<number> {
+    const now = this.nowMs();
+    const due = this.tables.messages
+      .values()
+      .filter((m) => (m.state === "pending" || m.state === "held") && m.expiresAt.getTime() <= now)
+      .slice(0, p.auditIds.length);
+    due.forEach((m, i) => {
+      this.tables.messages.set(this.tx, m.id, { ...m, state: "expired", leaseId: m.state === "held" ? m.leaseId : null });
+      appendAuditRow(this.tables, this.tx, storeAudit(p.auditIds[i] as string, m, new Date(now), "message.expired", null, null, null, {}));
+    });
+    return due.length;
+  }
+}
+
+function storeAudit(id: string, m: MessageRecord, at: Date, activity: string, actorAccountId: string | null, actorCredentialId: string | null, requestId: string | null, details: Record<string, unknown>): NewAuditEntry {
+  return { id, workspaceId: m.workspaceId, occurredAt: at, activity, actorAccountId, actorCredentialId, subjectType: "message", subjectId: m.id, messageId: m.id, details, operatorSignificant: false, requestId };
+}

@@ -1,0 +1,22 @@
+// @agentq/core/testing: in-memory adapters for every port, fixtures and the shared contract
+// suites ("embed the core in tests"). Contract suites import vitest; import this entry only
+// from tests.
+export { ManualClock } from "./manual-clock.ts";
+export { InMemoryTransaction, InMemoryTable, onRollback, afterCommit } from "./in-memory-transaction.ts";
+export { InMemoryMessagingTables, idempotencyKeyOf } from "./in-memory-messaging-tables.ts";
+export { InMemoryMessageStore } from "./in-memory-message-store.ts";
+export type { RecipientLookup } from "./in-memory-message-store.ts";
+export { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+export { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
+export { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
+export { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
+export { createInMemoryDeps, TEST_SECRETS } from "./create-in-memory-deps.ts";
+export type { InMemoryWorld } from "./create-in-memory-deps.ts";
+export { makeNewMessage, makeAuditEntry, makeIdempotencyRecord } from "./messaging-fixtures.ts";
+export { seedWorkspace } from "./messaging-harness.ts";
+export type { MessagingHarness, MessagingHarnessFactory, SeededWorkspace } from "./messaging-harness.ts";
+export { describeMessageStoreContract } from "./message-store.contract.ts";
+export { describeAuditLogContract } from "./audit-log.contract.ts";
+export { describeIdempotencyStoreContract } from "./idempotency-store.contract.ts";
+export { describeTxRunnerContract } from "./tx-runner.contract.ts";
+export { describeWakeupNotifierContract } from "./wakeup-notifier.contract.ts";

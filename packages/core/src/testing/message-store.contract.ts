@@ -1,0 +1,534 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { AiAccount } from "../access/model.ts";
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import type { ErrorCode } from "../errors.ts";
+import { leaseRefusal, type LeaseOperation } from "../messaging/lease-refusal.ts";
+import type { MessageRecord, NewMessage, Priority } from "../messaging/message.ts";
+import { MESSAGING_LIMITS } from "../messaging/messaging-limits.ts";
+import type { LeaseWriteResult } from "../ports.ts";
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from "../time/duration.ts";
+import { fixtureId } from "./access-fixtures.ts";
+import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
+import { makeAuditEntry, makeIdempotencyRecord, makeNewMessage } from "./messaging-fixtures.ts";
+
+const L = MESSAGING_LIMITS;
+/** Slack for assertions about store-clock instants (PostgreSQL's clock runs while a test does). */
+const SLACK_MS = 5 * SECOND_MS;
+
+/**
+ * The contract every MessageStore adapter passes (InMemoryMessageStore, PgMessageStore): every
+ * transition of the message state machine (spec §States/Message) and every lease refusal, with
+ * refusals asserted as the SVC_ code `leaseRefusal` derives from the store's snapshot.
+ * @param make returns the harness, called before each test (see MessagingHarness for time).
+ */
+export function describeMessageStoreContract(make: MessagingHarnessFactory): void {
+  describe("MessageStore contract", () => {
+    let h: MessagingHarness;
+    let w: SeededWorkspace;
+
+    beforeEach(async () => {
+      h = await make();
+      w = await seedWorkspace(h.stores);
+    });
+
+    const now = () => h.stores.messages.now();
+    const ids = (n: number) => Array.from({ length: n }, () => fixtureId());
+    const auditOf = async (messageId: string, activity: string, workspaceId = w.workspace.id): Promise<NewAuditEntry> =>
+      makeAuditEntry(workspaceId, { activity, messageId, subjectType: "message", subjectId: messageId, occurredAt: await now(), actorAccountId: w.recipient.id });
+
+    async function send(overrides: Partial<NewMessage> = {}, from: AiAccount = w.sender, to: AiAccount = w.recipient): Promise<MessageRecord> {
+      const message = makeNewMessage({ sender: from, recipient: to, now: await now() }, overrides);
+      const r = await h.stores.messages.acceptSend({ message, audit: makeAuditEntry(message.workspaceId, { activity: "message.sent", messageId: message.id, subjectType: "message", subjectId: message.id, occurredAt: message.acceptedAt, actorAccountId: from.id }), idempotency: null });
+      if (r.kind !== "accepted") throw new Error(`send: ${r.kind}`);
+      return r.message;
+    }
+
+    async function claim(opts: { max?: number; vt?: number; recipient?: AiAccount; maxDeliveries?: number } = {}) {
+      const recipient = opts.recipient ?? w.recipient;
+      const max = opts.max ?? 10;
+      return h.stores.messages.claimBatch({ workspaceId: recipient.workspaceId, recipientId: recipient.id, max, visibilityTimeoutMs: opts.vt ?? 120 * SECOND_MS, maxDeliveries: opts.maxDeliveries ?? w.workspace.maxDeliveries, auditIds: ids(max), requestId: "req-claim", credentialId: null });
+    }
+
+    async function claimOne(opts: { vt?: number } = {}): Promise<MessageRecord & { leaseId: string }> {
+      const { claimed } = await claim({ max: 1, ...opts });
+      expect(claimed).toHaveLength(1);
+      const m = claimed[0] as MessageRecord;
+      expect(m.leaseId).toEqual(expect.any(String));
+      return m as MessageRecord & { leaseId: string };
+    }
+
+    const ack = async (m: { id: string }, leaseId: string, recipient: AiAccount = w.recipient, outcomeSummary: string | null = "done") =>
+      h.stores.messages.ackIfHeld({ workspaceId: recipient.workspaceId, messageId: m.id, recipientId: recipient.id, leaseId, outcomeSummary, audit: await auditOf(m.id, "message.acknowledged", recipient.workspaceId) });
+    const nack = async (m: { id: string }, leaseId: string, redeliverAfterMs = 0) =>
+      h.stores.messages.nackIfHeld({ workspaceId: w.workspace.id, messageId: m.id, recipientId: w.recipient.id, leaseId, redeliverAfterMs, minIntervalMs: L.nackMinIntervalMs, audit: await auditOf(m.id, "message.nacked") });
+    const extend = async (m: { id: string }, leaseId: string, visibilityTimeoutMs = 120 * SECOND_MS) =>
+      h.stores.messages.extendIfHeld({ workspaceId: w.workspace.id, messageId: m.id, recipientId: w.recipient.id, leaseId, visibilityTimeoutMs, minIntervalMs: L.extendMinIntervalMs, maxExtensions: L.maxExtensions, cumulativeCapMs: L.leaseCumulativeCapMs, audit: await auditOf(m.id, "message.lease_extended") });
+
+    /** The code the use case would answer for a refused lease write. */
+    function refusal(r: LeaseWriteResult, op: LeaseOperation, leaseId: string): ErrorCode {
+      if (r.ok) throw new Error("expected the store to refuse the lease write");
+      return leaseRefusal({ op, leaseId, snapshot: r.snapshot, now: r.now }).code;
+    }
+
+    const find = (m: { id: string }, account: AiAccount = w.recipient) => h.stores.messages.findForParticipant({ workspaceId: account.workspaceId, messageId: m.id, accountId: account.id });
+    const activities = async (m: { id: string }) => (await h.stores.audit.timeline({ workspaceId: w.workspace.id, messageId: m.id })).map((e) => e.activity);
+
+    function expectNear(actual: Date | null, expected: number): void {
+      expect(actual).not.toBeNull();
+      expect(Math.abs((actual as Date).getTime() - expected)).toBeLessThanOrEqual(SLACK_MS);
+    }
+
+    describe("send", () => {
+      it("stores a pending message with its audit row, visible to sender and recipient only", async () => {
+        const m = await send({ correlationId: "corr-1", priority: "high", payload: { directive_kind: "k", summary: "s", instructions: "i", nested: { a: [1, 2] } } });
+        expect(m.state).toBe("pending");
+        expect(m.deliveryCount).toBe(0);
+        expect(m.leaseId).toBeNull();
+        const read = await find(m);
+        expect(read).toMatchObject({ id: m.id, state: "pending", senderId: w.sender.id, recipientId: w.recipient.id, senderName: w.sender.friendlyName, recipientName: w.recipient.friendlyName, priority: "high", correlationId: "corr-1", template: "directive", deliveryCount: 0 });
+        expect(read?.payload).toEqual({ directive_kind: "k", summary: "s", instructions: "i", nested: { a: [1, 2] } });
+        expect(read?.acceptedAt.getTime()).toBe(m.acceptedAt.getTime());
+        expect(read?.expiresAt.getTime()).toBe(m.expiresAt.getTime());
+        expect(await find(m, w.sender)).not.toBeNull();
+        expect(await find(m, w.bystander)).toBeNull();
+        expect(await activities(m)).toEqual(["message.sent"]);
+      });
+
+      it("is invisible from another workspace", async () => {
+        const m = await send();
+        const other = await seedWorkspace(h.stores);
+        expect(await h.stores.messages.findForParticipant({ workspaceId: other.workspace.id, messageId: m.id, accountId: w.recipient.id })).toBeNull();
+        expect((await claim({ recipient: { ...w.recipient, workspaceId: other.workspace.id } })).claimed).toEqual([]);
+      });
+
+      it("stores the idempotency record with the message; a second send with the key writes nothing and returns the record", async () => {
+        const t = await now();
+        const record = makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: t }, { status: 201, bodyText: '{"message_id":"x"}' });
+        const first = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t });
+        const r1 = await h.stores.messages.acceptSend({ message: first, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: first.id, occurredAt: t }), idempotency: record });
+        expect(r1.kind).toBe("accepted");
+        const second = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t });
+        const r2 = await h.stores.messages.acceptSend({ message: second, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: second.id, occurredAt: t }), idempotency: { ...record, fingerprint: "0".repeat(64), requestId: "req-second" } });
+        expect(r2).toMatchObject({ kind: "idempotency_exists", record: { key: record.key, fingerprint: record.fingerprint, requestId: record.requestId, status: 201, bodyText: '{"message_id":"x"}' } });
+        expect(await find(second)).toBeNull();
+        expect(await h.stores.audit.timeline({ workspaceId: w.workspace.id, messageId: second.id })).toEqual([]);
+        expect(await h.stores.idempotency.find({ workspaceId: w.workspace.id, accountId: w.sender.id, key: record.key })).toMatchObject({ status: 201, requestId: record.requestId });
+      });
+
+      it("two concurrent sends with one key: exactly one is accepted", async () => {
+        const t = await now();
+        const key = `key-${fixtureId()}`;
+        const attempts = Array.from({ length: 6 }, () => {
+          const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t });
+          return h.stores.messages.acceptSend({ message, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, occurredAt: t }), idempotency: makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: t }, { key, status: 201, bodyText: JSON.stringify({ message_id: message.id }) }) });
+        });
+        const results = await Promise.all(attempts);
+        const accepted = results.filter((r) => r.kind === "accepted");
+        expect(accepted).toHaveLength(1);
+        const winner = accepted[0] as { kind: "accepted"; message: MessageRecord };
+        for (const r of results.filter((x) => x.kind !== "accepted")) {
+          expect(r).toMatchObject({ kind: "idempotency_exists", record: { bodyText: JSON.stringify({ message_id: winner.message.id }) } });
+        }
+        expect((await claim({ max: 10 })).claimed.map((m) => m.id)).toEqual([winner.message.id]);
+      });
+
+      it("refuses a recipient revoked since resolution, writing nothing", async () => {
+        await h.stores.accounts.transition({ workspaceId: w.workspace.id, accountId: w.recipient.id, from: ["active"], to: "revoked", now: await now() });
+        const t = await now();
+        const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t });
+        const record = makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: t }, { status: 201, bodyText: "{}" });
+        const r = await h.stores.messages.acceptSend({ message, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, occurredAt: t }), idempotency: record });
+        expect(r).toEqual({ kind: "recipient_gone" });
+        expect(await find(message, w.sender)).toBeNull();
+        expect(await h.stores.idempotency.find({ workspaceId: w.workspace.id, accountId: w.sender.id, key: record.key })).toBeNull();
+        expect(await h.stores.audit.timeline({ workspaceId: w.workspace.id, messageId: message.id })).toEqual([]);
+      });
+
+      it("wakes the recipient's long-polling waiters", async () => {
+        const woken = h.notifier.waitForMessages({ workspaceId: w.workspace.id, recipientId: w.recipient.id, timeoutMs: 60_000 });
+        let done = false;
+        void woken.then(() => (done = true));
+        // The waiter may still be registering (LISTEN); keep sending until it wakes. The test
+        // times out (fails) if no send ever wakes it.
+        while (!done) {
+          await send();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await woken;
+      });
+    });
+
+    describe("claim (pending -> held)", () => {
+      it("claims in dequeue order: priority first, then accepted time, at most max", async () => {
+        const t = await now();
+        const order: [Priority, number][] = [["low", 0], ["normal", 1], ["urgent", 2], ["high", 3], ["urgent", 4], ["normal", 0]];
+        const sent: MessageRecord[] = [];
+        for (const [priority, offset] of order) sent.push(await send({ priority, acceptedAt: new Date(t.getTime() - 10_000 + offset * 1000), visibleAt: new Date(t.getTime() - 10_000) }));
+        const first = await claim({ max: 4 });
+        const expected = [sent[2], sent[4], sent[3], sent[5]].map((m) => m?.id);
+        expect(first.claimed.map((m) => m.id)).toEqual(expected);
+        const rest = await claim({ max: 10 });
+        expect(rest.claimed.map((m) => m.id)).toEqual([sent[1], sent[0]].map((m) => m?.id));
+        expect((await claim()).claimed).toEqual([]);
+      });
+
+      it("sets a fresh lease, the visibility timeout, one delivery and the claim audit row", async () => {
+        const m = await send();
+        const t = (await now()).getTime();
+        const c = await claimOne({ vt: 30 * SECOND_MS });
+        expect(c).toMatchObject({ id: m.id, state: "held", deliveryCount: 1, leaseExtensions: 0 });
+        expectNear(c.visibleAt, t + 30 * SECOND_MS);
+        expectNear(c.leaseClaimedAt, t);
+        expect(await find(m)).toMatchObject({ state: "held", leaseId: c.leaseId, deliveryCount: 1 });
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed"]);
+      });
+
+      it("claims only the caller's own messages, and not before deliver_after", async () => {
+        const t = await now();
+        await send({}, w.sender, w.bystander);
+        const later = await send({ visibleAt: new Date(t.getTime() + MINUTE_MS) });
+        expect((await claim()).claimed).toEqual([]);
+        await h.advance(MINUTE_MS + SECOND_MS);
+        expect((await claim()).claimed.map((m) => m.id)).toEqual([later.id]);
+      });
+
+      it("never claims an expired message", async () => {
+        const t = await now();
+        await send({ expiresAt: new Date(t.getTime() + 30 * SECOND_MS) });
+        await h.advance(31 * SECOND_MS);
+        expect((await claim()).claimed).toEqual([]);
+      });
+
+      it("lease runs out: the message is claimable again with a new lease; the old lease gets SVC_LEASE_EXPIRED, then SVC_LEASE_NOT_HELD once re-leased", async () => {
+        await send();
+        const first = await claimOne({ vt: 10 * SECOND_MS });
+        expect((await claim()).claimed).toEqual([]);
+        await h.advance(10 * SECOND_MS + SECOND_MS);
+        expect(refusal(await ack(first, first.leaseId), { kind: "ack" }, first.leaseId)).toBe("SVC_LEASE_EXPIRED");
+        expect(refusal(await nack(first, first.leaseId), { kind: "nack", redeliverAfterMs: 0 }, first.leaseId)).toBe("SVC_LEASE_EXPIRED");
+        expect(refusal(await extend(first, first.leaseId), { kind: "extend", visibilityTimeoutMs: 120_000 }, first.leaseId)).toBe("SVC_LEASE_EXPIRED");
+        const second = await claimOne();
+        expect(second.id).toBe(first.id);
+        expect(second.leaseId).not.toBe(first.leaseId);
+        expect(second.deliveryCount).toBe(2);
+        expect(refusal(await ack(first, first.leaseId), { kind: "ack" }, first.leaseId)).toBe("SVC_LEASE_NOT_HELD");
+        expect((await ack(second, second.leaseId)).ok).toBe(true);
+      });
+
+      it("dead-letters a message whose next claim would exceed maxDeliveries, instead of delivering it", async () => {
+        const m = await send();
+        let last = await claimOne({ vt: 10 * SECOND_MS });
+        await h.advance(11 * SECOND_MS);
+        last = await claimOne({ vt: 10 * SECOND_MS });
+        expect(last.deliveryCount).toBe(2);
+        await h.advance(11 * SECOND_MS);
+        const third = await claim({ maxDeliveries: 2 });
+        expect(third).toEqual({ claimed: [], deadLettered: [m.id] });
+        expect(await find(m)).toMatchObject({ state: "dead_lettered", deliveryCount: 2 });
+        expect((await find(m))?.deadLetteredAt).not.toBeNull();
+        expect(refusal(await ack(m, last.leaseId), { kind: "ack" }, last.leaseId)).toBe("SVC_DEAD_LETTERED");
+        expect(refusal(await nack(m, last.leaseId), { kind: "nack", redeliverAfterMs: 0 }, last.leaseId)).toBe("SVC_DEAD_LETTERED");
+        expect(refusal(await extend(m, last.leaseId), { kind: "extend", visibilityTimeoutMs: 60_000 }, last.leaseId)).toBe("SVC_DEAD_LETTERED");
+        expect((await claim()).claimed).toEqual([]);
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed", "message.claimed", "message.dead_lettered"]);
+      });
+
+      it("8 concurrent consumers over 1,000 messages: no message under two live leases, each delivered once", async () => {
+        const t = await now();
+        const sent = new Set<string>();
+        const batch: Promise<MessageRecord>[] = [];
+        for (let i = 0; i < 1000; i++) batch.push(send({ priority: (["low", "normal", "high", "urgent"] as const)[i % 4], acceptedAt: t }));
+        for (const m of await Promise.all(batch)) sent.add(m.id);
+        const holder = new Map<string, string>();
+        const deliveries = new Map<string, number>();
+        let violations = 0;
+        const consumer = async () => {
+          for (;;) {
+            const { claimed } = await claim({ max: 10, vt: 600 * SECOND_MS });
+            if (claimed.length === 0) return;
+            for (const m of claimed) {
+              if (holder.has(m.id)) violations++;
+              holder.set(m.id, m.leaseId as string);
+              deliveries.set(m.id, (deliveries.get(m.id) ?? 0) + 1);
+            }
+            await Promise.all(claimed.map(async (m) => {
+              const r = await ack(m, m.leaseId as string);
+              if (!r.ok) violations++;
+              holder.delete(m.id);
+            }));
+          }
+        };
+        await Promise.all(Array.from({ length: 8 }, consumer));
+        expect(violations).toBe(0);
+        expect(deliveries.size).toBe(1000);
+        expect([...deliveries.keys()].every((id) => sent.has(id))).toBe(true);
+        expect([...deliveries.values()].every((n) => n === 1)).toBe(true);
+      }, 120_000);
+    });
+
+    describe("ack (held -> acknowledged)", () => {
+      it("acknowledges under the live lease, once; the repeat with the same lease reports the acknowledged snapshot", async () => {
+        const m = await send();
+        const c = await claimOne();
+        const t = (await now()).getTime();
+        const r = await ack(c, c.leaseId, w.recipient, "all good");
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        expect(r.message).toMatchObject({ id: m.id, state: "acknowledged", outcomeSummary: "all good", leaseId: c.leaseId });
+        expectNear(r.message.acknowledgedAt, t);
+        const again = await ack(c, c.leaseId);
+        expect(again.ok).toBe(false);
+        if (again.ok) return;
+        expect(again.snapshot).toMatchObject({ state: "acknowledged", leaseId: c.leaseId });
+        expect(again.snapshot?.acknowledgedAt?.getTime()).toBe(r.message.acknowledgedAt?.getTime());
+        expect((await claim()).claimed).toEqual([]);
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed", "message.acknowledged"]);
+      });
+
+      it("refuses another lease id (SVC_LEASE_NOT_HELD), a pending message (SVC_LEASE_NOT_HELD) and an acknowledged one under another lease", async () => {
+        const pending = await send();
+        expect(refusal(await ack(pending, "no-such-lease"), { kind: "ack" }, "no-such-lease")).toBe("SVC_LEASE_NOT_HELD");
+        const c = await claimOne();
+        expect(refusal(await ack(c, "not-the-lease"), { kind: "ack" }, "not-the-lease")).toBe("SVC_LEASE_NOT_HELD");
+        expect((await ack(c, c.leaseId)).ok).toBe(true);
+        expect(refusal(await ack(c, "not-the-lease"), { kind: "ack" }, "not-the-lease")).toBe("SVC_LEASE_NOT_HELD");
+        expect(refusal(await nack(c, c.leaseId), { kind: "nack", redeliverAfterMs: 0 }, c.leaseId)).toBe("SVC_LEASE_NOT_HELD");
+        expect(refusal(await extend(c, c.leaseId), { kind: "extend", visibilityTimeoutMs: 60_000 }, c.leaseId)).toBe("SVC_LEASE_NOT_HELD");
+      });
+
+      it("a message that is missing or not the caller's is SVC_RESOURCE_NOT_FOUND (no snapshot)", async () => {
+        await send();
+        const c = await claimOne();
+        const asBystander = await ack(c, c.leaseId, w.bystander);
+        expect(asBystander).toMatchObject({ ok: false, snapshot: null });
+        expect(refusal(asBystander, { kind: "ack" }, c.leaseId)).toBe("SVC_RESOURCE_NOT_FOUND");
+        expect(refusal(await ack({ id: fixtureId() }, c.leaseId), { kind: "ack" }, c.leaseId)).toBe("SVC_RESOURCE_NOT_FOUND");
+        const other = await seedWorkspace(h.stores);
+        const crossWorkspace = await h.stores.messages.ackIfHeld({ workspaceId: other.workspace.id, messageId: c.id, recipientId: w.recipient.id, leaseId: c.leaseId, outcomeSummary: null, audit: await auditOf(c.id, "message.acknowledged", other.workspace.id) });
+        expect(crossWorkspace).toMatchObject({ ok: false, snapshot: null });
+        expect((await ack(c, c.leaseId)).ok).toBe(true);
+      });
+    });
+
+    describe("nack (held -> pending at the redelivery time)", () => {
+      it("returns the message to pending at now + redeliver_after, clears the lease and audits", async () => {
+        const m = await send();
+        const c = await claimOne();
+        const t = (await now()).getTime();
+        const r = await nack(c, c.leaseId, MINUTE_MS);
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        expect(r.message).toMatchObject({ state: "pending", leaseId: null });
+        expectNear(r.message.visibleAt, t + MINUTE_MS);
+        expectNear(r.message.lastNackedAt, t);
+        expect((await claim()).claimed).toEqual([]);
+        await h.advance(MINUTE_MS + SECOND_MS);
+        const again = await claimOne();
+        expect(again).toMatchObject({ id: m.id, deliveryCount: 2 });
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed", "message.nacked", "message.claimed"]);
+      });
+
+      it("allows one nack per 30 s per message: SVC_NACK_RATE_LIMITED with a retry delay, then allowed", async () => {
+        await send();
+        const c1 = await claimOne();
+        expect((await nack(c1, c1.leaseId)).ok).toBe(true);
+        const c2 = await claimOne({ vt: 10 * SECOND_MS });
+        const r = await nack(c2, c2.leaseId);
+        expect(refusal(r, { kind: "nack", redeliverAfterMs: 0 }, c2.leaseId)).toBe("SVC_NACK_RATE_LIMITED");
+        if (r.ok) return;
+        const e = leaseRefusal({ op: { kind: "nack", redeliverAfterMs: 0 }, leaseId: c2.leaseId, snapshot: r.snapshot, now: r.now });
+        expect(e.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        expect(e.retryAfterSeconds).toBeLessThanOrEqual(30);
+        expect(await find(c2)).toMatchObject({ state: "held", leaseId: c2.leaseId });
+        await h.advance(30 * SECOND_MS);
+        const c3 = await claimOne({ vt: 600 * SECOND_MS });
+        expect(c3.leaseId).not.toBe(c2.leaseId);
+        expect((await nack(c3, c3.leaseId)).ok).toBe(true);
+      });
+
+      it("refuses a redelivery at or past the message expiry (SVC_MALFORMED_REQUEST), leaving the lease held", async () => {
+        const t = await now();
+        await send({ expiresAt: new Date(t.getTime() + 10 * MINUTE_MS) });
+        const c = await claimOne();
+        expect(refusal(await nack(c, c.leaseId, 20 * MINUTE_MS), { kind: "nack", redeliverAfterMs: 20 * MINUTE_MS }, c.leaseId)).toBe("SVC_MALFORMED_REQUEST");
+        expect(await find(c)).toMatchObject({ state: "held", leaseId: c.leaseId });
+      });
+    });
+
+    describe("extend_lease (held -> held with a later expiry)", () => {
+      it("moves the lease expiry to now + visibility timeout and counts the extension", async () => {
+        const m = await send();
+        const c = await claimOne({ vt: 30 * SECOND_MS });
+        const t = (await now()).getTime();
+        const r = await extend(c, c.leaseId, 300 * SECOND_MS);
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        expect(r.message).toMatchObject({ state: "held", leaseId: c.leaseId, leaseExtensions: 1 });
+        expectNear(r.message.visibleAt, t + 300 * SECOND_MS);
+        expectNear(r.message.lastExtendedAt, t);
+        await h.advance(60 * SECOND_MS);
+        expect((await claim()).claimed).toEqual([]);
+        expect((await ack(c, c.leaseId)).ok).toBe(true);
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed", "message.lease_extended", "message.acknowledged"]);
+      });
+
+      it("allows one extension per 10 s: SVC_EXTEND_RATE_LIMITED with a retry delay", async () => {
+        await send();
+        const c = await claimOne();
+        expect((await extend(c, c.leaseId, 200 * SECOND_MS)).ok).toBe(true);
+        const r = await extend(c, c.leaseId, 300 * SECOND_MS);
+        expect(refusal(r, { kind: "extend", visibilityTimeoutMs: 300_000 }, c.leaseId)).toBe("SVC_EXTEND_RATE_LIMITED");
+        if (r.ok) return;
+        expect(leaseRefusal({ op: { kind: "extend", visibilityTimeoutMs: 300_000 }, leaseId: c.leaseId, snapshot: r.snapshot, now: r.now }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        await h.advance(10 * SECOND_MS);
+        expect((await extend(c, c.leaseId, 300 * SECOND_MS)).ok).toBe(true);
+      });
+
+      it("refuses the 31st extension of a lease (SVC_LEASE_EXTENSION_LIMIT_EXCEEDED)", async () => {
+        await send();
+        const c = await claimOne({ vt: 600 * SECOND_MS });
+        for (let i = 1; i <= 30; i++) {
+          await h.advance(10 * SECOND_MS);
+          const r = await extend(c, c.leaseId, 600 * SECOND_MS);
+          expect(r.ok).toBe(true);
+          if (r.ok) expect(r.message.leaseExtensions).toBe(i);
+        }
+        await h.advance(10 * SECOND_MS);
+        expect(refusal(await extend(c, c.leaseId, 600 * SECOND_MS), { kind: "extend", visibilityTimeoutMs: 600_000 }, c.leaseId)).toBe("SVC_LEASE_EXTENSION_LIMIT_EXCEEDED");
+      }, 60_000);
+
+      it("clamps to claim time + 1 h, then refuses with SVC_LEASE_AT_CUMULATIVE_CEILING", async () => {
+        await send();
+        const c = await claimOne({ vt: 600 * SECOND_MS });
+        const claimedAt = (c.leaseClaimedAt as Date).getTime();
+        let elapsed = 0;
+        for (let i = 0; i < 5; i++) {
+          await h.advance(500 * SECOND_MS);
+          elapsed += 500 * SECOND_MS;
+          expect((await extend(c, c.leaseId, 600 * SECOND_MS)).ok).toBe(true);
+        }
+        await h.advance(3000 * SECOND_MS - elapsed + 30 * SECOND_MS);
+        const clamped = await extend(c, c.leaseId, 600 * SECOND_MS);
+        expect(clamped.ok).toBe(true);
+        if (!clamped.ok) return;
+        // The cap is relative to the claim; `advance` may shift stored times, so compare with the stored claim time.
+        expect(clamped.message.visibleAt.getTime()).toBe((clamped.message.leaseClaimedAt as Date).getTime() + HOUR_MS);
+        expect(claimedAt).toBeGreaterThan(0);
+        await h.advance(10 * SECOND_MS);
+        expect(refusal(await extend(c, c.leaseId, 600 * SECOND_MS), { kind: "extend", visibilityTimeoutMs: 600_000 }, c.leaseId)).toBe("SVC_LEASE_AT_CUMULATIVE_CEILING");
+      });
+
+      it("refuses an extension past the message's own expiry (SVC_LEASE_AT_TTL_CEILING)", async () => {
+        const t = await now();
+        await send({ expiresAt: new Date(t.getTime() + 5 * MINUTE_MS) });
+        const c = await claimOne({ vt: 60 * SECOND_MS });
+        expect(refusal(await extend(c, c.leaseId, 600 * SECOND_MS), { kind: "extend", visibilityTimeoutMs: 600_000 }, c.leaseId)).toBe("SVC_LEASE_AT_TTL_CEILING");
+        expect((await extend(c, c.leaseId, 120 * SECOND_MS)).ok).toBe(true);
+      });
+
+      it("refuses an extension that would not move the expiry later (SVC_MALFORMED_REQUEST)", async () => {
+        await send();
+        const c = await claimOne({ vt: 600 * SECOND_MS });
+        expect(refusal(await extend(c, c.leaseId, 60 * SECOND_MS), { kind: "extend", visibilityTimeoutMs: 60_000 }, c.leaseId)).toBe("SVC_MALFORMED_REQUEST");
+      });
+    });
+
+    describe("expiry (any -> expired)", () => {
+      it("a held message past its expiry refuses ack, nack and extend with SVC_EXPIRED; the sweep marks it expired with an audit row", async () => {
+        const t = await now();
+        const m = await send({ expiresAt: new Date(t.getTime() + 20 * SECOND_MS) });
+        const pending = await send({ expiresAt: new Date(t.getTime() + 20 * SECOND_MS) });
+        const c = await claimOne({ vt: 600 * SECOND_MS });
+        expect(c.id).toBe(m.id);
+        await h.advance(21 * SECOND_MS);
+        expect(refusal(await ack(c, c.leaseId), { kind: "ack" }, c.leaseId)).toBe("SVC_EXPIRED");
+        expect(refusal(await nack(c, c.leaseId), { kind: "nack", redeliverAfterMs: 0 }, c.leaseId)).toBe("SVC_EXPIRED");
+        expect(refusal(await extend(c, c.leaseId), { kind: "extend", visibilityTimeoutMs: 120_000 }, c.leaseId)).toBe("SVC_EXPIRED");
+        let marked = 0;
+        for (;;) {
+          const n = await h.stores.messages.expireDue({ auditIds: ids(100) });
+          marked += n;
+          if (n < 100) break;
+        }
+        expect(marked).toBeGreaterThanOrEqual(2);
+        expect(await find(m)).toMatchObject({ state: "expired" });
+        expect(await find(pending)).toMatchObject({ state: "expired" });
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed", "message.expired"]);
+        expect(refusal(await ack(c, c.leaseId), { kind: "ack" }, c.leaseId)).toBe("SVC_EXPIRED");
+        expect(await h.stores.messages.expireDue({ auditIds: ids(100) })).toBeGreaterThanOrEqual(0);
+        expect(await activities(pending)).toEqual(["message.sent", "message.expired"]);
+      });
+
+      it("does not expire acknowledged or dead-lettered messages", async () => {
+        const t = await now();
+        const m = await send({ expiresAt: new Date(t.getTime() + 20 * SECOND_MS) });
+        const c = await claimOne();
+        expect((await ack(c, c.leaseId)).ok).toBe(true);
+        await h.advance(21 * SECOND_MS);
+        await h.stores.messages.expireDue({ auditIds: ids(100) });
+        expect(await find(m)).toMatchObject({ state: "acknowledged" });
+      });
+    });
+
+    describe("dead letters (release -> pending, purge -> gone)", () => {
+      async function deadLetter(): Promise<MessageRecord> {
+        const m = await send();
+        await claimOne({ vt: 10 * SECOND_MS });
+        await h.advance(11 * SECOND_MS);
+        expect((await claim({ maxDeliveries: 1 })).deadLettered).toEqual([m.id]);
+        return m;
+      }
+
+      it("lists dead-lettered messages of the workspace, newest first, with keyset paging", async () => {
+        const a = await deadLetter();
+        const b = await deadLetter();
+        await send();
+        const first = await h.stores.messages.listDeadLettered({ workspaceId: w.workspace.id, after: null, limit: 1 });
+        expect(first.map((m) => m.id)).toEqual([b.id, a.id]);
+        const second = await h.stores.messages.listDeadLettered({ workspaceId: w.workspace.id, after: b.id, limit: 1 });
+        expect(second.map((m) => m.id)).toEqual([a.id]);
+        const other = await seedWorkspace(h.stores);
+        expect(await h.stores.messages.listDeadLettered({ workspaceId: other.workspace.id, after: null, limit: 10 })).toEqual([]);
+      });
+
+      it("release returns it to pending with the delivery count reset; purge deletes it but keeps its audit rows", async () => {
+        const m = await deadLetter();
+        const released = await h.stores.messages.release({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.released") });
+        expect(released).toMatchObject({ id: m.id, state: "pending", deliveryCount: 0 });
+        expect(await h.stores.messages.release({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.released") })).toBeNull();
+        expect(await h.stores.messages.purge({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.purged") })).toBe(false);
+        const c = await claimOne({ vt: 10 * SECOND_MS });
+        expect(c).toMatchObject({ id: m.id, deliveryCount: 1 });
+        await h.advance(11 * SECOND_MS);
+        expect((await claim({ maxDeliveries: 1 })).deadLettered).toEqual([m.id]);
+        const other = await seedWorkspace(h.stores);
+        expect(await h.stores.messages.purge({ workspaceId: other.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.purged", other.workspace.id) })).toBe(false);
+        expect(await h.stores.messages.purge({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.purged") })).toBe(true);
+        expect(await find(m)).toBeNull();
+        expect(await h.stores.messages.purge({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.purged") })).toBe(false);
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed", "message.dead_lettered", "message.released", "message.claimed", "message.dead_lettered", "message.purged"]);
+      });
+    });
+
+    describe("listForParticipant", () => {
+      it("lists by role and effective state, newest first, with keyset paging returning up to limit + 1", async () => {
+        const t = await now();
+        const received1 = await send();
+        const sentByRecipient = await send({}, w.recipient, w.sender);
+        const received2 = await send({ expiresAt: new Date(t.getTime() + 20 * SECOND_MS) });
+        const unrelated = await send({}, w.sender, w.bystander);
+        const list = (role: "sent" | "received" | "any", state: MessageRecord["state"] | null = null, after: string | null = null, limit = 10) =>
+          h.stores.messages.listForParticipant({ workspaceId: w.workspace.id, accountId: w.recipient.id, role, state, after, limit }).then((ms) => ms.map((m) => m.id));
+        expect(await list("any")).toEqual([received2.id, sentByRecipient.id, received1.id]);
+        expect(await list("received")).toEqual([received2.id, received1.id]);
+        expect(await list("sent")).toEqual([sentByRecipient.id]);
+        expect(await list("any", null, null, 1)).toEqual([received2.id, sentByRecipient.id]);
+        expect(await list("any", null, sentByRecipient.id, 1)).toEqual([received1.id]);
+        await h.advance(21 * SECOND_MS);
+        expect(await list("any", "expired")).toEqual([received2.id]);
+        expect(await list("received", "pending")).toEqual([received1.id]);
+        expect((await list("any")).includes(unrelated.id)).toBe(false);
+      });
+    });
+  });
+}
