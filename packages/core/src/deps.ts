@@ -16,4 +16,15 @@ export interface CoreDeps {
   ids: IdSource;
   notifier: WakeupNotifier;
   secrets: ServerSecrets;
+  /**
+   * This process's credential cache (the Authenticator), told at once when a credential is
+   * revoked or rotated through this process. Optional: without it, such changes reach the
+   * cache within its TTL (30 s).
+   */
+  credentialCache?: { forget(credentialId: string): void };
+  /**
+   * The service's public base URL without a trailing slash (e.g. `https://queue.example.com`),
+   * used to build paste-ready MCP client configurations. Defaults to `http://127.0.0.1:8080`.
+   */
+  publicBaseUrl?: string;
 }

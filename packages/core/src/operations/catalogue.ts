@@ -1,3 +1,4 @@
+import { ACCESS_OPERATIONS } from "./access-operations.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -6,7 +7,7 @@ import type { Operation } from "./operation.ts";
  * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
  * Each area contributes its own array (messaging, access, ...).
  */
-export const OPERATIONS: readonly Operation[] = [];
+export const OPERATIONS: readonly Operation[] = [...ACCESS_OPERATIONS];
 
 /** The operation with that name, or undefined. */
 export function findOperation(name: string): Operation | undefined {

@@ -1,0 +1,116 @@
+import type { CoreDeps } from "../deps.ts";
+import { DomainError } from "../errors.ts";
+import type { Credential, Principal } from "./model.ts";
+import { constantTimeEqual, hashToken, isWellFormedToken } from "./token.ts";
+
+/** How long a cached credential is trusted before it is read again (spec §Revocation: 30 s). */
+export const CREDENTIAL_CACHE_TTL_MS = 30_000;
+/** Cached credentials per process; the oldest entry is dropped past this. */
+const DEFAULT_MAX_ENTRIES = 10_000;
+
+/**
+ * The one message of every refused credential: missing, malformed, unknown, revoked and expired
+ * look the same to the caller (spec §Authentication 4).
+ */
+export const UNAUTHENTICATED_MESSAGE = "The request does not carry a valid credential.";
+
+function unauthenticated(): DomainError {
+  return new DomainError("SVC_UNAUTHENTICATED", UNAUTHENTICATED_MESSAGE);
+}
+
+/** Turns bearer tokens into principals for the edges (REST, MCP). */
+export interface Authenticator {
+  /**
+   * Authenticates one request from its Authorization header value (null when absent).
+   * The credential comes from the in-process cache (read again after the cache TTL); the AI
+   * account and workspace are read fresh on every call, so freezes and account revocations
+   * apply on the very next request.
+   * @throws DomainError SVC_UNAUTHENTICATED (missing, malformed, unknown, revoked or expired
+   *   credential; revoked account), SVC_WORKSPACE_CLOSED, SVC_FROZEN (account or workspace).
+   */
+  authenticate(authorizationHeader: string | null): Promise<Principal>;
+  /** Drops a credential from this process's cache at once (after a revoke or rotate here). */
+  forget(credentialId: string): void;
+}
+
+interface CacheEntry {
+  credential: Credential;
+  loadedAtMs: number;
+}
+
+/**
+ * Creates an authenticator with its own credential cache. One per process: every replica has
+ * its own cache, so a credential revoked through another replica is refused here at most
+ * `cacheTtlMs` later (the designed 30 s bound). Unknown tokens are never cached, so a
+ * credential issued elsewhere works at once.
+ */
+export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "secrets">, options: { cacheTtlMs?: number; maxEntries?: number } = {}): Authenticator {
+  const ttlMs = options.cacheTtlMs ?? CREDENTIAL_CACHE_TTL_MS;
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const byHash = new Map<string, CacheEntry>();
+  const hashById = new Map<string, string>();
+
+  function remember(tokenHash: string, credential: Credential, nowMs: number): void {
+    byHash.delete(tokenHash);
+    byHash.set(tokenHash, { credential, loadedAtMs: nowMs });
+    hashById.set(credential.id, tokenHash);
+    while (byHash.size > maxEntries) {
+      const oldest = byHash.keys().next();
+      if (oldest.done === true) break;
+      const evicted = byHash.get(oldest.value);
+      byHash.delete(oldest.value);
+      if (evicted) hashById.delete(evicted.credential.id);
+    }
+  }
+
+  async function lookup(tokenHash: string, nowMs: number): Promise<Credential | null> {
+    const hit = byHash.get(tokenHash);
+    // A clock that went backwards also forces a read.
+    if (hit && nowMs - hit.loadedAtMs < ttlMs && nowMs >= hit.loadedAtMs) return hit.credential;
+    const credential = await deps.stores.credentials.findByTokenHash({ tokenHash });
+    if (credential === null) {
+      if (hit) forget(hit.credential.id);
+      return null;
+    }
+    remember(tokenHash, credential, nowMs);
+    return credential;
+  }
+
+  function forget(credentialId: string): void {
+    const tokenHash = hashById.get(credentialId);
+    if (tokenHash === undefined) return;
+    hashById.delete(credentialId);
+    byHash.delete(tokenHash);
+  }
+
+  async function authenticate(authorizationHeader: string | null): Promise<Principal> {
+    if (authorizationHeader === null) throw unauthenticated();
+    const match = /^Bearer +(\S+) *$/i.exec(authorizationHeader);
+    const token = match?.[1];
+    if (token === undefined || !isWellFormedToken(token)) throw unauthenticated();
+
+    const tokenHash = hashToken(deps.secrets.pepper, token);
+    const now = deps.clock.now();
+    const credential = await lookup(tokenHash, now.getTime());
+    if (credential === null || !constantTimeEqual(credential.tokenHash, tokenHash)) throw unauthenticated();
+    if (credential.state !== "active") throw unauthenticated();
+    if (credential.expiresAt !== null && credential.expiresAt.getTime() <= now.getTime()) throw unauthenticated();
+
+    const context = await deps.stores.accounts.loadPrincipalContext({ accountId: credential.aiAccountId });
+    if (context === null || context.account.workspaceId !== credential.workspaceId) throw unauthenticated();
+    const { account, workspace } = context;
+    if (account.state === "revoked") throw unauthenticated();
+    if (workspace.state === "closed") {
+      throw new DomainError("SVC_WORKSPACE_CLOSED", "This workspace is closed.");
+    }
+    if (workspace.state === "frozen") {
+      throw new DomainError("SVC_FROZEN", "This workspace is frozen.", { frozen: "workspace" });
+    }
+    if (account.state === "frozen") {
+      throw new DomainError("SVC_FROZEN", "This AI account is frozen.", { frozen: "ai_account" });
+    }
+    return { workspace, account, credential };
+  }
+
+  return { authenticate, forget };
+}
