@@ -1,0 +1,79 @@
+import { createAuthenticator, DomainError, OPERATIONS, ulidSource } from "@agentq/core";
+import type { Authenticator, CoreDeps, IdSource, Operation } from "@agentq/core";
+import { Hono } from "hono";
+import { errorResponse } from "./error-response.ts";
+import { stderrLogger } from "./logger.ts";
+import type { RestLogger } from "./logger.ts";
+import { requestId } from "./middleware/request-id.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import type { PlainRouteDescription } from "./openapi.ts";
+import type { RestEnv } from "./rest-env.ts";
+import { registerOperationRoutes } from "./routes/operation-routes.ts";
+import { RouteTable } from "./routes/route-table.ts";
+import { VERSION_INFO_SCHEMA, versionInfo } from "./version.ts";
+
+/** Options of `createRestApp`; every one has a production default. */
+export interface RestAppOptions {
+  /** The operations served (default: the core's OPERATIONS catalogue). */
+  operations?: readonly Operation[];
+  /** Turns bearer tokens into principals (default: one `createAuthenticator(deps)` per app; pass one to share its cache with the MCP app). */
+  authenticator?: Pick<Authenticator, "authenticate">;
+  /** Source of request ids (default: monotonic ULIDs). */
+  requestIds?: IdSource;
+  /** Where server faults are logged (default: JSON lines on stderr). */
+  logger?: RestLogger;
+  /** The source commit shown by GET /v1/version. */
+  commit?: string;
+}
+
+const VERSION_PATH = "/v1/version";
+const OPENAPI_PATH = "/v1/openapi.json";
+
+const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
+  { method: "GET", path: VERSION_PATH, operationId: "get_version", summary: "Build and version information.", response: VERSION_INFO_SCHEMA },
+  { method: "GET", path: OPENAPI_PATH, operationId: "get_openapi", summary: "This OpenAPI document.", response: { type: "object" } },
+];
+
+/**
+ * Creates the REST API: a Hono app serving every catalogue operation under /v1, plus
+ * GET /v1/version and GET /v1/openapi.json (public, plain routes: they describe the app rather
+ * than act on the domain, so they are not operations and have no MCP tool).
+ *
+ * Conventions on every response: X-Request-Id (a fresh ULID); failures in the error envelope
+ * `{ error: { code, message, details? }, request_id }` with Cache-Control: no-store; unknown
+ * paths 404 SVC_ROUTE_NOT_FOUND, known paths with another method 405 SVC_METHOD_NOT_ALLOWED
+ * with Allow; server faults 503 SVC_SERVICE_UNAVAILABLE, logged, never leaked.
+ */
+export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hono<RestEnv> {
+  const operations = options.operations ?? OPERATIONS;
+  const logger = options.logger ?? stderrLogger();
+  const authenticator = options.authenticator ?? createAuthenticator(deps);
+  const routes = new RouteTable();
+  const app = new Hono<RestEnv>();
+
+  app.use("*", requestId(options.requestIds ?? ulidSource()));
+
+  const version = versionInfo(options.commit);
+  routes.add("GET", VERSION_PATH);
+  app.get(VERSION_PATH, (c) => c.json(version));
+
+  // Built once, lazily: the catalogue is complete by the time the first request arrives.
+  let openApiText: string | undefined;
+  routes.add("GET", OPENAPI_PATH);
+  app.get(OPENAPI_PATH, (c) => {
+    openApiText ??= JSON.stringify(buildOpenApiDocument(operations, PLAIN_ROUTES, { title: "agentq REST API", version: version.version }));
+    return c.body(openApiText, 200, { "Content-Type": "application/json; charset=utf-8" });
+  });
+
+  registerOperationRoutes(app, operations, routes, { core: deps, authenticator, logger });
+
+  app.notFound((c) => {
+    const allowed = routes.allowedMethods(c.req.path);
+    if (allowed.length === 0) return errorResponse(c, new DomainError("SVC_ROUTE_NOT_FOUND", "No route matches this path.", { path: c.req.path }), logger);
+    const res = errorResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", `This route does not accept ${c.req.method}.`, { method: c.req.method, allowed_methods: allowed }), logger);
+    res.headers.set("Allow", allowed.join(", "));
+    return res;
+  });
+  app.onError((err, c) => errorResponse(c, err, logger));
+  return app;
+}

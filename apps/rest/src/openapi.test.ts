@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { createTestApp } from "./testing/test-app.ts";
+import { TEST_OPERATIONS } from "./testing/test-operations.ts";
+
+interface Doc {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; security?: unknown[]; parameters?: { name: string; in: string; required: boolean }[]; requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }; responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> }>>;
+  components: { securitySchemes: Record<string, { type: string; scheme: string }>; schemas: Record<string, unknown> };
+  security: unknown[];
+}
+
+async function fetchDoc(): Promise<{ res: Response; doc: Doc }> {
+  const { app } = createTestApp();
+  const res = await app.request("/v1/openapi.json");
+  return { res, doc: (await res.json()) as Doc };
+}
+
+describe("GET /v1/openapi.json", () => {
+  it("needs no credential and is OpenAPI 3.1 with the bearer scheme", async () => {
+    const { res, doc } = await fetchDoc();
+    expect(res.status).toBe(200);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
+  });
+
+  it("lists every operation and the two plain routes at their method and path", async () => {
+    const { doc } = await fetchDoc();
+    for (const op of TEST_OPERATIONS) expect(doc.paths[op.http.path]?.[op.http.method.toLowerCase()]?.operationId).toBe(op.name);
+    expect(doc.paths["/v1/version"]?.get?.security).toEqual([]);
+    expect(doc.paths["/v1/openapi.json"]?.get?.security).toEqual([]);
+    expect(doc.paths["/v1/test/public"]?.get?.security).toEqual([]);
+  });
+
+  it("splits each input into path, query and header parameters and a body schema", async () => {
+    const { doc } = await fetchDoc();
+    const echo = doc.paths["/v1/test/items/{item_id}/echo"]?.post;
+    expect(echo?.parameters?.map((p) => [p.name, p.in, p.required])).toEqual([["item_id", "path", true], ["mode", "query", false], ["Idempotency-Key", "header", false]]);
+    const body = echo?.requestBody?.content["application/json"]?.schema;
+    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(["nested", "note"]);
+    expect(echo?.responses["201"]?.content?.["application/json"]?.schema).toEqual(expect.objectContaining({ type: "object" }));
+    for (const status of ["400", "401", "403", "409", "413", "415", "429", "503"]) expect(echo?.responses[status]?.$ref).toBe("#/components/responses/Error");
+    const admin = doc.paths["/v1/test/items/{item_id}/freeze"]?.post;
+    expect(admin?.parameters?.find((p) => p.name === "Idempotency-Key")?.required).toBe(true);
+    const list = doc.paths["/v1/test/items"]?.get;
+    expect(list?.parameters?.map((p) => p.name)).toEqual(["limit", "cursor", "state"]);
+    expect(list?.requestBody).toBeUndefined();
+  });
+
+  it("carries no TypeBox internals", async () => {
+    const { app } = createTestApp();
+    const text = await (await app.request("/v1/openapi.json")).text();
+    expect(text).not.toMatch(/TypeBox|Symbol\(/);
+  });
+});
+
+describe("GET /v1/version", () => {
+  it("needs no credential and names the build", async () => {
+    const { app } = createTestApp();
+    const res = await app.request("/v1/version");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({ name: "agentq", version: expect.stringMatching(/^\d+\.\d+\.\d+/) as unknown, node: process.versions.node });
+  });
+});

@@ -1,0 +1,125 @@
+import type { HttpMethod, Operation } from "@agentq/core";
+import { pathParameterNames } from "./routes/route-table.ts";
+
+/** A JSON Schema (plain JSON: TypeBox's symbol keys are dropped). */
+type JsonSchema = Record<string, unknown>;
+
+/** A route served outside the catalogue (version, openapi), listed in the document too. */
+export interface PlainRouteDescription {
+  method: HttpMethod;
+  path: string;
+  operationId: string;
+  summary: string;
+  /** Schema of the 200 response body. */
+  response: JsonSchema;
+}
+
+/** The document's `info`. */
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+}
+
+const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["error", "request_id"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string", pattern: "^SVC_[A-Z_]+$", description: "Stable error code; branch on it, never on message. Unknown codes may appear within v1." },
+        message: { type: "string", description: "For humans; may be reworded." },
+        details: { type: "object", additionalProperties: true },
+      },
+    },
+    request_id: { type: "string", description: "Equals the X-Request-Id response header." },
+  },
+};
+
+/**
+ * Builds the OpenAPI 3.1 document of the REST API from the operation catalogue: every route,
+ * the bearer security scheme, path, query and Idempotency-Key parameters, and — beyond the
+ * spec, which promises none — request and response body schemas taken from the operations'
+ * TypeBox schemas (which are JSON Schema already). Every error response refers to the one
+ * ErrorEnvelope schema.
+ */
+export function buildOpenApiDocument(operations: readonly Operation[], plainRoutes: readonly PlainRouteDescription[], info: OpenApiInfo): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const add = (method: HttpMethod, path: string, entry: unknown): void => {
+    (paths[path] ??= {})[method.toLowerCase()] = entry;
+  };
+  for (const route of plainRoutes) {
+    add(route.method, route.path, {
+      operationId: route.operationId,
+      summary: route.summary,
+      security: [],
+      responses: { "200": jsonResponse("Success.", route.response), ...errorResponses([400, 404, 503]) },
+    });
+  }
+  for (const op of operations) add(op.http.method, op.http.path, describeOperation(op));
+  return {
+    openapi: "3.1.0",
+    info,
+    servers: [{ url: "/" }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An agentq credential (agq_op_... or agq_ad_...) or an OAuth access token." } },
+      schemas: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
+      responses: { Error: jsonResponse("An error, in the error envelope (Cache-Control: no-store).", { $ref: "#/components/schemas/ErrorEnvelope" }) },
+    },
+  };
+}
+
+function describeOperation(op: Operation): Record<string, unknown> {
+  const input = toJsonSchema(op.input);
+  const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(input.required) ? (input.required as string[]) : []);
+  const pathNames = pathParameterNames(op.http.path);
+  const queryNames = op.http.query ?? [];
+  const parameters: unknown[] = [
+    ...pathNames.map((name) => ({ name, in: "path", required: true, schema: properties[name] ?? { type: "string" } })),
+    ...queryNames.map((name) => ({ name, in: "query", required: required.has(name), schema: properties[name] ?? { type: "string" } })),
+  ];
+  if (op.idempotency !== "none") {
+    parameters.push({ name: "Idempotency-Key", in: "header", required: op.idempotency === "required", schema: { type: "string", minLength: 1, maxLength: 255 } });
+  }
+  const isPublic = op.auth.kind === "public";
+  const hasBody = op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH";
+  const entry: Record<string, unknown> = {
+    operationId: op.name,
+    summary: op.summary,
+    ...(isPublic ? { security: [] } : {}),
+    ...(op.auth.kind === "credential" ? { "x-agentq-tier": op.auth.tier, "x-agentq-scope": op.auth.scope } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+  };
+  if (hasBody) {
+    const bodyNames = Object.keys(properties).filter((name) => !pathNames.includes(name) && !queryNames.includes(name));
+    const bodySchema: JsonSchema = {
+      ...input,
+      properties: Object.fromEntries(bodyNames.map((name) => [name, properties[name]])),
+      required: [...required].filter((name) => bodyNames.includes(name)),
+    };
+    entry.requestBody = { required: false, content: { "application/json": { schema: bodySchema } } };
+  }
+  const errorStatuses = [400, 404, 503];
+  if (!isPublic) errorStatuses.push(401, 403, 429);
+  if (hasBody) errorStatuses.push(413, 415);
+  if (op.mutates) errorStatuses.push(409);
+  entry.responses = { [String(op.successStatus)]: jsonResponse("Success.", toJsonSchema(op.output)), ...errorResponses(errorStatuses) };
+  return entry;
+}
+
+function jsonResponse(description: string, schema: JsonSchema): Record<string, unknown> {
+  return { description, content: { "application/json": { schema } } };
+}
+
+function errorResponses(statuses: readonly number[]): Record<string, unknown> {
+  return Object.fromEntries([...statuses].sort((a, b) => a - b).map((s) => [String(s), { $ref: "#/components/responses/Error" }]));
+}
+
+// TypeBox schemas are JSON Schema plus symbol-keyed metadata; a JSON round trip keeps the former.
+function toJsonSchema(schema: unknown): JsonSchema {
+  return JSON.parse(JSON.stringify(schema ?? {})) as JsonSchema;
+}

@@ -1,0 +1,7 @@
+/** The Hono environment of the REST app: per-request variables set by its middleware. */
+export interface RestEnv {
+  Variables: {
+    /** The request id (a ULID), sent back as X-Request-Id and in every error envelope. */
+    requestId: string;
+  };
+}

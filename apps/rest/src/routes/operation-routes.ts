@@ -1,0 +1,73 @@
+import { executeOperation, requestFingerprint } from "@agentq/core";
+import type { Authenticator, CoreDeps, Operation, OperationContext, OperationResult, Principal } from "@agentq/core";
+import type { Context, Hono } from "hono";
+import { readJsonBody } from "../body/read-json-body.ts";
+import { errorResponse } from "../error-response.ts";
+import type { RestLogger } from "../logger.ts";
+import type { RestEnv } from "../rest-env.ts";
+import { assembleRawInput, readDeclaredQuery } from "./operation-input.ts";
+import type { RouteTable } from "./route-table.ts";
+import { toHonoPath } from "./route-table.ts";
+
+const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
+
+/** What the operation routes need besides the operations. */
+export interface OperationRouteDeps {
+  core: CoreDeps;
+  authenticator: Pick<Authenticator, "authenticate">;
+  logger: RestLogger;
+}
+
+/**
+ * Registers one Hono route per operation (method + path, `{param}` -> `:param`) and records it
+ * in `routes` for 404/405 decisions. Each route runs, in order:
+ * 1. the body (POST, PUT, PATCH): content type, encoding, limits, depth, JSON object;
+ * 2. authentication from the Authorization header (skipped for public operations);
+ * 3. the raw input `{ ...body, ...declared query, ...path params }`;
+ * 4. the Idempotency-Key header (read only for operations that honour one; read-only routes
+ *    ignore it) and the request fingerprint over method, path and canonical body;
+ * 5. `executeOperation` (authorize, idempotency requiredness, input validation, handler);
+ * and renders the result's status and JSON body. Every failure, thrown value or not, is
+ * rendered as the error envelope.
+ */
+export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly Operation[], routes: RouteTable, deps: OperationRouteDeps): void {
+  for (const op of operations) {
+    routes.add(op.http.method, op.http.path);
+    app.on(op.http.method, toHonoPath(op.http.path), async (c) => {
+      try {
+        return await runOperationRoute(c, op, deps);
+      } catch (err) {
+        return errorResponse(c, err, deps.logger);
+      }
+    });
+  }
+}
+
+async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps): Promise<Response> {
+  const request = c.req.raw;
+  const hasBody = BODY_METHODS.has(op.http.method);
+  const body = hasBody ? await readJsonBody(request) : {};
+  const principal = op.auth.kind === "public" ? undefined : await deps.authenticator.authenticate(request.headers.get("authorization"));
+  const query = readDeclaredQuery(request.url, op.http.query ?? []);
+  const rawInput = assembleRawInput(body, query, c.req.param());
+  const honoursKey = op.idempotency !== "none";
+  const path = new URL(request.url).pathname;
+  const ctx: OperationContext = {
+    // Public operations run without a principal (authorize lets them through before reading it).
+    principal: principal as Principal,
+    requestId: c.get("requestId"),
+    idempotencyKey: honoursKey ? request.headers.get("idempotency-key") : null,
+    fingerprint: honoursKey ? requestFingerprint({ method: op.http.method, path, body: hasBody ? body : null }) : "",
+    signal: request.signal,
+  };
+  const result = await executeOperation(deps.core, op, ctx, rawInput);
+  return renderResult(result);
+}
+
+// The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay
+// renders byte for byte what the first response sent.
+function renderResult(result: OperationResult): Response {
+  const headers = new Headers(result.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+}
