@@ -1,4 +1,5 @@
 import { ACCESS_OPERATIONS } from "./access-operations.ts";
+import { MESSAGING_OPERATIONS } from "./messaging-operations.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -7,7 +8,7 @@ import type { Operation } from "./operation.ts";
  * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
  * Each area contributes its own array (messaging, access, ...).
  */
-export const OPERATIONS: readonly Operation[] = [...ACCESS_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [...MESSAGING_OPERATIONS, ...ACCESS_OPERATIONS];
 
 /** The operation with that name, or undefined. */
 export function findOperation(name: string): Operation | undefined {

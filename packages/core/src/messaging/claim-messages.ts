@@ -1,0 +1,54 @@
+import type { CoreDeps } from "../deps.ts";
+import type { OperationContext } from "../operations/operation.ts";
+import { parseDurationMs } from "../time/duration.ts";
+import type { MessageRecord } from "./message.ts";
+import { parseBoundedInteger } from "./message-fields.ts";
+import { envelopeView, type EnvelopeView } from "./message-views.ts";
+import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+
+/** The body of get-pending. */
+export interface ClaimMessagesInput {
+  max?: number;
+  visibility_timeout?: string;
+  wait?: string;
+}
+
+/** One claimed message: its envelope, payload and lease. */
+export interface ClaimedItem {
+  envelope: EnvelopeView;
+  payload: unknown;
+  lease: { lease_id: string; lease_expires_at: string };
+}
+
+/**
+ * POST /v1/messages/get-pending: claims up to `max` (1..100, default 10) of the caller's own
+ * claimable messages under a lease of `visibility_timeout` (PT10S..PT600S, default PT120S), in
+ * dequeue order. With `wait` (PT0S..PT20S, default PT0S) and nothing to claim, long-polls: parks
+ * on the notifier until woken or the deadline passes (or ctx.signal aborts), then claims again;
+ * never polls in a tight loop. Messages past the workspace's max_deliveries are dead-lettered by
+ * the claim instead of delivered. Returns `{ items }`, possibly empty.
+ * @throws DomainError SVC_MALFORMED_REQUEST (details.field max | visibility_timeout | wait).
+ */
+export async function claimMessages(deps: CoreDeps, ctx: OperationContext, input: ClaimMessagesInput): Promise<{ items: ClaimedItem[] }> {
+  const max = parseBoundedInteger(input.max, "max", { min: 1, max: MESSAGING_LIMITS.claimMaxLimit, default: MESSAGING_LIMITS.claimMaxDefault });
+  const visibilityTimeoutMs = input.visibility_timeout === undefined ? MESSAGING_LIMITS.visibilityTimeoutDefaultMs : parseDurationMs(input.visibility_timeout, "visibility_timeout", { minMs: MESSAGING_LIMITS.visibilityTimeoutMinMs, maxMs: MESSAGING_LIMITS.visibilityTimeoutMaxMs });
+  const waitMs = input.wait === undefined ? 0 : parseDurationMs(input.wait, "wait", { minMs: 0, maxMs: MESSAGING_LIMITS.waitMaxMs });
+  const { workspace, account, credential } = ctx.principal;
+  const deadline = deps.clock.now().getTime() + waitMs;
+
+  for (;;) {
+    const auditIds = Array.from({ length: max }, () => deps.ids.next());
+    const { claimed, deadLettered } = await deps.stores.messages.claimBatch({ workspaceId: workspace.id, recipientId: account.id, max, visibilityTimeoutMs, maxDeliveries: workspace.maxDeliveries, auditIds, requestId: ctx.requestId, credentialId: credential.id });
+    if (claimed.length > 0) return { items: claimed.map(claimedItem) };
+    // Candidates that were dead-lettered instead may hide claimable ones behind them: look again at once.
+    if (deadLettered.length > 0) continue;
+    const remaining = deadline - deps.clock.now().getTime();
+    if (remaining <= 0 || ctx.signal?.aborted) return { items: [] };
+    await deps.notifier.waitForMessages({ workspaceId: workspace.id, recipientId: account.id, timeoutMs: remaining, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    if (ctx.signal?.aborted) return { items: [] };
+  }
+}
+
+function claimedItem(m: MessageRecord): ClaimedItem {
+  return { envelope: envelopeView(m), payload: m.payload, lease: { lease_id: m.leaseId ?? "", lease_expires_at: m.visibleAt.toISOString() } };
+}

@@ -1,0 +1,40 @@
+import type { CoreDeps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import type { OperationContext } from "../operations/operation.ts";
+import { effectiveState, type MessageState } from "./message.ts";
+import { parseMessageId } from "./message-fields.ts";
+import { envelopeView, type EnvelopeView } from "./message-views.ts";
+
+/** One entry of a message's timeline. */
+export interface TimelineEntry {
+  at: string;
+  activity: string;
+  actor_ai_account_id: string | null;
+  details: Record<string, unknown>;
+}
+
+/** The body of GET /v1/messages/{message_id}. */
+export interface MessageViewResponse {
+  envelope: EnvelopeView;
+  state: MessageState;
+  timeline: TimelineEntry[];
+}
+
+/**
+ * GET /v1/messages/{message_id}: the envelope, the effective state and the timeline (the
+ * message's audit rows, oldest first). Only the sender and the recipient may see a message;
+ * to anyone else it does not exist.
+ * @throws DomainError SVC_RESOURCE_NOT_FOUND.
+ */
+export async function getMessage(deps: CoreDeps, ctx: OperationContext, input: { message_id: string }): Promise<MessageViewResponse> {
+  const messageId = parseMessageId(input.message_id);
+  const workspaceId = ctx.principal.workspace.id;
+  const m = await deps.stores.messages.findForParticipant({ workspaceId, messageId, accountId: ctx.principal.account.id });
+  if (!m) throw notFound("Message");
+  const [now, rows] = await Promise.all([deps.stores.messages.now(), deps.stores.audit.timeline({ workspaceId, messageId })]);
+  return {
+    envelope: envelopeView(m),
+    state: effectiveState(m, now),
+    timeline: rows.map((r) => ({ at: r.occurredAt.toISOString(), activity: r.activity, actor_ai_account_id: r.actorAccountId, details: r.details })),
+  };
+}

@@ -1,0 +1,51 @@
+import type { CoreDeps } from "../deps.ts";
+import { malformed } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
+import { parsePageLimit } from "../cursors/page-limit.ts";
+import type { OperationContext } from "../operations/operation.ts";
+import { MESSAGE_STATES, effectiveState, type MessageState } from "./message.ts";
+import { envelopeView, type EnvelopeView } from "./message-views.ts";
+
+/** Query of GET /v1/messages. */
+export interface ListMessagesInput {
+  role?: string;
+  state?: string;
+  limit?: unknown;
+  cursor?: string | null;
+}
+
+/** One message in the list: its envelope and effective state. */
+export interface MessageListItem {
+  envelope: EnvelopeView;
+  state: MessageState;
+}
+
+const ROLES = ["sent", "received", "any"] as const;
+
+/**
+ * GET /v1/messages: the caller's messages (sent, received or any; default any), optionally
+ * filtered by effective state, newest first, paged with `limit` and a signed `cursor` bound to
+ * the caller and both filters.
+ * @throws DomainError SVC_MALFORMED_REQUEST (role, state, limit), SVC_CURSOR_EXPIRED.
+ */
+export async function listMessages(deps: CoreDeps, ctx: OperationContext, input: ListMessagesInput): Promise<{ items: MessageListItem[]; next_cursor: string | null }> {
+  const role = input.role ?? "any";
+  if (!(ROLES as readonly string[]).includes(role)) throw malformed(`role must be one of ${ROLES.join(", ")}.`, { field: "role", allowed: [...ROLES] });
+  const state = input.state ?? null;
+  if (state !== null && !(MESSAGE_STATES as readonly string[]).includes(state)) throw malformed(`state must be one of ${MESSAGE_STATES.join(", ")}.`, { field: "state", allowed: [...MESSAGE_STATES] });
+  const limit = parsePageLimit(input.limit);
+  const workspaceId = ctx.principal.workspace.id;
+  const accountId = ctx.principal.account.id;
+  const scope = { resource: "messages", workspaceId, filters: { account: accountId, role, state } };
+  const after = decodeCursor(deps, scope, input.cursor);
+  const [rows, now] = await Promise.all([
+    deps.stores.messages.listForParticipant({ workspaceId, accountId, role: role as (typeof ROLES)[number], state: state as MessageState | null, after, limit }),
+    deps.stores.messages.now(),
+  ]);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((m) => ({ envelope: envelopeView(m), state: effectiveState(m, now) })),
+    next_cursor: rows.length > limit && last ? encodeCursor(deps, scope, last.id) : null,
+  };
+}

@@ -1,0 +1,33 @@
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { OperationContext } from "../operations/operation.ts";
+
+/** Message activities written to the audit log (one row per state change). */
+export type MessageActivity =
+  | "message.sent"
+  | "message.claimed"
+  | "message.acknowledged"
+  | "message.nacked"
+  | "message.lease_extended"
+  | "message.dead_lettered"
+  | "message.released"
+  | "message.purged"
+  | "message.expired";
+
+/** The audit row of a message state change made by the calling principal, occurring now. */
+export function messageAuditEntry(deps: Pick<CoreDeps, "ids" | "clock">, ctx: OperationContext, p: { messageId: string; activity: MessageActivity; details?: Record<string, unknown>; occurredAt?: Date }): NewAuditEntry {
+  return {
+    id: deps.ids.next(),
+    workspaceId: ctx.principal.workspace.id,
+    occurredAt: p.occurredAt ?? deps.clock.now(),
+    activity: p.activity,
+    actorAccountId: ctx.principal.account.id,
+    actorCredentialId: ctx.principal.credential.id,
+    subjectType: "message",
+    subjectId: p.messageId,
+    messageId: p.messageId,
+    details: p.details ?? {},
+    operatorSignificant: false,
+    requestId: ctx.requestId,
+  };
+}

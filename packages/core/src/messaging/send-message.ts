@@ -1,0 +1,72 @@
+import type { CoreDeps } from "../deps.ts";
+import { DomainError, isDomainError } from "../errors.ts";
+import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRecord } from "../idempotency/idempotency-record.ts";
+import { replayOrConflict } from "../idempotency/replay.ts";
+import type { OperationContext, OperationResult } from "../operations/operation.ts";
+import { messageAuditEntry } from "./message-audit.ts";
+import type { AccountRef } from "./message-views.ts";
+import { prepareSend, type SendMessageInput } from "./prepare-send.ts";
+
+/** The 201 body of a send (DESIGN §2). */
+export interface SendMessageResponse {
+  message_id: string;
+  state: "pending";
+  accepted_at: string;
+  expires_at: string;
+  recipient: AccountRef;
+}
+
+/**
+ * POST /v1/messages/send: checks the send (prepareSend), then stores the message, its
+ * `message.sent` audit row and, when the caller sent an Idempotency-Key, the idempotency record
+ * carrying the exact response, all in one atomic `acceptSend` (which also wakes the recipient's
+ * long polls on commit).
+ *
+ * Idempotency: a key already stored replays the original status and body when the request's
+ * fingerprint matches, and is a conflict otherwise. A concurrent send with the same key waits
+ * for the first and replays it (the store serializes them). A key that is stored also wins over
+ * a check that now fails (for example a recipient revoked since the original send).
+ * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RECIPIENT_RESOLUTION_FAILED,
+ *   SVC_IDEMPOTENCY_CONFLICT (details.original_request_id).
+ */
+export async function sendMessage(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput): Promise<OperationResult> {
+  const key = ctx.idempotencyKey;
+  let prepared;
+  try {
+    prepared = await prepareSend(deps, ctx, input);
+  } catch (e) {
+    if (key !== null && isDomainError(e)) {
+      const stored = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key });
+      if (stored) return replayOrConflict(stored, ctx);
+    }
+    throw e;
+  }
+  const { message, recipient } = prepared;
+  const body: SendMessageResponse = {
+    message_id: message.id,
+    state: "pending",
+    accepted_at: message.acceptedAt.toISOString(),
+    expires_at: message.expiresAt.toISOString(),
+    recipient: { ai_account_id: recipient.id, friendly_name: recipient.friendlyName },
+  };
+  const bodyText = JSON.stringify(body);
+  const idempotency: IdempotencyRecord | null =
+    key === null
+      ? null
+      : { workspaceId: message.workspaceId, accountId: message.senderId, key, fingerprint: ctx.fingerprint, requestId: ctx.requestId, status: 201, bodyText, createdAt: message.acceptedAt, expiresAt: new Date(message.acceptedAt.getTime() + IDEMPOTENCY_RETENTION_MS) };
+  const audit = messageAuditEntry(deps, ctx, {
+    messageId: message.id,
+    activity: "message.sent",
+    occurredAt: message.acceptedAt,
+    details: { recipient_id: recipient.id, template: message.template, priority: message.priority, correlation_id: message.correlationId, deliver_at: message.visibleAt.toISOString(), expires_at: body.expires_at },
+  });
+  const result = await deps.stores.messages.acceptSend({ message, audit, idempotency });
+  switch (result.kind) {
+    case "accepted":
+      return { status: 201, body: JSON.parse(bodyText) as unknown };
+    case "idempotency_exists":
+      return replayOrConflict(result.record, ctx);
+    case "recipient_gone":
+      throw new DomainError("SVC_RECIPIENT_RESOLUTION_FAILED", "The recipient could not be resolved.", { field: "envelope.recipient.friendly_name" });
+  }
+}

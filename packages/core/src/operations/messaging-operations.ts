@@ -1,0 +1,316 @@
+import { Type } from "@sinclair/typebox";
+import { MESSAGE_STATES, PRIORITIES } from "../messaging/message.ts";
+import { ackMessage } from "../messaging/ack-message.ts";
+import { claimMessages } from "../messaging/claim-messages.ts";
+import { listDeadLetters, purgeDeadLetter, releaseDeadLetter } from "../messaging/dead-letters.ts";
+import { extendLease } from "../messaging/extend-lease.ts";
+import { getMessage } from "../messaging/get-message.ts";
+import { listMessages } from "../messaging/list-messages.ts";
+import { listRecipients } from "../messaging/list-recipients.ts";
+import { nackMessage } from "../messaging/nack-message.ts";
+import { sendMessage } from "../messaging/send-message.ts";
+import { validateMessage } from "../messaging/validate-message.ts";
+import { getTemplate } from "../templates/get-template.ts";
+import { listTemplates } from "../templates/list-templates.ts";
+import { defineOperation } from "./operation.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Schemas. Types are exact; ranges, durations and ids are checked by the use cases so that each
+// failure carries its own code and details.field.
+// ---------------------------------------------------------------------------------------------
+
+const Timestamp = (description: string) => Type.String({ format: "date-time", description });
+const Duration = (description: string) => Type.String({ maxLength: 40, description });
+const MessageId = Type.String({ maxLength: 64, description: "ULID of the message." });
+const LeaseId = Type.String({ minLength: 1, maxLength: 128, description: "lease.lease_id of the claim that delivered the message." });
+const Limit = Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Page size: default 50, clamped to 1..100; not an integer gives 400." }));
+const Cursor = Type.Optional(Type.String({ maxLength: 2048, description: "next_cursor of the previous page (bound to this query; expires after 24 hours)." }));
+const NextCursor = Type.Union([Type.String(), Type.Null()], { description: "Cursor of the next page, or null on the last page." });
+const PrioritySchema = Type.Union(PRIORITIES.map((p) => Type.Literal(p)), { description: "Dequeue priority: low, normal (default), high or urgent." });
+const StateSchema = Type.Union(MESSAGE_STATES.map((s) => Type.Literal(s)), { description: "pending, held (under a live lease), acknowledged, expired or dead_lettered." });
+
+const AccountRef = (description: string) =>
+  Type.Object({ ai_account_id: Type.String({ description: "ULID of the AI account." }), friendly_name: Type.String({ description: "Its friendly name." }) }, { description });
+
+const EnvelopeSchema = Type.Object(
+  {
+    message_id: Type.String({ description: "ULID of the message." }),
+    sender: AccountRef("The sending AI account (always the sender's credential)."),
+    recipient: AccountRef("The addressed AI account."),
+    template: Type.String({ description: "The template the payload satisfies." }),
+    priority: PrioritySchema,
+    correlation_id: Type.Union([Type.String(), Type.Null()], { description: "The sender's correlation label, or null." }),
+    accepted_at: Timestamp("When the message was accepted."),
+    expires_at: Timestamp("When the message expires."),
+    delivery_count: Type.Integer({ description: "Claims so far (each claim counts one delivery)." }),
+  },
+  { description: "The envelope of a stored message." },
+);
+
+const SendBody = Type.Object(
+  {
+    envelope: Type.Object(
+      {
+        recipient: Type.Object({ friendly_name: Type.String({ minLength: 1, maxLength: 200, description: "Friendly name of the recipient AI account in your workspace (see list_recipients)." }) }, { description: "The addressee." }),
+        template: Type.String({ minLength: 1, maxLength: 200, description: "Template name (see list_templates); the payload must satisfy its JSON Schema." }),
+        priority: Type.Optional(PrioritySchema),
+        correlation_id: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Null()], { description: "Your correlation label, up to 128 characters." })),
+        ttl: Type.Optional(Duration("Time to live, ISO 8601 duration (e.g. P1D, PT30M): default P7D, at most P14D.")),
+        deliver_after: Type.Optional(Duration("Delay before the message can be claimed, ISO 8601 duration: default PT0S; must be shorter than the ttl.")),
+      },
+      { description: "Addressing and delivery options." },
+    ),
+    payload: Type.Object({}, { additionalProperties: true, description: "The message content: an object satisfying the template's JSON Schema (template directive: directive_kind, summary, instructions, all strings)." }),
+  },
+  { description: "A message to send." },
+);
+
+const LeaseSchema = Type.Object(
+  { lease_id: Type.String({ description: "Pass it to ack, nack or extend_lease." }), lease_expires_at: Timestamp("When the lease runs out; afterwards the message is redelivered.") },
+  { description: "The lease the message is held under." },
+);
+
+const TimelineEntrySchema = Type.Object({
+  at: Timestamp("When it happened."),
+  activity: Type.String({ description: "message.sent, message.claimed, message.acknowledged, message.nacked, message.lease_extended, message.dead_lettered, message.released, message.purged or message.expired." }),
+  actor_ai_account_id: Type.Union([Type.String(), Type.Null()], { description: "The AI account that caused it, or null for the service." }),
+  details: Type.Record(Type.String(), Type.Unknown(), { description: "Specifics of the activity." }),
+});
+
+const TemplateListItemSchema = Type.Object({ name: Type.String(), description: Type.String() });
+const MessageIdPath = Type.Object({ message_id: MessageId });
+
+const messageRoute = (scope: "send" | "validate" | "get_pending" | "ack" | "nack" | "list_recipients" | "list_templates" | "get_template" | null) => ({ kind: "credential" as const, tier: "operational" as const, scope });
+const administrative = { kind: "credential" as const, tier: "administrative" as const, scope: null };
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------------------------
+
+const send = defineOperation({
+  name: "send",
+  summary: "Send a message to an AI account of your workspace, addressed by friendly name; the payload must satisfy the named template.",
+  http: { method: "POST", path: "/v1/messages/send" },
+  auth: messageRoute("send"),
+  idempotency: "required",
+  mutates: true,
+  input: SendBody,
+  output: Type.Object({
+    message_id: Type.String({ description: "ULID of the new message." }),
+    state: Type.Literal("pending"),
+    accepted_at: Timestamp("When it was accepted."),
+    expires_at: Timestamp("When it expires."),
+    recipient: AccountRef("The resolved recipient."),
+  }),
+  successStatus: 201,
+  handler: (deps, ctx, input) => sendMessage(deps, ctx, input),
+});
+
+const validate = defineOperation({
+  name: "validate",
+  summary: "Check a message exactly as send would (recipient, template, payload, limits) without sending it or spending an idempotency key.",
+  http: { method: "POST", path: "/v1/messages/validate" },
+  auth: messageRoute("validate"),
+  idempotency: "none",
+  mutates: false,
+  input: SendBody,
+  output: Type.Object({ valid: Type.Literal(true), recipient: AccountRef("The resolved recipient."), template: Type.String() }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await validateMessage(deps, ctx, input) }),
+});
+
+const getPending = defineOperation({
+  name: "get_pending",
+  summary: "Claim your pending messages under a time-limited lease (highest priority first, then oldest); optionally long-poll until one arrives.",
+  http: { method: "POST", path: "/v1/messages/get-pending" },
+  auth: messageRoute("get_pending"),
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({
+    max: Type.Optional(Type.Integer({ description: "Most messages to claim: 1 to 100, default 10." })),
+    visibility_timeout: Type.Optional(Duration("Lease length, ISO 8601 duration: PT10S to PT600S, default PT120S.")),
+    wait: Type.Optional(Duration("Long-poll up to this long when nothing is pending, ISO 8601 duration: PT0S (default) to PT20S.")),
+  }),
+  output: Type.Object({ items: Type.Array(Type.Object({ envelope: EnvelopeSchema, payload: Type.Unknown({ description: "The message content." }), lease: LeaseSchema })) }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await claimMessages(deps, ctx, input) }),
+});
+
+const ack = defineOperation({
+  name: "ack",
+  summary: "Acknowledge a message you hold under a live lease (it is done); repeating with the same lease returns the same answer.",
+  http: { method: "POST", path: "/v1/messages/{message_id}/ack" },
+  auth: messageRoute("ack"),
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({
+    message_id: MessageId,
+    lease_id: LeaseId,
+    outcome_summary: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "What came of the message, up to 2000 characters." })),
+  }),
+  output: Type.Object({ message_id: Type.String(), state: Type.Literal("acknowledged"), acknowledged_at: Timestamp("When it was acknowledged.") }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await ackMessage(deps, ctx, input) }),
+});
+
+const nack = defineOperation({
+  name: "nack",
+  summary: "Decline a message you hold; it returns to pending after redeliver_after. At most one nack per 30 seconds per message.",
+  http: { method: "POST", path: "/v1/messages/{message_id}/nack" },
+  auth: messageRoute("nack"),
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({
+    message_id: MessageId,
+    lease_id: LeaseId,
+    redeliver_after: Type.Optional(Duration("When the message returns, ISO 8601 duration from now: default PT0S; must fall before the message expires.")),
+    reason: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Why it was declined, up to 1000 characters." })),
+  }),
+  output: Type.Object({ message_id: Type.String(), state: Type.Literal("pending"), available_at: Timestamp("When it can be claimed again.") }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await nackMessage(deps, ctx, input) }),
+});
+
+const extend = defineOperation({
+  name: "extend_lease",
+  summary: "Extend the lease on a message you hold to now + visibility_timeout (one per 10 s, at most 30, never past claim time + 1 h or the message's expiry).",
+  http: { method: "POST", path: "/v1/messages/{message_id}/extend_lease" },
+  auth: messageRoute("ack"),
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({
+    message_id: MessageId,
+    lease_id: LeaseId,
+    visibility_timeout: Duration("New lease length from now, ISO 8601 duration: PT10S to PT600S."),
+  }),
+  output: Type.Object({ lease: LeaseSchema, extensions: Type.Integer({ description: "Extensions of this lease so far (at most 30)." }) }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await extendLease(deps, ctx, input) }),
+});
+
+const listMessagesOp = defineOperation({
+  name: "list_messages",
+  summary: "List the messages you sent or received, newest first, with their state.",
+  http: { method: "GET", path: "/v1/messages", query: ["role", "state", "limit", "cursor"] },
+  auth: messageRoute(null),
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    role: Type.Optional(Type.Union([Type.Literal("sent"), Type.Literal("received"), Type.Literal("any")], { description: "Messages you sent, received, or both (default any)." })),
+    state: Type.Optional(StateSchema),
+    limit: Limit,
+    cursor: Cursor,
+  }),
+  output: Type.Object({ items: Type.Array(Type.Object({ envelope: EnvelopeSchema, state: StateSchema })), next_cursor: NextCursor }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await listMessages(deps, ctx, input) }),
+});
+
+const getMessageOp = defineOperation({
+  name: "get_message",
+  summary: "Show one message you sent or received: envelope, state and timeline.",
+  http: { method: "GET", path: "/v1/messages/{message_id}" },
+  auth: messageRoute(null),
+  idempotency: "none",
+  mutates: false,
+  input: MessageIdPath,
+  output: Type.Object({ envelope: EnvelopeSchema, state: StateSchema, timeline: Type.Array(TimelineEntrySchema) }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await getMessage(deps, ctx, input) }),
+});
+
+const listRecipientsOp = defineOperation({
+  name: "list_recipients",
+  summary: "List the AI accounts of your workspace you can address (by friendly name).",
+  http: { method: "GET", path: "/v1/recipients", query: ["limit", "cursor"] },
+  auth: messageRoute("list_recipients"),
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ limit: Limit, cursor: Cursor }),
+  output: Type.Object({ items: Type.Array(AccountRef("An addressable AI account.")), next_cursor: NextCursor }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await listRecipients(deps, ctx, input) }),
+});
+
+const listTemplatesOp = defineOperation({
+  name: "list_templates",
+  summary: "List the message templates (use get_template for a template's JSON Schema).",
+  http: { method: "GET", path: "/v1/templates", query: ["limit", "cursor"] },
+  auth: messageRoute("list_templates"),
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ limit: Limit, cursor: Cursor }),
+  output: Type.Object({ items: Type.Array(TemplateListItemSchema), next_cursor: NextCursor }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await listTemplates(deps, ctx, input) }),
+});
+
+const getTemplateOp = defineOperation({
+  name: "get_template",
+  summary: "Read one template's JSON Schema: the shape its payloads must have.",
+  http: { method: "GET", path: "/v1/templates/{name}" },
+  auth: messageRoute("get_template"),
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, description: "Template name." }) }),
+  output: Type.Object({ name: Type.String(), description: Type.String(), schema: Type.Record(Type.String(), Type.Unknown(), { description: "The payload's JSON Schema." }) }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await getTemplate(deps, ctx, input) }),
+});
+
+const listDeadLettersOp = defineOperation({
+  name: "list_dead_letters",
+  summary: "List the workspace's dead-lettered messages (delivered too often without an ack), newest first. Administrative.",
+  http: { method: "GET", path: "/v1/dead-letters", query: ["limit", "cursor"] },
+  auth: administrative,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ limit: Limit, cursor: Cursor }),
+  output: Type.Object({ items: Type.Array(Type.Object({ envelope: EnvelopeSchema, state: Type.Literal("dead_lettered"), dead_lettered_at: Type.Union([Timestamp("When it was dead-lettered."), Type.Null()]) })), next_cursor: NextCursor }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await listDeadLetters(deps, ctx, input) }),
+});
+
+const releaseDeadLetterOp = defineOperation({
+  name: "release_dead_letter",
+  summary: "Return a dead-lettered message to pending with its delivery count reset. Administrative.",
+  http: { method: "POST", path: "/v1/dead-letters/{message_id}/release" },
+  auth: administrative,
+  idempotency: "optional",
+  mutates: true,
+  input: MessageIdPath,
+  output: Type.Object({ message_id: Type.String(), state: Type.Literal("pending"), available_at: Timestamp("When it can be claimed again.") }),
+  successStatus: 200,
+  handler: (deps, ctx, input) => releaseDeadLetter(deps, ctx, input),
+});
+
+const purgeDeadLetterOp = defineOperation({
+  name: "purge_dead_letter",
+  summary: "Delete a dead-lettered message for good (its audit rows stay). Administrative.",
+  http: { method: "POST", path: "/v1/dead-letters/{message_id}/purge" },
+  auth: administrative,
+  idempotency: "optional",
+  mutates: true,
+  input: MessageIdPath,
+  output: Type.Object({ message_id: Type.String(), purged: Type.Literal(true) }),
+  successStatus: 200,
+  handler: (deps, ctx, input) => purgeDeadLetter(deps, ctx, input),
+});
+
+/** The messaging operations of the catalogue, in the order the tool list shows them. */
+export const MESSAGING_OPERATIONS = [
+  send,
+  validate,
+  getPending,
+  ack,
+  nack,
+  extend,
+  listMessagesOp,
+  getMessageOp,
+  listRecipientsOp,
+  listTemplatesOp,
+  getTemplateOp,
+  listDeadLettersOp,
+  releaseDeadLetterOp,
+  purgeDeadLetterOp,
+] as const;
