@@ -1,6 +1,4 @@
-import { describeAccountStoreContract } from "../../core/src/testing/access-account-store.contract.ts";
-import { describeCredentialStoreContract } from "../../core/src/testing/access-credential-store.contract.ts";
-import { describeWorkspaceStoreContract } from "../../core/src/testing/access-workspace-store.contract.ts";
+import { describeAccountStoreContract, describeCredentialStoreContract, describeWorkspaceStoreContract } from "@agentq/core/testing";
 import { afterAll, beforeAll } from "vitest";
 import { PgAccountStore } from "./pg-account-store.ts";
 import { PgCredentialStore } from "./pg-credential-store.ts";

@@ -3,7 +3,10 @@ import { check, index, integer, jsonb, pgTable, primaryKey, smallint, text, time
 
 /**
  * Messages. `priority_rank` is PRIORITY_RANK of the priority (higher first). `visible_at` is when
- * a pending message becomes claimable, or when a held message's lease runs out.
+ * a pending message becomes claimable, or when a held message's lease runs out. Columns the
+ * database clock writes (leases, nacks, acks) keep now()'s full precision, so a message nacked
+ * with no delay is claimable by the very next statement; columns the core writes hold
+ * milliseconds, like a JavaScript Date.
  */
 export const messages = pgTable(
   "messages",
@@ -21,16 +24,16 @@ export const messages = pgTable(
     state: text("state").notNull(),
     acceptedAt: timestamp("accepted_at", { withTimezone: true, precision: 3 }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
-    visibleAt: timestamp("visible_at", { withTimezone: true, precision: 3 }).notNull(),
+    visibleAt: timestamp("visible_at", { withTimezone: true }).notNull(),
     deliveryCount: integer("delivery_count").notNull().default(0),
     leaseId: text("lease_id"),
-    leaseClaimedAt: timestamp("lease_claimed_at", { withTimezone: true, precision: 3 }),
+    leaseClaimedAt: timestamp("lease_claimed_at", { withTimezone: true }),
     leaseExtensions: integer("lease_extensions").notNull().default(0),
-    lastExtendedAt: timestamp("last_extended_at", { withTimezone: true, precision: 3 }),
-    lastNackedAt: timestamp("last_nacked_at", { withTimezone: true, precision: 3 }),
-    acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true, precision: 3 }),
+    lastExtendedAt: timestamp("last_extended_at", { withTimezone: true }),
+    lastNackedAt: timestamp("last_nacked_at", { withTimezone: true }),
+    acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true }),
     outcomeSummary: text("outcome_summary"),
-    deadLetteredAt: timestamp("dead_lettered_at", { withTimezone: true, precision: 3 }),
+    deadLetteredAt: timestamp("dead_lettered_at", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ name: "messages_pkey", columns: [t.workspaceId, t.id] }),

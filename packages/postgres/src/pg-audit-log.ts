@@ -1,0 +1,74 @@
+import type { AuditEntry, AuditLog, AuditSealSession, NewAuditEntry } from "@agentq/core";
+import type postgres from "postgres";
+import { translatePgError, withPgErrors } from "./pg-errors.ts";
+import {
+  auditLogInsert, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesWithUnsealed, auditLogWriteSeals,
+} from "./queries/audit-log.ts";
+import type { SqlClient } from "./sql-client.ts";
+
+/** Parses a `positionOf` string back into its keyset (occurredAt, id); null when it is not one. */
+function parsePosition(position: string): { occurredAt: Date; id: string } | null {
+  const slash = position.indexOf("/");
+  if (slash <= 0) return null;
+  const occurredAt = new Date(position.slice(0, slash));
+  const id = position.slice(slash + 1);
+  return Number.isNaN(occurredAt.getTime()) || id === "" ? null : { occurredAt, id };
+}
+
+/**
+ * AuditLog on PostgreSQL. Bound to the pool (`transaction: null`) or to one transaction; the
+ * seal lock is a transaction-scoped advisory lock, taken in a new transaction when bound to the
+ * pool, or in the caller's transaction (held until it ends) when bound to one.
+ */
+export class PgAuditLog implements AuditLog {
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly pool: postgres.Sql | null,
+  ) {}
+
+  append(p: { entry: NewAuditEntry }): Promise<void> {
+    return withPgErrors(() => auditLogInsert(this.sql, p));
+  }
+
+  list(p: { workspaceId: string; activity: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: string | null; limit: number }): Promise<AuditEntry[]> {
+    return withPgErrors(async () => {
+      const after = p.after === null ? null : parsePosition(p.after);
+      if (p.after !== null && after === null) return [];
+      return auditLogList(this.sql, { ...p, after });
+    });
+  }
+
+  positionOf(entry: AuditEntry): string {
+    return `${entry.occurredAt.toISOString()}/${entry.id}`;
+  }
+
+  timeline(p: { workspaceId: string; messageId: string }): Promise<AuditEntry[]> {
+    return withPgErrors(() => auditLogTimeline(this.sql, p));
+  }
+
+  readChain(p: { workspaceId: string; afterSeq: number; limit: number }): Promise<AuditEntry[]> {
+    return withPgErrors(() => auditLogReadChain(this.sql, p));
+  }
+
+  workspacesWithUnsealed(p: { limit: number }): Promise<string[]> {
+    return withPgErrors(() => auditLogWorkspacesWithUnsealed(this.sql, p));
+  }
+
+  async withSealLock<T>(p: { workspaceId: string }, fn: (session: AuditSealSession) => Promise<T>): Promise<T | null> {
+    const inTransaction = async (tx: postgres.TransactionSql): Promise<T | null> => {
+      if (!(await auditLogTrySealLock(tx, p))) return null;
+      const session: AuditSealSession = {
+        head: () => auditLogSealHead(tx, p),
+        unsealed: (q) => auditLogUnsealed(tx, { workspaceId: p.workspaceId, limit: q.limit }),
+        writeSeals: (q) => auditLogWriteSeals(tx, { workspaceId: p.workspaceId, seals: q.seals, sealedAt: q.sealedAt }),
+      };
+      return fn(session);
+    };
+    try {
+      if (this.pool === null) return await inTransaction(this.sql as postgres.TransactionSql);
+      return (await this.pool.begin((tx) => inTransaction(tx))) as T | null;
+    } catch (e) {
+      throw translatePgError(e);
+    }
+  }
+}

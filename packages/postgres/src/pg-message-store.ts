@@ -1,0 +1,87 @@
+import type { IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, NewAuditEntry, NewMessage } from "@agentq/core";
+import { withPgErrors } from "./pg-errors.ts";
+import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
+import {
+  messagesAcceptSend, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesLeaseSnapshot, messagesListDeadLettered,
+  messagesListForParticipant, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease,
+} from "./queries/messages.ts";
+import type { SqlClient } from "./sql-client.ts";
+
+/**
+ * MessageStore on PostgreSQL, bound to a pool or to one transaction. Every write is one
+ * statement (see src/queries/messages.ts); leases are decided by the database clock. Wake-ups
+ * are pg_notify calls inside those statements, delivered when the transaction commits.
+ */
+export class PgMessageStore implements MessageStore {
+  constructor(private readonly sql: SqlClient) {}
+
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<{ kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists"; record: IdempotencyRecord } | { kind: "recipient_gone" }> {
+    return withPgErrors(async () => {
+      // A conflicting key's row can vanish between the insert and the read only when the purge
+      // deleted it as expired; then the send is tried again (and this time stores the key).
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await messagesAcceptSend(this.sql, p);
+        if (outcome.kind !== "idempotency_exists") return outcome;
+        const key = p.idempotency as IdempotencyRecord;
+        // The rare path: ON CONFLICT waited for the conflicting transaction to commit, so this
+        // read (a new statement under READ COMMITTED) sees its record.
+        const record = await idempotencyKeysFindAny(this.sql, key);
+        if (record !== null || attempt >= 2) {
+          if (record === null) throw new Error("acceptSend: the conflicting idempotency key vanished repeatedly");
+          return { kind: "idempotency_exists", record };
+        }
+      }
+    });
+  }
+
+  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+    return withPgErrors(() => messagesClaimBatch(this.sql, p));
+  }
+
+  ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+    return withPgErrors(async () => this.result(await messagesAckIfHeld(this.sql, p), p));
+  }
+
+  nackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; redeliverAfterMs: number; minIntervalMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+    return withPgErrors(async () => this.result(await messagesNackIfHeld(this.sql, p), p));
+  }
+
+  extendIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; visibilityTimeoutMs: number; minIntervalMs: number; maxExtensions: number; cumulativeCapMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+    return withPgErrors(async () => this.result(await messagesExtendIfHeld(this.sql, p), p));
+  }
+
+  /** A written row, or the snapshot read that explains why the guard matched nothing. */
+  private async result(written: MessageRecord | null, p: { workspaceId: string; messageId: string; recipientId: string }): Promise<LeaseWriteResult> {
+    if (written !== null) return { ok: true, message: written };
+    const { snapshot, now } = await messagesLeaseSnapshot(this.sql, p);
+    return { ok: false, snapshot, now };
+  }
+
+  findForParticipant(p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null> {
+    return withPgErrors(() => messagesFindForParticipant(this.sql, p));
+  }
+
+  now(): Promise<Date> {
+    return withPgErrors(() => messagesNow(this.sql));
+  }
+
+  listForParticipant(p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    return withPgErrors(() => messagesListForParticipant(this.sql, p));
+  }
+
+  listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    return withPgErrors(() => messagesListDeadLettered(this.sql, p));
+  }
+
+  release(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+    return withPgErrors(() => messagesRelease(this.sql, p));
+  }
+
+  purge(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<boolean> {
+    return withPgErrors(() => messagesPurge(this.sql, p));
+  }
+
+  expireDue(p: { auditIds: readonly string[] }): Promise<number> {
+    return withPgErrors(() => messagesExpireDue(this.sql, p));
+  }
+}

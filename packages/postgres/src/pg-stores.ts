@@ -1,0 +1,50 @@
+import type { Stores, TxRunner } from "@agentq/core";
+import type postgres from "postgres";
+import { PgAccountStore } from "./pg-account-store.ts";
+import { PgAuditLog } from "./pg-audit-log.ts";
+import { PgCredentialStore } from "./pg-credential-store.ts";
+import { translatePgError } from "./pg-errors.ts";
+import { PgIdempotencyStore } from "./pg-idempotency-store.ts";
+import { PgMessageStore } from "./pg-message-store.ts";
+import { PgWorkspaceStore } from "./pg-workspace-store.ts";
+
+/** Every store bound to the pool: each call runs (and commits) on its own. */
+export function createPgStores(sql: postgres.Sql): Stores {
+  return {
+    workspaces: new PgWorkspaceStore(sql),
+    accounts: new PgAccountStore(sql),
+    credentials: new PgCredentialStore(sql),
+    messages: new PgMessageStore(sql),
+    audit: new PgAuditLog(sql, sql),
+    idempotency: new PgIdempotencyStore(sql),
+  };
+}
+
+/** Every store bound to one transaction (`sql.begin`'s handle). */
+export function bindPgStores(tx: postgres.TransactionSql): Stores {
+  return {
+    workspaces: new PgWorkspaceStore(tx),
+    accounts: new PgAccountStore(tx),
+    credentials: new PgCredentialStore(tx),
+    messages: new PgMessageStore(tx),
+    audit: new PgAuditLog(tx, null),
+    idempotency: new PgIdempotencyStore(tx),
+  };
+}
+
+/**
+ * TxRunner on PostgreSQL: `sql.begin` (READ COMMITTED, one pooled connection for the whole
+ * unit) with every store bound to the transaction. Commits when `fn` resolves; rolls back and
+ * rethrows when it throws. Notifications raised inside are delivered at commit only.
+ */
+export class PgTxRunner implements TxRunner {
+  constructor(private readonly sql: postgres.Sql) {}
+
+  async run<T>(fn: (stores: Stores) => Promise<T>): Promise<T> {
+    try {
+      return (await this.sql.begin((tx) => fn(bindPgStores(tx)))) as T;
+    } catch (e) {
+      throw translatePgError(e);
+    }
+  }
+}

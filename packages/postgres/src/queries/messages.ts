@@ -1,0 +1,400 @@
+import { PRIORITIES, PRIORITY_RANK, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
+import type postgres from "postgres";
+import type { SqlClient } from "../sql-client.ts";
+
+/** The LISTEN/NOTIFY channel of wake-ups; the payload is `<workspace id>:<recipient id>`. */
+export const WAKEUP_CHANNEL = "agentq_messages";
+
+/** Event type of the outbox row a send writes per live webhook of the recipient. */
+export const MESSAGE_SENT_EVENT = "message.sent";
+
+interface MessageRow {
+  workspace_id: string;
+  id: string;
+  sender_id: string;
+  sender_name: string;
+  recipient_id: string;
+  recipient_name: string;
+  template: string;
+  priority_rank: number;
+  correlation_id: string | null;
+  payload: unknown;
+  state: MessageState;
+  accepted_at: Date;
+  expires_at: Date;
+  visible_at: Date;
+  delivery_count: number;
+  lease_id: string | null;
+  lease_claimed_at: Date | null;
+  lease_extensions: number;
+  last_extended_at: Date | null;
+  last_nacked_at: Date | null;
+  acknowledged_at: Date | null;
+  outcome_summary: string | null;
+  dead_lettered_at: Date | null;
+}
+
+function toMessage(r: MessageRow): MessageRecord {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    senderId: r.sender_id,
+    senderName: r.sender_name,
+    recipientId: r.recipient_id,
+    recipientName: r.recipient_name,
+    template: r.template,
+    priority: PRIORITIES[r.priority_rank] as Priority,
+    correlationId: r.correlation_id,
+    payload: r.payload,
+    state: r.state,
+    acceptedAt: r.accepted_at,
+    expiresAt: r.expires_at,
+    visibleAt: r.visible_at,
+    deliveryCount: r.delivery_count,
+    leaseId: r.lease_id,
+    leaseClaimedAt: r.lease_claimed_at,
+    leaseExtensions: r.lease_extensions,
+    lastExtendedAt: r.last_extended_at,
+    lastNackedAt: r.last_nacked_at,
+    acknowledgedAt: r.acknowledged_at,
+    outcomeSummary: r.outcome_summary,
+    deadLetteredAt: r.dead_lettered_at,
+  };
+}
+
+/** A milliseconds count as a PostgreSQL interval parameter expression. */
+function ms(sql: SqlClient, value: number) {
+  return sql`(${value}::float8 * interval '1 millisecond')`;
+}
+
+/** The result of `messagesAcceptSend`. */
+export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists" } | { kind: "recipient_gone" };
+
+/**
+ * The whole write of a send in ONE statement (CTEs), so it is atomic even outside a transaction:
+ * 1. the recipient must still be addressable (not revoked; read, not locked: a revoke racing
+ *    the send may let one message through, as if the send had come first);
+ * 2. the idempotency record is inserted `ON CONFLICT DO NOTHING`-style (an expired record is
+ *    replaced); a concurrent insert of the same key waits on the other transaction's row lock
+ *    and then sees its committed row (no insert) or, when it rolled back, inserts;
+ * 3. only when the record went in (or no key was given): the message, its audit row and one
+ *    outbox row per live webhook of the recipient;
+ * 4. pg_notify on the wake-up channel when the message is claimable now (delivered at commit).
+ * Isolation: READ COMMITTED is enough; no lock but the idempotency key's row lock is taken.
+ */
+export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendOutcome> {
+  const m = p.message;
+  const a = p.audit;
+  const k = p.idempotency;
+  const hasKey = k !== null;
+  const [row] = await sql<(Partial<MessageRow> & { recipient_ok: boolean; idempotency_inserted: boolean; woke: number })[]>`
+    with recipient as (
+      select 1 from ai_accounts where workspace_id = ${m.workspaceId} and id = ${m.recipientId} and state <> 'revoked'
+    ),
+    idempotency as (
+      insert into idempotency_keys (workspace_id, account_id, key, fingerprint, request_id, status, body_text, created_at, expires_at)
+      select ${k?.workspaceId ?? null}::text, ${k?.accountId ?? null}::text, ${k?.key ?? null}::text, ${k?.fingerprint ?? null}::text, ${k?.requestId ?? null}::text,
+             ${k?.status ?? null}::smallint, ${k?.bodyText ?? null}::text, ${k?.createdAt ?? null}::timestamptz, ${k?.expiresAt ?? null}::timestamptz
+      where ${hasKey}::boolean and exists (select 1 from recipient)
+      on conflict (workspace_id, account_id, key) do update
+        set fingerprint = excluded.fingerprint, request_id = excluded.request_id, status = excluded.status, body_text = excluded.body_text,
+            created_at = excluded.created_at, expires_at = excluded.expires_at
+        where idempotency_keys.expires_at <= now()
+      returning 1
+    ),
+    proceed as (
+      select 1 where exists (select 1 from recipient) and (not ${hasKey}::boolean or exists (select 1 from idempotency))
+    ),
+    message as (
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at)
+      select ${m.workspaceId}, ${m.id}, ${m.senderId}, ${m.senderName}, ${m.recipientId}, ${m.recipientName}, ${m.template}, ${PRIORITY_RANK[m.priority]}, ${m.correlationId},
+             ${sql.json(m.payload as postgres.JSONValue)}::jsonb, 'pending', ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}
+      from proceed
+      returning *
+    ),
+    audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select ${a.workspaceId}, ${a.id}, ${a.occurredAt}, ${a.activity}, ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
+             ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
+      from message
+    ),
+    outbox as (
+      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at)
+      select w.workspace_id, agentq_ulid(), w.id, message.id, ${MESSAGE_SENT_EVENT},
+             jsonb_build_object(
+               'message_id', message.id,
+               'sender', jsonb_build_object('ai_account_id', message.sender_id, 'friendly_name', message.sender_name),
+               'recipient', jsonb_build_object('ai_account_id', message.recipient_id, 'friendly_name', message.recipient_name),
+               'template', message.template,
+               'priority', ${m.priority}::text,
+               'correlation_id', message.correlation_id,
+               'accepted_at', ${m.acceptedAt.toISOString()}::text,
+               'expires_at', ${m.expiresAt.toISOString()}::text),
+             'pending', 0, message.accepted_at, message.accepted_at
+      from message
+      join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
+    ),
+    wake as (
+      select pg_notify(${WAKEUP_CHANNEL}, message.workspace_id || ':' || message.recipient_id) from message where message.visible_at <= now()
+    )
+    select exists (select 1 from recipient) as recipient_ok,
+           exists (select 1 from idempotency) as idempotency_inserted,
+           (select count(*) from wake)::int as woke,
+           message.*
+    from (select 1) as one left join message on true`;
+  if (!row?.recipient_ok) return { kind: "recipient_gone" };
+  if (row.id == null) return { kind: "idempotency_exists" };
+  return { kind: "accepted", message: toMessage(row as MessageRow) };
+}
+
+/**
+ * Claims up to `max` messages of the recipient in ONE statement. Locks: `FOR UPDATE SKIP
+ * LOCKED` over the partial claim index in dequeue order (priority_rank desc, accepted_at, id),
+ * so concurrent claimers take disjoint rows and never wait on each other. Under READ COMMITTED a
+ * row another claimer committed meanwhile is re-checked against `visible_at <= now()` before it
+ * is taken. Candidates whose delivery count reached `maxDeliveries` are dead-lettered instead of
+ * claimed. Each gets an audit row, its id taken from `auditIds` by dequeue position.
+ */
+export async function messagesClaimBatch(sql: SqlClient, p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+  const limit = Math.max(0, Math.min(p.max, p.auditIds.length));
+  if (limit === 0) return { claimed: [], deadLettered: [] };
+  const rows = await sql<(Partial<MessageRow> & { dead_ids: string[] })[]>`
+    with candidates as (
+      select id, delivery_count, priority_rank, accepted_at
+      from messages
+      where workspace_id = ${p.workspaceId} and recipient_id = ${p.recipientId} and state in ('pending', 'held')
+        and visible_at <= now() and expires_at > now()
+      order by priority_rank desc nulls last, accepted_at, id
+      limit ${limit}
+      for update skip locked
+    ),
+    numbered as (
+      select id, delivery_count, row_number() over (order by priority_rank desc, accepted_at, id) as n from candidates
+    ),
+    audit_ids as (
+      select audit_id, ord from unnest(${[...p.auditIds]}::text[]) with ordinality as a(audit_id, ord)
+    ),
+    claimed as (
+      update messages m
+      set state = 'held', lease_id = agentq_ulid(), lease_claimed_at = now(), lease_extensions = 0, last_extended_at = null,
+          visible_at = now() + ${ms(sql, p.visibilityTimeoutMs)}, delivery_count = m.delivery_count + 1
+      from numbered
+      where m.workspace_id = ${p.workspaceId} and m.id = numbered.id and numbered.delivery_count < ${p.maxDeliveries}
+      returning m.*, numbered.n
+    ),
+    dead as (
+      update messages m
+      set state = 'dead_lettered', dead_lettered_at = now(), lease_id = null, lease_claimed_at = null
+      from numbered
+      where m.workspace_id = ${p.workspaceId} and m.id = numbered.id and numbered.delivery_count >= ${p.maxDeliveries}
+      returning m.id, m.delivery_count, numbered.n
+    ),
+    claim_audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select ${p.workspaceId}, audit_ids.audit_id, now(), 'message.claimed', ${p.recipientId}, ${p.credentialId}, 'message', claimed.id, claimed.id,
+             jsonb_build_object('lease_id', claimed.lease_id, 'delivery_count', claimed.delivery_count,
+                                'lease_expires_at', to_char(claimed.visible_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+             false, ${p.requestId}
+      from claimed join audit_ids on audit_ids.ord = claimed.n
+    ),
+    dead_audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select ${p.workspaceId}, audit_ids.audit_id, now(), 'message.dead_lettered', null, null, 'message', dead.id, dead.id,
+             jsonb_build_object('delivery_count', dead.delivery_count, 'max_deliveries', ${p.maxDeliveries}::int),
+             false, ${p.requestId}
+      from dead join audit_ids on audit_ids.ord = dead.n
+    )
+    select (select coalesce(array_agg(id order by n), '{}') from dead) as dead_ids, claimed.*
+    from (select 1) as one left join claimed on true
+    order by claimed.n`;
+  const claimed = rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow));
+  return { claimed, deadLettered: rows[0]?.dead_ids ?? [] };
+}
+
+/** The guard every lease write shares: the recipient's message, held under this lease, live by the database clock and not expired. */
+function leaseIsLive(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string }) {
+  return sql`workspace_id = ${p.workspaceId} and id = ${p.messageId} and recipient_id = ${p.recipientId}
+    and state = 'held' and lease_id = ${p.leaseId} and visible_at > now() and expires_at > now()`;
+}
+
+/** The audit row of a lease write, inserted for each row the write's CTE `changed` returned. */
+function auditFromChanged(sql: SqlClient, a: NewAuditEntry) {
+  return sql`
+    insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+    select ${a.workspaceId}, ${a.id}, ${a.occurredAt}, ${a.activity}, ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
+           ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
+    from changed`;
+}
+
+/**
+ * Acknowledges a held message: ONE guarded UPDATE (the row lock serialises it against a
+ * concurrent claim, nack or extend of the same message; READ COMMITTED re-checks the guard on
+ * the newest row version) with its audit row. Null when the guard matched nothing.
+ */
+export async function messagesAckIfHeld(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+  const [row] = await sql<MessageRow[]>`
+    with changed as (
+      update messages set state = 'acknowledged', acknowledged_at = now(), outcome_summary = ${p.outcomeSummary}
+      where ${leaseIsLive(sql, p)}
+      returning *
+    ),
+    audit as (${auditFromChanged(sql, p.audit)})
+    select * from changed`;
+  return row ? toMessage(row) : null;
+}
+
+/**
+ * Declines a held message: ONE guarded UPDATE (as ack, plus the nack interval and the
+ * redelivery time before expiry) with its audit row, and a wake-up when it is claimable at once.
+ */
+export async function messagesNackIfHeld(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; redeliverAfterMs: number; minIntervalMs: number; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+  const [row] = await sql<(MessageRow & { woke: number })[]>`
+    with changed as (
+      update messages
+      set state = 'pending', visible_at = now() + ${ms(sql, p.redeliverAfterMs)}, last_nacked_at = now(),
+          lease_id = null, lease_claimed_at = null, lease_extensions = 0, last_extended_at = null
+      where ${leaseIsLive(sql, p)}
+        and (last_nacked_at is null or last_nacked_at <= now() - ${ms(sql, p.minIntervalMs)})
+        and now() + ${ms(sql, p.redeliverAfterMs)} < expires_at
+      returning *
+    ),
+    audit as (${auditFromChanged(sql, p.audit)}),
+    wake as (
+      select pg_notify(${WAKEUP_CHANNEL}, workspace_id || ':' || recipient_id) from changed where ${p.redeliverAfterMs}::float8 = 0
+    )
+    select changed.*, (select count(*) from wake)::int as woke from changed`;
+  return row ? toMessage(row) : null;
+}
+
+/**
+ * Extends a held lease: ONE guarded UPDATE (as ack, plus the extension interval and count, the
+ * new expiry later than the current one and not past the message's expiry; the new expiry is
+ * capped at the claim time plus `cumulativeCapMs`) with its audit row.
+ */
+export async function messagesExtendIfHeld(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; visibilityTimeoutMs: number; minIntervalMs: number; maxExtensions: number; cumulativeCapMs: number; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+  const newExpiry = sql`least(now() + ${ms(sql, p.visibilityTimeoutMs)}, coalesce(lease_claimed_at, now()) + ${ms(sql, p.cumulativeCapMs)})`;
+  const [row] = await sql<MessageRow[]>`
+    with changed as (
+      update messages
+      set visible_at = ${newExpiry}, lease_extensions = lease_extensions + 1, last_extended_at = now()
+      where ${leaseIsLive(sql, p)}
+        and (last_extended_at is null or last_extended_at <= now() - ${ms(sql, p.minIntervalMs)})
+        and lease_extensions < ${p.maxExtensions}
+        and ${newExpiry} > visible_at
+        and ${newExpiry} <= expires_at
+      returning *
+    ),
+    audit as (${auditFromChanged(sql, p.audit)})
+    select * from changed`;
+  return row ? toMessage(row) : null;
+}
+
+/** The recipient's message as it stands and the database clock: what a refused lease write reports. */
+export async function messagesLeaseSnapshot(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string }): Promise<{ snapshot: MessageRecord | null; now: Date }> {
+  const [row] = await sql<(Partial<MessageRow> & { db_now: Date })[]>`
+    select now() as db_now, m.*
+    from (select 1) as one
+    left join messages m on m.workspace_id = ${p.workspaceId} and m.id = ${p.messageId} and m.recipient_id = ${p.recipientId}`;
+  if (!row) throw new Error("messagesLeaseSnapshot: no row");
+  return { snapshot: row.id == null ? null : toMessage(row as MessageRow), now: row.db_now };
+}
+
+/** The message if the account is its sender or recipient, else null. */
+export async function messagesFindForParticipant(sql: SqlClient, p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null> {
+  const [row] = await sql<MessageRow[]>`
+    select * from messages
+    where workspace_id = ${p.workspaceId} and id = ${p.messageId} and (sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
+  return row ? toMessage(row) : null;
+}
+
+/** The database clock. */
+export async function messagesNow(sql: SqlClient): Promise<Date> {
+  const [row] = await sql<{ now: Date }[]>`select now() as now`;
+  if (!row) throw new Error("messagesNow: no row");
+  return row.now;
+}
+
+/** A page of the account's messages (sent, received or both), newest first, filtered by effective state; at most `limit + 1`. */
+export async function messagesListForParticipant(sql: SqlClient, p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+  const role =
+    p.role === "sent" ? sql`sender_id = ${p.accountId}` : p.role === "received" ? sql`recipient_id = ${p.accountId}` : sql`(sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
+  const rows = await sql<MessageRow[]>`
+    select * from messages
+    where workspace_id = ${p.workspaceId} and ${role}
+      and (${p.after}::text is null or id < ${p.after})
+      and (${p.state}::text is null
+           or (case when state in ('pending', 'held') and expires_at <= now() then 'expired' else state end) = ${p.state})
+    order by id desc
+    limit ${p.limit + 1}`;
+  return rows.map(toMessage);
+}
+
+/** A page of the workspace's dead-lettered messages, newest first; at most `limit + 1`. */
+export async function messagesListDeadLettered(sql: SqlClient, p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
+  const rows = await sql<MessageRow[]>`
+    select * from messages
+    where workspace_id = ${p.workspaceId} and state = 'dead_lettered' and (${p.after}::text is null or id < ${p.after})
+    order by id desc
+    limit ${p.limit + 1}`;
+  return rows.map(toMessage);
+}
+
+/** Returns a dead-lettered message to pending (count reset, visible now) with its audit row and a wake-up; null when it is not dead-lettered. */
+export async function messagesRelease(sql: SqlClient, p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+  const [row] = await sql<(MessageRow & { woke: number })[]>`
+    with changed as (
+      update messages
+      set state = 'pending', delivery_count = 0, visible_at = now(), dead_lettered_at = null,
+          lease_id = null, lease_claimed_at = null, lease_extensions = 0, last_extended_at = null
+      where workspace_id = ${p.workspaceId} and id = ${p.messageId} and state = 'dead_lettered'
+      returning *
+    ),
+    audit as (${auditFromChanged(sql, p.audit)}),
+    wake as (select pg_notify(${WAKEUP_CHANNEL}, workspace_id || ':' || recipient_id) from changed)
+    select changed.*, (select count(*) from wake)::int as woke from changed`;
+  return row ? toMessage(row) : null;
+}
+
+/** Deletes a dead-lettered message (its audit rows stay) with its audit row; false when it is not dead-lettered. */
+export async function messagesPurge(sql: SqlClient, p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<boolean> {
+  const rows = await sql`
+    with changed as (
+      delete from messages where workspace_id = ${p.workspaceId} and id = ${p.messageId} and state = 'dead_lettered'
+      returning id
+    ),
+    audit as (${auditFromChanged(sql, p.audit)})
+    select id from changed`;
+  return rows.length === 1;
+}
+
+/**
+ * Marks up to `auditIds.length` live messages past their expiry as expired, any workspace (the
+ * background sweep, never on a request path), each with a `message.expired` audit row. Locks:
+ * `FOR UPDATE SKIP LOCKED` over the partial expiry index, so it never waits on a claim or ack.
+ */
+export async function messagesExpireDue(sql: SqlClient, p: { auditIds: readonly string[] }): Promise<number> {
+  if (p.auditIds.length === 0) return 0;
+  const [row] = await sql<{ count: number }[]>`
+    with due as (
+      select workspace_id, id from messages
+      where state in ('pending', 'held') and expires_at <= now()
+      order by expires_at
+      limit ${p.auditIds.length}
+      for update skip locked
+    ),
+    numbered as (select workspace_id, id, row_number() over (order by workspace_id, id) as n from due),
+    expired as (
+      update messages m
+      set state = 'expired', lease_id = case when m.state = 'held' then m.lease_id else null end
+      from numbered
+      where m.workspace_id = numbered.workspace_id and m.id = numbered.id
+      returning m.workspace_id, m.id, numbered.n
+    ),
+    audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select expired.workspace_id, a.audit_id, now(), 'message.expired', null, null, 'message', expired.id, expired.id, '{}'::jsonb, false, null
+      from expired join unnest(${[...p.auditIds]}::text[]) with ordinality as a(audit_id, ord) on a.ord = expired.n
+    )
+    select count(*)::int as count from expired`;
+  return row?.count ?? 0;
+}
