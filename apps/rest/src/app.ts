@@ -16,8 +16,12 @@ import { VERSION_INFO_SCHEMA, versionInfo } from "./version.ts";
 export interface RestAppOptions {
   /** The operations served (default: the core's OPERATIONS catalogue). */
   operations?: readonly Operation[];
-  /** Turns bearer tokens into principals (default: one `createAuthenticator(deps)` per app; pass one to share its cache with the MCP app). */
-  authenticator?: Pick<Authenticator, "authenticate">;
+  /**
+   * Turns bearer tokens into principals (default: one `createAuthenticator(deps)` per app; pass
+   * the process's one to share its cache with the MCP app). When it can `forget`, credentials
+   * revoked or rotated through this app leave its cache at once.
+   */
+  authenticator?: Pick<Authenticator, "authenticate"> & Partial<Pick<Authenticator, "forget">>;
   /** Source of request ids (default: monotonic ULIDs). */
   requestIds?: IdSource;
   /** Where server faults are logged (default: JSON lines on stderr). */
@@ -48,6 +52,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   const operations = options.operations ?? OPERATIONS;
   const logger = options.logger ?? stderrLogger();
   const authenticator = options.authenticator ?? createAuthenticator(deps);
+  const coreDeps = withCredentialCache(deps, authenticator);
   const routes = new RouteTable();
   const app = new Hono<RestEnv>();
 
@@ -65,7 +70,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
     return c.body(openApiText, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
 
-  registerOperationRoutes(app, operations, routes, { core: deps, authenticator, logger });
+  registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger });
 
   app.notFound((c) => {
     const allowed = routes.allowedMethods(c.req.path);
@@ -76,4 +81,21 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   });
   app.onError((err, c) => errorResponse(c, err, logger));
   return app;
+}
+
+// Revokes and rotates through this app must reach this app's credential cache at once, as well
+// as any cache the composition root already put in the deps.
+function withCredentialCache(deps: CoreDeps, authenticator: Partial<Pick<Authenticator, "forget">>): CoreDeps {
+  const own = authenticator.forget?.bind(authenticator);
+  const given = deps.credentialCache;
+  if (own === undefined || given === authenticator) return deps;
+  return {
+    ...deps,
+    credentialCache: {
+      forget(credentialId) {
+        own(credentialId);
+        given?.forget(credentialId);
+      },
+    },
+  };
 }
