@@ -65,7 +65,6 @@ export async function runMcpStdio(config: ServiceConfig, io: CliIo): Promise<voi
   }
 
   const instructions = client.getInstructions();
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the comment at the top of the file
   const server = new Server(PROXY_INFO, { capabilities: { tools: {} }, ...(instructions === undefined ? {} : { instructions }) });
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     try {

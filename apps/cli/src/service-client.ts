@@ -21,6 +21,11 @@ export interface OperationRequest {
 const USER_AGENT = "agentq-cli/0.1.0";
 const PATH_PARAMETER = /\{([A-Za-z0-9_]+)\}/g;
 
+/** A scalar input value as it goes into a path segment or a query parameter. */
+function scalarText(value: unknown): string {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value ?? "");
+}
+
 /**
  * The HTTP request of an operation call, derived from the operation catalogue: the method and
  * path of the operation (path parameters filled in), its declared query parameters in the query
@@ -33,13 +38,13 @@ export function httpRequestOf(baseUrl: string, req: OperationRequest): { method:
   const used = new Set<string>();
   const path = op.http.path.replace(PATH_PARAMETER, (_, name: string) => {
     used.add(name);
-    return encodeURIComponent(String(input[name] ?? ""));
+    return encodeURIComponent(scalarText(input[name]));
   });
   const url = new URL(`${baseUrl}${path}`);
   for (const name of op.http.query ?? []) {
     used.add(name);
     const value = input[name];
-    if (value !== undefined) url.searchParams.set(name, String(value));
+    if (value !== undefined) url.searchParams.set(name, scalarText(value));
   }
   const hasBody = op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH";
   const body = Object.fromEntries(Object.entries(input).filter(([k]) => !used.has(k)));

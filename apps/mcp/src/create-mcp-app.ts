@@ -1,5 +1,5 @@
-import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, isDomainError, toErrorEnvelope } from "@agentq/core";
-import type { CoreDeps, Operation, Principal } from "@agentq/core";
+import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, toErrorEnvelope } from "@agentq/core";
+import type { Authenticator, CoreDeps, Operation } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -10,21 +10,15 @@ import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, bearerChallen
 import { toolBindings } from "./tool-binding.ts";
 import { createToolServer } from "./tool-server.ts";
 
-/** Turns an Authorization header into the calling principal (the same authenticator REST uses). */
-export interface BearerAuthenticator {
-  /**
-   * @throws DomainError SVC_UNAUTHENTICATED (missing, malformed, unknown or revoked credential),
-   *   SVC_FROZEN, SVC_WORKSPACE_CLOSED.
-   */
-  authenticate(authorizationHeader: string | null): Promise<Principal>;
-}
-
 /** Options of the MCP app. */
 export interface McpAppOptions {
-  /** The public base URL of the service (scheme, host, port), e.g. `https://agentq.example`; `/mcp` is appended. */
-  publicBaseUrl: string;
-  /** Authenticates bearer credentials; share the REST app's instance so both use one credential cache. */
-  authenticator: BearerAuthenticator;
+  /**
+   * The public base URL of the service (scheme, host, port), e.g. `https://agentq.example`;
+   * `/mcp` is appended. Default: `deps.publicBaseUrl`, else `http://127.0.0.1:8080`.
+   */
+  publicBaseUrl?: string;
+  /** Authenticates bearer credentials (default: `createAuthenticator(deps)`); pass the REST app's to share one credential cache. */
+  authenticator?: Pick<Authenticator, "authenticate">;
   /** The operations to expose as tools (default: the whole catalogue). */
   operations?: readonly Operation[];
   /** Scopes named in the 401 challenge and the metadata (default: the operational scopes). */
@@ -40,7 +34,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 
 type Env = { Variables: { requestId: string } };
 
-function errorResponse(c: Context<Env>, error: DomainError | unknown, extraHeaders: Record<string, string> = {}): Response {
+function errorResponse(c: Context<Env>, error: unknown, extraHeaders: Record<string, string> = {}): Response {
   const envelope = toErrorEnvelope(error, c.get("requestId"));
   const status = (isDomainError(error) ? error.status : 503) as ContentfulStatusCode;
   return c.json(envelope, status, { "Cache-Control": "no-store", ...extraHeaders });
@@ -58,12 +52,13 @@ function errorResponse(c: Context<Env>, error: DomainError | unknown, extraHeade
  * caller (SVC_FROZEN, SVC_WORKSPACE_CLOSED) are reported in every tool result, like REST reports
  * them on every route. Every response carries `X-Request-Id`.
  */
-export function createMcpApp(deps: CoreDeps, options: McpAppOptions): Hono<Env> {
-  const base = normalizeBaseUrl(options.publicBaseUrl);
+export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<Env> {
+  const base = normalizeBaseUrl(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
   const scopes = options.scopes ?? OPERATIONAL_SCOPES;
   const bindings = toolBindings(options.operations ?? OPERATIONS);
   const metadata = protectedResourceMetadata(base, scopes);
   const challenge = bearerChallenge(base, scopes);
+  const authenticator = options.authenticator ?? createAuthenticator(deps);
   const newIdempotencyKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
 
   const app = new Hono<Env>();
@@ -98,7 +93,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions): Hono<Env> 
   app.all(MCP_PATH, async (c) => {
     let caller: ToolCaller;
     try {
-      caller = { kind: "principal", principal: await options.authenticator.authenticate(c.req.header("Authorization") ?? null) };
+      caller = { kind: "principal", principal: await authenticator.authenticate(c.req.header("Authorization") ?? null) };
     } catch (error) {
       if (!isDomainError(error)) throw error;
       if (error.status === 401) return errorResponse(c, error, { "WWW-Authenticate": challenge });

@@ -1,5 +1,5 @@
 export { createMcpApp } from "./create-mcp-app.ts";
-export type { BearerAuthenticator, McpAppOptions } from "./create-mcp-app.ts";
+export type { McpAppOptions } from "./create-mcp-app.ts";
 export { toolBindings, toolBindingFor, IDEMPOTENCY_KEY_ARGUMENT } from "./tool-binding.ts";
 export type { ToolBinding, OperationCall, JsonSchemaObject } from "./tool-binding.ts";
 export { callTool, toolSuccess, toolFailure } from "./call-tool.ts";

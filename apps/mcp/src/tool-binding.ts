@@ -46,6 +46,29 @@ function isObjectSchema(schema: unknown): schema is JsonSchemaObject {
   return typeof schema === "object" && schema !== null && (schema as { type?: unknown }).type === "object";
 }
 
+/** JSON Schema of the error envelope `{ error: { code, message, details? }, request_id }`. */
+const ERROR_ENVELOPE_SCHEMA = {
+  type: "object",
+  required: ["error", "request_id"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: { code: { type: "string", pattern: "^SVC_[A-Z_]+$" }, message: { type: "string" }, details: { type: "object" } },
+    },
+    request_id: { type: "string" },
+  },
+} as const;
+
+/**
+ * The published output schema: the operation's response body or, for an `isError` result, the
+ * error envelope. SDK clients validate `structuredContent` against it on failures too, so the
+ * envelope must be part of it.
+ */
+function outputSchemaOf(output: JsonSchemaObject): JsonSchemaObject {
+  return { type: "object", anyOf: [output, ERROR_ENVELOPE_SCHEMA] };
+}
+
 const IDEMPOTENCY_KEY_SCHEMA = {
   type: "string",
   minLength: 1,
@@ -137,7 +160,7 @@ export function toolBindingFor(op: Operation): ToolBinding | null {
     name: op.name,
     description: op.summary,
     inputSchema: bound.inputSchema,
-    ...(isObjectSchema(output) ? { outputSchema: output } : {}),
+    ...(isObjectSchema(output) ? { outputSchema: outputSchemaOf(output) } : {}),
     annotations: { readOnlyHint: !op.mutates },
   };
   return { tool, operation: op, toOperationCall: bound.toOperationCall, toToolPath: bound.toToolPath };

@@ -1,4 +1,4 @@
-// The low-level Server is used on purpose: tool input schemas are published as the catalogue's
+// The low-level Server (marked "for advanced use cases") is used on purpose: tool input schemas are published as the catalogue's
 // JSON Schema (TypeBox) directly, which the high-level McpServer would force through zod.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -22,7 +22,6 @@ const INSTRUCTIONS =
  * other failure is an `isError` result (see callTool).
  */
 export function createToolServer(bindings: readonly ToolBinding[], cx: ToolCallContext): Server {
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the comment at the top of the file
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const byName = new Map(bindings.map((b) => [b.tool.name, b]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: bindings.map((b) => b.tool) }));

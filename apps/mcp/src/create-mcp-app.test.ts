@@ -1,0 +1,191 @@
+import { OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator } from "@agentq/core";
+import { bootstrapScenarioWorkspace, createInMemoryDeps, seedAccount, seedTokenCredential } from "@agentq/core/testing";
+import type { InMemoryWorld } from "@agentq/core/testing";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { Ajv } from "ajv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpApp } from "./create-mcp-app.ts";
+import { connectMcpClient, errorCodeOf, serveOnFreePort, structured } from "./testing/http-harness.ts";
+import type { ServedApp } from "./testing/http-harness.ts";
+
+const BASE = "https://queue.example.test";
+
+let world: InMemoryWorld;
+let served: ServedApp;
+let admin: { authorization: string; workspaceId: string };
+const clients: Client[] = [];
+
+async function client(authorization: string): Promise<Client> {
+  const c = await connectMcpClient(served.url, authorization);
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  world = createInMemoryDeps();
+  const authenticator = createAuthenticator(world.deps);
+  const app = createMcpApp(world.deps, { publicBaseUrl: `${BASE}/`, authenticator });
+  served = await serveOnFreePort(app.fetch);
+  const ws = await bootstrapScenarioWorkspace(world, "mcp-test", authenticator);
+  admin = { authorization: ws.authorization, workspaceId: ws.workspace_id };
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await served.close();
+});
+
+describe("tool catalogue", () => {
+  it("publishes one tool per credential operation, each with an input schema that compiles as JSON Schema", async () => {
+    const { tools } = await (await client(admin.authorization)).listTools();
+    const expected = OPERATIONS.filter((op) => op.auth.kind === "credential").map((op) => op.name);
+    expect(tools.map((t) => t.name)).toEqual(expected);
+    expect(tools.length).toBeGreaterThan(0);
+    const ajv = new Ajv({ strict: true, validateFormats: false });
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe("object");
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      if (tool.outputSchema !== undefined) expect(() => ajv.compile(tool.outputSchema!), tool.name).not.toThrow();
+    }
+  });
+
+  it("has a tool for every mutating operation, with an idempotency_key argument where the operation takes a key", async () => {
+    const { tools } = await (await client(admin.authorization)).listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const mutating = OPERATIONS.filter((op) => op.mutates);
+    expect(mutating.length).toBeGreaterThan(0);
+    for (const op of mutating) {
+      const tool = byName.get(op.name);
+      expect(tool, op.name).toBeDefined();
+      expect(Object.keys(tool!.inputSchema.properties ?? {}).includes("idempotency_key"), op.name).toBe(op.idempotency !== "none");
+    }
+  });
+});
+
+describe("tool calls", () => {
+  it("returns the REST response body as structuredContent and as JSON text", async () => {
+    const c = await client(admin.authorization);
+    const result = await c.callTool({ name: "create_ai_account", arguments: { friendly_name: "mcp-created" } });
+    expect(result.isError).toBeFalsy();
+    expect(structured(result)).toMatchObject({ friendly_name: "mcp-created", state: "active" });
+    const text = (result.content as { type: string; text: string }[])[0]!;
+    expect(JSON.parse(text.text)).toEqual(structured(result));
+  });
+
+  it("runs a required-idempotency tool without a key, and replays the first response for a repeated key", async () => {
+    const c = await client(admin.authorization);
+    const account = await seedAccount(world, admin.workspaceId);
+    const first = await c.callTool({ name: "freeze_ai_account", arguments: { ai_account_id: account.id, idempotency_key: "freeze-1" } });
+    expect(first.isError).toBeFalsy();
+    const replay = await c.callTool({ name: "freeze_ai_account", arguments: { ai_account_id: account.id, idempotency_key: "freeze-1" } });
+    expect(structured(replay)).toEqual(structured(first));
+    const other = await seedAccount(world, admin.workspaceId);
+    const keyless = await c.callTool({ name: "freeze_ai_account", arguments: { ai_account_id: other.id } });
+    expect(keyless.isError).toBeFalsy();
+    expect(structured(keyless)).toMatchObject({ id: other.id, state: "frozen" });
+  });
+
+  it("reports a key reused for another request as SVC_IDEMPOTENCY_CONFLICT", async () => {
+    const c = await client(admin.authorization);
+    const a = await seedAccount(world, admin.workspaceId);
+    const b = await seedAccount(world, admin.workspaceId);
+    expect((await c.callTool({ name: "freeze_ai_account", arguments: { ai_account_id: a.id, idempotency_key: "reused" } })).isError).toBeFalsy();
+    expect(errorCodeOf(await c.callTool({ name: "freeze_ai_account", arguments: { ai_account_id: b.id, idempotency_key: "reused" } }))).toBe("SVC_IDEMPOTENCY_CONFLICT");
+  });
+
+  it("reports malformed arguments as an isError result with SVC_MALFORMED_REQUEST and the request id", async () => {
+    const c = await client(admin.authorization);
+    for (const args of [{ friendly_name: 42 }, {}, { friendly_name: "Not Valid!" }, { friendly_name: "ok-name", idempotency_key: 7 }]) {
+      const result = await c.callTool({ name: "create_ai_account", arguments: args });
+      expect(errorCodeOf(result), JSON.stringify(args)).toBe("SVC_MALFORMED_REQUEST");
+      expect(typeof structured(result)["request_id"]).toBe("string");
+    }
+  });
+
+  it("reports a missing tier or scope with the code REST gives", async () => {
+    const operator = await seedAccount(world, admin.workspaceId);
+    const operational = await seedTokenCredential(world, operator, { scopes: ["send"] });
+    const tierResult = await (await client(operational.authorization)).callTool({ name: "create_ai_account", arguments: { friendly_name: "nope" } });
+    expect(errorCodeOf(tierResult)).toBe("SVC_TIER_INSUFFICIENT");
+    const narrowAdmin = await seedTokenCredential(world, operator, { tier: "administrative", scopes: ["manage_credentials"] });
+    const scopeResult = await (await client(narrowAdmin.authorization)).callTool({ name: "create_ai_account", arguments: { friendly_name: "nope" } });
+    expect(errorCodeOf(scopeResult)).toBe("SVC_SCOPE_INSUFFICIENT");
+  });
+
+  it("reports a missing resource as SVC_RESOURCE_NOT_FOUND", async () => {
+    const result = await (await client(admin.authorization)).callTool({ name: "get_ai_account", arguments: { ai_account_id: "01JZZZZZZZZZZZZZZZZZZZZZZZ" } });
+    expect(errorCodeOf(result)).toBe("SVC_RESOURCE_NOT_FOUND");
+  });
+
+  it("reports a frozen caller as SVC_FROZEN in every tool result", async () => {
+    const frozen = await seedAccount(world, admin.workspaceId, { state: "frozen" });
+    const credential = await seedTokenCredential(world, frozen, { scopes: [...OPERATIONAL_SCOPES] });
+    const c = await client(credential.authorization);
+    expect((await c.listTools()).tools.length).toBeGreaterThan(0);
+    expect(errorCodeOf(await c.callTool({ name: "get_workspace", arguments: {} }))).toBe("SVC_FROZEN");
+  });
+
+  it("answers an unknown tool with a protocol error, not a crash", async () => {
+    const c = await client(admin.authorization);
+    await expect(c.callTool({ name: "no_such_tool", arguments: {} })).rejects.toBeInstanceOf(McpError);
+    expect((await c.callTool({ name: "get_workspace", arguments: {} })).isError).toBeFalsy();
+  });
+});
+
+describe("authentication and metadata", () => {
+  const expectedChallenge = `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp", scope="${OPERATIONAL_SCOPES.join(" ")}"`;
+  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+
+  for (const [label, authorization] of [["no credential", undefined], ["an unknown credential", "Bearer agq_op_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"], ["a malformed header", "Basic abc"]] as const) {
+    it(`refuses ${label} with 401, the WWW-Authenticate challenge and the error envelope`, async () => {
+      const res = await fetch(`${served.url}/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...(authorization === undefined ? {} : { Authorization: authorization }) },
+        body: JSON.stringify(initialize),
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe(expectedChallenge);
+      const body = (await res.json()) as { error: { code: string }; request_id: string };
+      expect(body.error.code).toBe("SVC_UNAUTHENTICATED");
+      expect(body.request_id).toBe(res.headers.get("x-request-id"));
+    });
+  }
+
+  it("makes the SDK client fail to connect without a credential", async () => {
+    await expect(connectMcpClient(served.url, "Bearer agq_op_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).rejects.toMatchObject({ code: 401 });
+  });
+
+  it("serves the protected-resource metadata at both well-known paths", async () => {
+    for (const path of ["/.well-known/oauth-protected-resource/mcp", "/mcp/.well-known/oauth-protected-resource"]) {
+      const res = await fetch(`${served.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(await res.json()).toEqual({
+        resource: `${BASE}/mcp`,
+        authorization_servers: [BASE],
+        bearer_methods_supported: ["header"],
+        scopes_supported: [...OPERATIONAL_SCOPES],
+        resource_name: "agentq MCP server",
+      });
+    }
+  });
+
+  it("refuses GET and DELETE on /mcp with 405 SVC_METHOD_NOT_ALLOWED (stateless: no stream, no session)", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(`${served.url}/mcp`, { method, headers: { Authorization: admin.authorization, Accept: "text/event-stream" } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SVC_METHOD_NOT_ALLOWED");
+    }
+  });
+
+  it("refuses a body over 256 KB with 413 SVC_PAYLOAD_TOO_LARGE", async () => {
+    const res = await fetch(`${served.url}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: admin.authorization },
+      body: JSON.stringify({ ...initialize, padding: "x".repeat(300 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SVC_PAYLOAD_TOO_LARGE");
+  });
+});
