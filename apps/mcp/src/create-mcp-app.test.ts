@@ -133,6 +133,106 @@ describe("tool calls", () => {
   });
 });
 
+describe("messaging tools", () => {
+  const directive = { directive_kind: "task", summary: "do it", instructions: "carefully" };
+
+  async function pair(): Promise<{ alice: Client; bob: Client; bobName: string }> {
+    const alice = await seedAccount(world, admin.workspaceId);
+    const bob = await seedAccount(world, admin.workspaceId);
+    const scopes = [...OPERATIONAL_SCOPES];
+    return {
+      alice: await client((await seedTokenCredential(world, alice, { scopes })).authorization),
+      bob: await client((await seedTokenCredential(world, bob, { scopes })).authorization),
+      bobName: bob.friendlyName,
+    };
+  }
+
+  interface Claimed {
+    envelope: { message_id: string; sender: { friendly_name: string }; priority: string; correlation_id: string | null };
+    payload: unknown;
+    lease: { lease_id: string };
+  }
+
+  async function claimOne(c: Client): Promise<Claimed> {
+    const pending = await c.callTool({ name: "get_pending", arguments: { max: 1 } });
+    expect(pending.isError).toBeFalsy();
+    const items = structured(pending)["items"] as Claimed[];
+    expect(items).toHaveLength(1);
+    return items[0]!;
+  }
+
+  it("send (flattened envelope) -> get_pending -> ack between two accounts", async () => {
+    const { alice, bob, bobName } = await pair();
+    const sent = await alice.callTool({ name: "send", arguments: { recipient: { friendly_name: bobName }, template: "directive", priority: "high", correlation_id: "c-1", payload: directive } });
+    expect(sent.isError).toBeFalsy();
+    expect(structured(sent)).toMatchObject({ state: "pending", recipient: { friendly_name: bobName } });
+    const messageId = structured(sent)["message_id"] as string;
+
+    const item = await claimOne(bob);
+    expect(item.envelope).toMatchObject({ message_id: messageId, priority: "high", correlation_id: "c-1" });
+    expect(item.payload).toEqual(directive);
+
+    const acked = await bob.callTool({ name: "ack", arguments: { message_id: messageId, lease_id: item.lease.lease_id, outcome_summary: "done" } });
+    expect(structured(acked)).toMatchObject({ message_id: messageId, state: "acknowledged" });
+    const again = await bob.callTool({ name: "ack", arguments: { message_id: messageId, lease_id: item.lease.lease_id, outcome_summary: "done" } });
+    expect(structured(again)).toEqual(structured(acked));
+    const shown = await alice.callTool({ name: "get_message", arguments: { message_id: messageId } });
+    expect(structured(shown)["state"]).toBe("acknowledged");
+  });
+
+  it("replays a send for a repeated idempotency_key and refuses the key with another body", async () => {
+    const { alice, bobName } = await pair();
+    const args = { recipient: { friendly_name: bobName }, template: "directive", payload: directive, idempotency_key: "send-once" };
+    const first = await alice.callTool({ name: "send", arguments: args });
+    const replay = await alice.callTool({ name: "send", arguments: args });
+    expect(structured(replay)).toEqual(structured(first));
+    const conflict = await alice.callTool({ name: "send", arguments: { ...args, priority: "urgent" } });
+    expect(errorCodeOf(conflict)).toBe("SVC_IDEMPOTENCY_CONFLICT");
+  });
+
+  it("sends without an idempotency_key (the tool uses a fresh key per call)", async () => {
+    const { alice, bobName } = await pair();
+    const args = { recipient: { friendly_name: bobName }, template: "directive", payload: directive };
+    const a = await alice.callTool({ name: "send", arguments: args });
+    const b = await alice.callTool({ name: "send", arguments: args });
+    expect(structured(a)["message_id"]).not.toBe(structured(b)["message_id"]);
+  });
+
+  it("reports an unknown recipient as SVC_RECIPIENT_RESOLUTION_FAILED", async () => {
+    const { alice } = await pair();
+    const result = await alice.callTool({ name: "send", arguments: { recipient: { friendly_name: "nobody-here" }, template: "directive", payload: directive } });
+    expect(errorCodeOf(result)).toBe("SVC_RECIPIENT_RESOLUTION_FAILED");
+  });
+
+  it("reports malformed send arguments with paths in the tool's flattened shape", async () => {
+    const { alice, bobName } = await pair();
+    const result = await alice.callTool({ name: "send", arguments: { recipient: { friendly_name: bobName }, template: 7, payload: directive } });
+    expect(errorCodeOf(result)).toBe("SVC_MALFORMED_REQUEST");
+    const errors = (structured(result)["error"] as { details: { errors: { path: string }[] } }).details.errors;
+    expect(errors.map((e) => e.path)).toContain("/template");
+  });
+
+  it("reports lease failures with the lease codes: wrong lease, expired lease", async () => {
+    const { alice, bob, bobName } = await pair();
+    await alice.callTool({ name: "send", arguments: { recipient: { friendly_name: bobName }, template: "directive", payload: directive } });
+    const item = await claimOne(bob);
+    const wrong = await bob.callTool({ name: "ack", arguments: { message_id: item.envelope.message_id, lease_id: "not-the-lease" } });
+    expect(errorCodeOf(wrong)).toBe("SVC_LEASE_NOT_HELD");
+    world.clock.advance(121_000);
+    const expired = await bob.callTool({ name: "ack", arguments: { message_id: item.envelope.message_id, lease_id: item.lease.lease_id } });
+    expect(errorCodeOf(expired)).toBe("SVC_LEASE_EXPIRED");
+    const late = await bob.callTool({ name: "nack", arguments: { message_id: item.envelope.message_id, lease_id: item.lease.lease_id } });
+    expect(errorCodeOf(late)).toBe("SVC_LEASE_EXPIRED");
+  });
+
+  it("reports a missing scope as SVC_SCOPE_INSUFFICIENT", async () => {
+    const carol = await seedAccount(world, admin.workspaceId);
+    const c = await client((await seedTokenCredential(world, carol, { scopes: ["get_pending"] })).authorization);
+    const result = await c.callTool({ name: "send", arguments: { recipient: { friendly_name: carol.friendlyName }, template: "directive", payload: directive } });
+    expect(errorCodeOf(result)).toBe("SVC_SCOPE_INSUFFICIENT");
+  });
+});
+
 describe("authentication and metadata", () => {
   const expectedChallenge = `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp", scope="${OPERATIONAL_SCOPES.join(" ")}"`;
   const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
