@@ -19,19 +19,22 @@ export type AuditChainVerification =
  * Verifies sealed audit rows of one workspace, given in the order read (seq ascending). Pure.
  * `from` is the seq and hash of the row before the first one (omit it to verify from seq 1,
  * whose prevHash must be the genesis hash). Names the first bad row: a gap in seq is `removed`
- * (the missing rows cannot be named, the row after the gap is), a seq not above its predecessor
- * is `reordered`, a hash or link mismatch (or a row that was never sealed) is `changed`.
+ * (the missing rows cannot be named, the row after the gap is), a row out of place (its seq not
+ * above its predecessor's, or the missing seq appears later in the input) is `reordered`, a hash or link mismatch (or a row that was never sealed) is `changed`.
  * `checked` counts the rows verified good before the first bad one. Removing rows from the very
  * end of the chain is detectable only against a head recorded elsewhere (compare `head`).
  */
 export function verifyAuditChain(rows: readonly AuditEntry[], from?: { seq: number; hash: string }): AuditChainVerification {
   let prev = from ?? { seq: 0, hash: GENESIS_HASH };
   let checked = 0;
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
     const bad = (reason: AuditChainFault): AuditChainVerification => ({ ok: false, checked, row: { id: row.id, seq: row.seq }, reason });
     if (row.seq === null || row.hash === null || row.prevHash === null) return bad("changed");
     if (row.seq <= prev.seq) return bad("reordered");
-    if (row.seq > prev.seq + 1) return bad("removed");
+    if (row.seq > prev.seq + 1) {
+      const expected = prev.seq + 1;
+      return bad(rows.slice(index + 1).some((r) => r.seq === expected) ? "reordered" : "removed");
+    }
     if (auditChainHash(row.prevHash, row, row.seq) !== row.hash) return bad("changed");
     if (row.prevHash !== prev.hash) return bad("changed");
     prev = { seq: row.seq, hash: row.hash };

@@ -44,7 +44,7 @@ describe("sendMessage and validateMessage", () => {
     const r = await sendMessage(world.deps, ctxFor(input), input);
     expect(r.status).toBe(201);
     const now = world.clock.now();
-    expect(r.body).toEqual({ message_id: expect.any(String), state: "pending", accepted_at: now.toISOString(), expires_at: new Date(now.getTime() + 7 * DAY_MS).toISOString(), recipient: { ai_account_id: bob.account.id, friendly_name: "bob" } });
+    expect(r.body).toEqual({ message_id: (expect.any(String) as string), state: "pending", accepted_at: now.toISOString(), expires_at: new Date(now.getTime() + 7 * DAY_MS).toISOString(), recipient: { ai_account_id: bob.account.id, friendly_name: "bob" } });
     const { items } = await claimMessages(world.deps, callContext(bob), {});
     expect(items).toHaveLength(1);
     expect(items[0]?.envelope).toMatchObject({ message_id: (r.body as { message_id: string }).message_id, sender: { ai_account_id: alice.account.id, friendly_name: "alice" }, priority: "high", correlation_id: "c-1", delivery_count: 1, template: "directive" });
