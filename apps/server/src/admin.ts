@@ -1,0 +1,48 @@
+// Operator commands: `pnpm admin workspace freeze|unfreeze WORKSPACE_ID`. Every call of the
+// workspace's credentials gets 403 SVC_FROZEN on the very next request (the authenticator
+// re-reads the workspace on every call).
+import { isDomainError, setWorkspaceState, ulidSource } from "@agentq/core";
+import { createPgDeps, systemClock } from "@agentq/postgres";
+import { openDatabase } from "./database.ts";
+import { readEnv } from "./env.ts";
+import { loadSecrets } from "./secrets.ts";
+
+const USAGE = "usage: pnpm admin workspace freeze|unfreeze WORKSPACE_ID [--reason TEXT]";
+
+async function main(argv: string[]): Promise<number> {
+  const [area, verb, workspaceId, ...rest] = argv;
+  if (area !== "workspace" || (verb !== "freeze" && verb !== "unfreeze") || !workspaceId) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const reasonAt = rest.indexOf("--reason");
+  const reason = reasonAt >= 0 ? (rest[reasonAt + 1] ?? null) : null;
+  const env = readEnv();
+  const db = await openDatabase(env, { max: 2 });
+  try {
+    const deps = createPgDeps({ sql: db.sql, secrets: loadSecrets(env).secrets, clock: systemClock, ids: ulidSource() });
+    try {
+      const ws = await setWorkspaceState(deps, { workspaceId, state: verb === "freeze" ? "frozen" : "active", reason });
+      process.stdout.write(`${JSON.stringify({ workspace_id: ws.id, state: ws.state })}\n`);
+      return 0;
+    } finally {
+      await deps.close();
+    }
+  } catch (e) {
+    if (isDomainError(e)) {
+      process.stderr.write(`${e.code}: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
