@@ -73,12 +73,20 @@ export async function renameAiAccount(deps: Pick<CoreDeps, "clock" | "ids">, sto
   return result.account;
 }
 
+/** One state change of an AI account: the states it may leave, the state it enters, its audit activity. */
+interface AccountMove {
+  from: readonly AiAccountState[];
+  to: AiAccountState;
+  activity: string;
+}
+
 const MOVES = {
   freeze: { from: ["active"], to: "frozen", activity: "ai_account.frozen" },
   unfreeze: { from: ["frozen"], to: "active", activity: "ai_account.unfrozen" },
-} as const satisfies Record<string, { from: readonly AiAccountState[]; to: AiAccountState; activity: string }>;
+  revoke: { from: ["active", "frozen"], to: "revoked", activity: "ai_account.revoked" },
+} as const satisfies Record<string, AccountMove>;
 
-async function moveAiAccount(deps: Pick<CoreDeps, "clock" | "ids">, stores: Stores, caller: AccessCaller, accountId: string, move: (typeof MOVES)[keyof typeof MOVES] | { from: readonly AiAccountState[]; to: "revoked"; activity: string }): Promise<AiAccount> {
+async function moveAiAccount(deps: Pick<CoreDeps, "clock" | "ids">, stores: Stores, caller: AccessCaller, accountId: string, move: AccountMove): Promise<AiAccount> {
   const current = await getAiAccount(stores, caller, accountId);
   const now = deps.clock.now();
   const workspaceId = caller.principal.workspace.id;
@@ -118,7 +126,7 @@ export function unfreezeAiAccount(deps: Pick<CoreDeps, "clock" | "ids">, stores:
  * @throws DomainError SVC_RESOURCE_NOT_FOUND, SVC_RESOURCE_CONFLICT (already revoked).
  */
 export async function revokeAiAccount(deps: Pick<CoreDeps, "clock" | "ids">, stores: Stores, caller: AccessCaller, accountId: string): Promise<{ account: AiAccount; revokedCredentials: Credential[] }> {
-  const account = await moveAiAccount(deps, stores, caller, accountId, { from: ["active", "frozen"], to: "revoked", activity: "ai_account.revoked" });
+  const account = await moveAiAccount(deps, stores, caller, accountId, MOVES.revoke);
   const now = account.updatedAt;
   const workspaceId = account.workspaceId;
   const revokedCredentials = await stores.credentials.revokeAllForAccount({ workspaceId, aiAccountId: account.id, now });

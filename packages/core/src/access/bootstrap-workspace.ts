@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import { accessAuditEntry } from "./access-audit.ts";
 import { TIER_MAX_LIFETIME_MS } from "./credential-policy.ts";
-import { mintCredential } from "./credentials.ts";
+import { credentialIssuedAudit, mintCredential } from "./credentials.ts";
 import type { AiAccount, Person, Workspace } from "./model.ts";
 import { tokenFromSeal } from "./token.ts";
 
@@ -77,14 +77,7 @@ export async function bootstrapWorkspace(
     const rows = [
       accessAuditEntry(deps, actor, { workspaceId: workspace.id, occurredAt: now, activity: "workspace.created", subjectType: "workspace", subjectId: workspace.id, details: { name: workspace.name, owner_person_id: owner.id } }),
       accessAuditEntry(deps, actor, { workspaceId: workspace.id, occurredAt: now, activity: "ai_account.created", subjectType: "ai_account", subjectId: account.id, details: { friendly_name: account.friendlyName } }),
-      accessAuditEntry(deps, actor, {
-        workspaceId: workspace.id,
-        occurredAt: now,
-        activity: "credential.issued",
-        subjectType: "credential",
-        subjectId: credential.id,
-        details: { ai_account_id: account.id, tier: credential.tier, scopes: credential.scopes, name: credential.name, expires_at: credential.expiresAt?.toISOString() ?? null, project_id: null },
-      }),
+      credentialIssuedAudit(deps, actor, credential),
     ];
     for (const entry of rows) await stores.audit.append({ entry });
     return { workspace_id: workspace.id, ai_account_id: account.id, credential_id: credential.id, token: tokenFromSeal(deps.secrets.pepper, credential.tier, seal) };

@@ -1,3 +1,4 @@
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed, notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
@@ -67,14 +68,15 @@ export interface IssueCredentialInput {
   projectId?: string | null;
 }
 
-function issuedAudit(deps: Pick<CoreDeps, "ids">, actor: AccessActor, c: Credential, activity: string, extra: Record<string, unknown> = {}) {
+/** The `credential.issued` audit row of a credential just minted (never the token or its hash). */
+export function credentialIssuedAudit(deps: Pick<CoreDeps, "ids">, actor: AccessActor, c: Credential): NewAuditEntry {
   return accessAuditEntry(deps, actor, {
     workspaceId: c.workspaceId,
     occurredAt: c.createdAt,
-    activity,
+    activity: "credential.issued",
     subjectType: "credential",
     subjectId: c.id,
-    details: { ai_account_id: c.aiAccountId, tier: c.tier, scopes: c.scopes, name: c.name, expires_at: c.expiresAt?.toISOString() ?? null, project_id: c.projectId, ...extra },
+    details: { ai_account_id: c.aiAccountId, tier: c.tier, scopes: c.scopes, name: c.name, expires_at: c.expiresAt?.toISOString() ?? null, project_id: c.projectId },
   });
 }
 
@@ -100,7 +102,7 @@ export async function issueCredential(deps: Pick<CoreDeps, "clock" | "ids" | "se
   const account = isUlid(input.aiAccountId) ? await stores.accounts.findById({ workspaceId, accountId: input.aiAccountId }) : null;
   if (account === null || account.state === "revoked") throw notFound("AI account");
   const minted = await mintCredential(deps, stores, { workspaceId, aiAccountId: account.id, tier: input.tier, scopes, name, expiresAt, projectId, rotatedFromId: null, now });
-  await stores.audit.append({ entry: issuedAudit(deps, caller, minted.credential, "credential.issued") });
+  await stores.audit.append({ entry: credentialIssuedAudit(deps, caller, minted.credential) });
   return minted;
 }
 
