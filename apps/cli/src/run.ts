@@ -172,8 +172,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
 /** Prints a failure and returns its exit code. */
 function report(e: unknown, io: CliIo, json: boolean): ExitCode {
   if (e instanceof CommanderError) {
-    // Help and version are "errors" only to exitOverride; commander already printed them.
-    return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    // Help and version are "errors" only to exitOverride; commander already printed them (and
+    // its usage errors, as CLI_USAGE). Help shown because a command is missing is a usage error.
+    if (e.exitCode === 0) return EXIT.ok;
+    if (e.code === "commander.help") io.stderr.write("CLI_USAGE: a command is required.\n");
+    return EXIT.usage;
   }
   const error = e instanceof CliError ? e : CliError.local("CLI_INTERNAL", e instanceof Error ? e.message : String(e));
   io.stderr.write(`${error.code}: ${error.message}\n`);

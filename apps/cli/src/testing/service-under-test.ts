@@ -1,0 +1,63 @@
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { OPERATIONAL_SCOPES, createAuthenticator } from "@agentq/core";
+import { bootstrapScenarioWorkspace, createInMemoryDeps, seedAccount, seedTokenCredential } from "@agentq/core/testing";
+import type { InMemoryWorld } from "@agentq/core/testing";
+import { createMcpApp } from "@agentq/mcp";
+import { createRestApp } from "@agentq/rest";
+import { serve } from "@hono/node-server";
+import type { CliIo } from "../cli-io.ts";
+
+/** The real REST and MCP apps over in-memory core deps, on one real socket (tests only). */
+export interface ServiceUnderTest {
+  world: InMemoryWorld;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  workspaceId: string;
+  /** A new AI account with an operational credential holding every operational scope. */
+  agent(): Promise<{ friendlyName: string; token: string }>;
+  close(): Promise<void>;
+}
+
+/** Starts the REST app (under /v1) and the MCP app (/mcp) on 127.0.0.1 at a free port. */
+export async function startService(): Promise<ServiceUnderTest> {
+  const world = createInMemoryDeps();
+  const authenticator = createAuthenticator(world.deps);
+  const rest = createRestApp(world.deps, { authenticator, logger: { error: () => undefined } });
+  const mcp = createMcpApp(world.deps, { authenticator });
+  const fetch = (request: Request): Response | Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    return path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/.well-known/") ? mcp.fetch(request) : rest.fetch(request);
+  };
+  const { url, close } = await new Promise<{ url: string; close: () => Promise<void> }>((resolve) => {
+    const server = serve({ fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) =>
+      resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise<void>((done) => server.close(() => done())) }),
+    );
+  });
+  const ws = await bootstrapScenarioWorkspace(world, "cli-test", authenticator);
+  return {
+    world,
+    url,
+    workspaceId: ws.workspace_id,
+    async agent() {
+      const account = await seedAccount(world, ws.workspace_id);
+      const { token } = await seedTokenCredential(world, account, { scopes: [...OPERATIONAL_SCOPES] });
+      return { friendlyName: account.friendlyName, token };
+    },
+    close,
+  };
+}
+
+/** A CliIo capturing stdout and stderr, with the given environment and optional stdin text. */
+export function captureIo(env: Record<string, string | undefined>, stdinText?: string): CliIo & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env,
+    ...(stdinText === undefined ? {} : { stdin: Readable.from([Buffer.from(stdinText)]) }),
+    out: () => out,
+    err: () => err,
+  };
+}
