@@ -155,10 +155,29 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
  * is taken. Candidates whose delivery count reached `maxDeliveries` are dead-lettered instead of
  * claimed. Each gets an audit row, its id taken from `auditIds` by dequeue position.
  */
-export async function messagesClaimBatch(sql: SqlClient, p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+export async function messagesClaimBatch(sql: SqlClient, p: ClaimBatchParams): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
   const limit = Math.max(0, Math.min(p.max, p.auditIds.length));
   if (limit === 0) return { claimed: [], deadLettered: [] };
-  const rows = await sql<(Partial<MessageRow> & { dead_ids: string[] })[]>`
+  const rows = await sql<(Partial<MessageRow> & { dead_ids: string[] })[]>`${messagesClaimBatchStatement(sql, p, limit)}`;
+  const claimed = rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow));
+  return { claimed, deadLettered: rows[0]?.dead_ids ?? [] };
+}
+
+/** The parameters of a claim. */
+export interface ClaimBatchParams {
+  workspaceId: string;
+  recipientId: string;
+  max: number;
+  visibilityTimeoutMs: number;
+  maxDeliveries: number;
+  auditIds: readonly string[];
+  requestId: string | null;
+  credentialId: string | null;
+}
+
+/** The claim statement itself (exported so a test can EXPLAIN exactly what runs). */
+export function messagesClaimBatchStatement(sql: SqlClient, p: ClaimBatchParams, limit: number) {
+  return sql`
     with candidates as (
       select id, delivery_count, priority_rank, accepted_at
       from messages
@@ -207,8 +226,6 @@ export async function messagesClaimBatch(sql: SqlClient, p: { workspaceId: strin
     select (select coalesce(array_agg(id order by n), '{}') from dead) as dead_ids, claimed.*
     from (select 1) as one left join claimed on true
     order by claimed.n`;
-  const claimed = rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow));
-  return { claimed, deadLettered: rows[0]?.dead_ids ?? [] };
 }
 
 /** The guard every lease write shares: the recipient's message, held under this lease, live by the database clock and not expired. */

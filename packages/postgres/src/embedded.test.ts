@@ -1,0 +1,34 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { expect, it } from "vitest";
+import { repoRoot, startEmbeddedPostgres } from "./embedded.ts";
+
+it("initialises a fresh data directory, serves on 127.0.0.1 on a port of its own, and restarts on the same data", async () => {
+  const dataDir = join(repoRoot(), ".data", `pg-launcher-test-${randomBytes(4).toString("hex")}`);
+  try {
+    const started = Date.now();
+    const first = await startEmbeddedPostgres({ dataDir, port: 54400 + Math.floor(Math.random() * 500) });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(first.port).not.toBe(5432);
+    expect(first.url).toContain("@127.0.0.1:");
+    const sql = postgres(first.url, { max: 1, onnotice: () => undefined });
+    await sql`create table kept (v int)`;
+    await sql`insert into kept values (7)`;
+    await sql.end();
+    // A second launcher on the same data directory reuses the running server.
+    const reused = await startEmbeddedPostgres({ dataDir });
+    expect(reused.port).toBe(first.port);
+    await reused.stop();
+    await first.stop();
+    const again = await startEmbeddedPostgres({ dataDir });
+    const sql2 = postgres(again.url, { max: 1, onnotice: () => undefined });
+    expect(await sql2`select v from kept`).toEqual([{ v: 7 }]);
+    await sql2.end();
+    await again.stop();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}.json`, { force: true });
+  }
+}, 60_000);
