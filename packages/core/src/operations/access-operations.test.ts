@@ -106,6 +106,17 @@ describe("AI accounts", () => {
     expect(await auditActivities(env, env.a.workspace_id)).toContain("ai_account.created");
   });
 
+  it("replays a create sent again with the same key instead of creating a second account", async () => {
+    const env = await setup();
+    const k = key();
+    const first = await call<AiAccountView>(env, env.a.principal, "create_ai_account", { friendly_name: "once" }, { key: k });
+    const again = await call<AiAccountView>(env, env.a.principal, "create_ai_account", { friendly_name: "once" }, { key: k });
+    expect(again).toEqual(first);
+    const all = await call<Page<AiAccountView>>(env, env.a.principal, "list_ai_accounts");
+    expect(all.body.items.filter((a) => a.friendly_name === "once")).toHaveLength(1);
+    expect(await codeOf(call(env, env.a.principal, "create_ai_account", { friendly_name: "twice" }, { key: k }))).toBe("SVC_IDEMPOTENCY_CONFLICT");
+  });
+
   it("refuses bad names (400), taken names (409), and frees the name of a revoked account", async () => {
     const env = await setup();
     for (const bad of ["", "Upper", "-lead", "a".repeat(64), "has space", "ünï"]) {
