@@ -1,4 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+
 export default defineProject({
-  test: { name: "server", include: ["src/**/*.test.ts", "test/**/*.test.ts"], globalSetup: [], testTimeout: 30_000, hookTimeout: 60_000 },
+  test: {
+    name: "server",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: [fileURLToPath(new URL("../../packages/postgres/src/testing/global-setup.ts", import.meta.url))],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
 });

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SERVER_DIR = fileURLToPath(new URL("../../", import.meta.url));
+const TSX = join(SERVER_DIR, "node_modules", ".bin", "tsx");
+
+/** Environment for a spawned server or command: a scratch data folder and a fixed secret, so tests never touch `.data/`. */
+export function serverEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SVC_SECRET_KEY: "test-secret-key-0123456789abcdef0123456789abcdef",
+    AGENTQ_DATA_DIR: mkdtempSync(join(tmpdir(), "agentq-data-")),
+    HOST: "127.0.0.1",
+    PORT: "0",
+    LOG_LEVEL: "info",
+    ...extra,
+  };
+}
+
+/** A real `agentq` server process. */
+export interface SpawnedServer {
+  baseUrl: string;
+  child: ChildProcess;
+  /** Everything the process wrote so far (JSON log lines). */
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process exits. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawns `tsx src/main.ts` and waits for its "agentq listening" log line. */
+export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<SpawnedServer> {
+  const child = spawn(TSX, ["src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      for (const line of output.split("\n")) {
+        if (!line.includes('"agentq listening"')) continue;
+        const { port } = JSON.parse(line) as { port: number };
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${port}`);
+        return;
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return { baseUrl, child, output: () => output, exited };
+}
+
+/** Runs one of the server's commands (`src/bootstrap.ts`, `src/admin.ts`) to completion. */
+export function runServerCommand(script: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [script, ...args], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
