@@ -1,7 +1,50 @@
 import { ERROR_CATALOGUE } from "@agentq/core";
 import type { Operation } from "@agentq/core";
 import fc from "fast-check";
-import { deflateSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+
+/** Values of the world under test that make random requests reach deeper than validation. */
+export interface RequestSeeds {
+  /** Path segments to use besides random ones (existing message ids, template names). */
+  segments?: readonly string[];
+  /** Strings to use as JSON values (lease ids, durations, friendly names). */
+  strings?: readonly string[];
+  /** Valid request bodies, sent as is or with one field replaced or removed. */
+  bodies?: readonly Record<string, unknown>[];
+}
+
+// A deep copy of `value` with the field chosen by `path` (indexes into the keys at each level)
+// replaced by `replacement`, or removed when it is null.
+function mutate(value: Record<string, unknown>, path: readonly number[], replacement: unknown): Record<string, unknown> {
+  const copy = structuredClone(value);
+  let node: Record<string, unknown> = copy;
+  for (let i = 0; i < path.length; i++) {
+    const keys = Object.keys(node);
+    if (keys.length === 0) break;
+    const key = keys[(path[i] ?? 0) % keys.length] ?? "";
+    const child = node[key];
+    if (i === path.length - 1 || typeof child !== "object" || child === null || Array.isArray(child)) {
+      if (replacement === null) delete node[key];
+      else node[key] = replacement;
+      break;
+    }
+    node = child as Record<string, unknown>;
+  }
+  return copy;
+}
+
+function compress(bytes: Uint8Array, encoding: string | undefined): Uint8Array {
+  switch (encoding?.toLowerCase()) {
+    case "gzip":
+      return gzipSync(bytes);
+    case "deflate":
+      return deflateSync(bytes);
+    case "br":
+      return brotliCompressSync(bytes);
+    default:
+      return bytes;
+  }
+}
 
 /** One generated request. */
 export interface RandomRequest {
@@ -12,13 +55,13 @@ export interface RandomRequest {
 }
 
 const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 40 });
-const segment = fc.oneof(
+const anySegment = fc.oneof(
   fc.constantFrom("01JAAAAAAAAAAAAAAAAAAAAAAA", "x", "..", "%zz", "%2F", "ack", "get-pending", "send"),
   fc.string({ maxLength: 30 }).map((s) => encodeURIComponent(s)),
 );
 
 /** A JSON value of any shape, sometimes deep. */
-const jsonValue = fc.oneof(
+const anyJsonValue = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 200 }).map((n) => JSON.parse(`${"[".repeat(n)}${"]".repeat(n)}`) as unknown) },
 );
@@ -28,33 +71,47 @@ const jsonValue = fc.oneof(
  * random paths, with random methods, credentials, content types, encodings, idempotency keys and
  * bodies (objects shaped like the operation's input, random JSON, text or bytes).
  */
-export function randomRequests(operations: readonly Operation[], tokens: readonly string[]): fc.Arbitrary<RandomRequest> {
-  const templates = operations.map((op) => op.http.path);
-  const path = fc.oneof(
-    { weight: 5, arbitrary: fc.tuple(fc.constantFrom(...templates), fc.array(segment, { minLength: 4, maxLength: 4 })).map(([t, segs]) => { let i = 0; return t.replace(/\{[^}]+\}/g, () => segs[i++] ?? "x"); }) },
-    { weight: 1, arbitrary: fc.array(segment, { maxLength: 5 }).map((segs) => `/v1/${segs.join("/")}`) },
+export function randomRequests(operations: readonly Operation[], tokens: readonly string[], seeds: RequestSeeds = {}): fc.Arbitrary<RandomRequest> {
+  const seedSegments = seeds.segments ?? [];
+  const segment = seedSegments.length === 0 ? anySegment : fc.oneof(anySegment, fc.constantFrom(...seedSegments));
+  const seedStrings = [...(seeds.strings ?? []), ...seedSegments];
+  const jsonValue = seedStrings.length === 0 ? anyJsonValue : fc.oneof({ weight: 3, arbitrary: anyJsonValue }, { weight: 1, arbitrary: fc.constantFrom(...seedStrings) });
+  const fill = (template: string) => fc.array(segment, { minLength: 4, maxLength: 4 }).map((segs) => {
+    let i = 0;
+    return template.replace(/\{[^}]+\}/g, () => segs[i++] ?? "x");
+  });
+  const anyMethod = fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS");
+  // Mostly an operation's own method and path, sometimes another method or a random path.
+  const route = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...operations).chain((op) => fc.record({ method: fc.oneof({ weight: 6, arbitrary: fc.constant<string>(op.http.method) }, { weight: 1, arbitrary: anyMethod }), path: fill(op.http.path) })) },
+    { weight: 1, arbitrary: fc.record({ method: anyMethod, path: fc.array(segment, { maxLength: 5 }).map((segs) => `/v1/${segs.join("/")}`) }) },
   );
   const query = fc.array(fc.tuple(fc.constantFrom("limit", "cursor", "state", "role", "wait", "x"), fc.oneof(fc.constantFrom("10", "-1", "abc", "1e3", "101", ""), fc.string({ maxLength: 20 }))), { maxLength: 3 })
     .map((pairs) => (pairs.length === 0 ? "" : `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}`));
   const fieldNames = [...new Set(operations.flatMap((op) => Object.keys(op.input.properties)))];
   const objectBody = fc.dictionary(fc.constantFrom(...fieldNames, "extra"), jsonValue, { maxKeys: 6 });
+  const samples = seeds.bodies ?? [];
+  // A sample body (a valid request) with one field replaced or removed at some depth.
+  const mutatedSample = samples.length === 0 ? objectBody : fc.tuple(fc.constantFrom(...samples), fc.array(fc.nat(), { maxLength: 3 }), fc.option(jsonValue)).map(([sample, path, replacement]) => (path.length === 0 ? sample : mutate(sample, path, replacement)));
   const bodyValue = fc.oneof(
-    { weight: 5, arbitrary: objectBody.map((o) => JSON.stringify(o)) },
+    { weight: 3, arbitrary: objectBody.map((o) => JSON.stringify(o)) },
+    { weight: 3, arbitrary: mutatedSample.map((o) => JSON.stringify(o)) },
     { weight: 2, arbitrary: jsonValue.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 50 }) },
     { weight: 1, arbitrary: fc.constant("") },
+    { weight: 1, arbitrary: fc.integer({ min: 255, max: 300 }).map((kb) => JSON.stringify({ text: "x".repeat(kb * 1024) })) },
   ).map((text) => new TextEncoder().encode(text));
   const rawBytes = fc.uint8Array({ maxLength: 200 });
-  const encoding = fc.constantFrom(undefined, undefined, undefined, "gzip", "deflate", "br", "identity", "compress", "GZIP");
-  const body = fc.tuple(fc.oneof({ weight: 6, arbitrary: bodyValue }, { weight: 1, arbitrary: rawBytes }), encoding).map(([bytes, enc]) => ({ bytes: enc === "gzip" || enc === "GZIP" ? gzipSync(bytes) : enc === "deflate" ? deflateSync(bytes) : bytes, enc }));
+  const encoding = fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constantFrom("gzip", "deflate", "br", "identity", "compress", "GZIP") });
+  const body = fc.tuple(fc.oneof({ weight: 6, arbitrary: bodyValue }, { weight: 1, arbitrary: rawBytes }), encoding).map(([bytes, enc]) => ({ bytes: compress(bytes, enc), enc }));
   return fc.record({
-    method: fc.constantFrom("GET", "POST", "POST", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"),
-    path: fc.tuple(path, query).map(([p, q]) => p + q),
-    auth: fc.oneof(fc.constantFrom(...tokens.map((t) => `Bearer ${t}`)), fc.constant(undefined), headerText),
-    contentType: fc.oneof(fc.constantFrom("application/json", "application/json; charset=utf-8", undefined, "text/plain", "application/json; charset=latin1"), headerText),
+    route,
+    query,
+    auth: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...tokens.map((t) => `Bearer ${t}`)) }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: headerText }),
+    contentType: fc.oneof({ weight: 8, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8") }, { weight: 2, arbitrary: fc.constantFrom(undefined, "text/plain", "application/json; charset=latin1") }, { weight: 1, arbitrary: headerText }),
     idempotencyKey: fc.oneof(fc.constant(undefined), headerText, fc.string({ minLength: 256, maxLength: 300, unit: fc.constant("k") })),
     requestId: fc.option(headerText),
-    body: fc.option(body),
+    body: fc.option(body, { freq: 8 }),
   }).map((r) => {
     const headers: Record<string, string> = {};
     if (r.auth !== undefined) headers.Authorization = r.auth;
@@ -62,8 +119,9 @@ export function randomRequests(operations: readonly Operation[], tokens: readonl
     if (r.idempotencyKey !== undefined) headers["Idempotency-Key"] = r.idempotencyKey;
     if (r.requestId !== null) headers["X-Request-Id"] = r.requestId;
     if (r.body?.enc !== undefined) headers["Content-Encoding"] = r.body.enc;
-    const canHaveBody = r.method !== "GET" && r.method !== "HEAD";
-    return { method: r.method, path: r.path, headers, body: canHaveBody && r.body !== null ? r.body.bytes : null };
+    const method = r.route.method;
+    const canHaveBody = method !== "GET" && method !== "HEAD";
+    return { method, path: r.route.path + r.query, headers, body: canHaveBody && r.body !== null ? r.body.bytes : null };
   });
 }
 
