@@ -30,5 +30,6 @@ it("initialises a fresh data directory, serves on 127.0.0.1 on a port of its own
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(`${dataDir}.json`, { force: true });
+    rmSync(`${dataDir}.log`, { force: true });
   }
 }, 60_000);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -15,8 +15,6 @@ export interface EmbeddedPostgresOptions {
   port?: number;
   /** Extra server settings (`-c name=value`), e.g. `{ fsync: "off" }` for a throwaway test server. */
   settings?: Record<string, string>;
-  /** Receives the server's log lines; discarded by default. */
-  onLog?: (line: string) => void;
 }
 
 /** A running embedded PostgreSQL. */
@@ -207,55 +205,58 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
 
   const settings: Record<string, string> = { listen_addresses: "127.0.0.1", unix_socket_directories: "", max_connections: "200", ...options.settings };
   const args = ["-D", dataDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
-  const child = spawn(binaries.postgres, args, { ...(identity ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C", LANG: "C" } });
-  await waitUntilReady(child, options.onLog ?? (() => undefined));
+  // The server is a process of its own (detached, logging to a file beside the data directory):
+  // it outlives a short-lived command that started it (e.g. bootstrap), and the next process
+  // reuses it. Whoever started it may stop it.
+  const logFile = `${dataDir}.log`;
+  const log = openSync(logFile, "a", 0o600);
+  const child = spawn(binaries.postgres, args, { ...(identity ?? {}), detached: true, stdio: ["ignore", log, log], env: { ...process.env, LC_ALL: "C", LANG: "C" } });
+  closeSync(log);
+  child.unref();
+  await waitUntilReady(child, urlFor(port), logFile);
 
   let stopped: Promise<void> | null = null;
   return {
     url: urlFor(port),
     port,
     dataDir,
-    stop: () => {
-      stopped ??= new Promise<void>((resolveStop) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
-        child.once("exit", () => resolveStop());
-        // SIGINT is PostgreSQL's fast shutdown: disconnect clients, checkpoint, exit.
-        child.kill("SIGINT");
-      });
-      return stopped;
-    },
+    stop: () => (stopped ??= stopServer(child)),
   };
 }
 
-function waitUntilReady(child: ChildProcess, onLog: (line: string) => void): Promise<void> {
-  return new Promise((resolveReady, reject) => {
-    let log = "";
-    let ready = false;
-    const timer = setTimeout(() => {
+/** Fast shutdown (SIGINT: disconnect clients, checkpoint, exit), waiting until the process is gone. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  child.kill("SIGINT");
+  const deadline = Date.now() + 20_000;
+  while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, "utf8").slice(-2000);
+  } catch {
+    return "";
+  }
+}
+
+/** Polls until the server answers, the process exits, or the start timeout passes. */
+async function waitUntilReady(child: ChildProcess, url: string, logFile: string): Promise<void> {
+  let failure: Error | null = null;
+  child.once("error", (e) => (failure = e));
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (failure !== null) throw new EmbeddedPostgresError(`the server binary could not be run: ${(failure as Error).message}`, { cause: failure });
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new EmbeddedPostgresError(`the server exited (${child.exitCode ?? child.signalCode}) before it was ready. Its log (${logFile}):\n${tail(logFile)}`);
+    }
+    if (await answers(url)) return;
+    if (Date.now() > deadline) {
       child.kill("SIGINT");
-      reject(new EmbeddedPostgresError(`the server did not become ready within ${START_TIMEOUT_MS / 1000} s. Its log:\n${log.slice(-2000)}`));
-    }, START_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
-      onLog(text);
-      if (!ready) log += text;
-      if (!ready && text.includes("database system is ready to accept connections")) {
-        ready = true;
-        log = "";
-        clearTimeout(timer);
-        resolveReady();
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(new EmbeddedPostgresError(`the server binary could not be run: ${e.message}`, { cause: e }));
-    });
-    child.on("exit", (code) => {
-      if (ready) return;
-      clearTimeout(timer);
-      reject(new EmbeddedPostgresError(`the server exited with code ${code} before it was ready. Its log:\n${log.slice(-2000)}`));
-    });
-  });
+      throw new EmbeddedPostgresError(`the server did not become ready within ${START_TIMEOUT_MS / 1000} s. Its log (${logFile}):\n${tail(logFile)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
