@@ -106,6 +106,14 @@ describe("access routes end to end", () => {
     expect(conflict.body.error.details.original_request_id).toBe(first.headers.get("x-request-id"));
   });
 
+  it("treats the same key on a different endpoint as a conflict", async () => {
+    const alice = await createAccount(a, "alice");
+    expect((await call(app, "POST", `/v1/ai-accounts/${alice}/freeze`, { authorization: a.authorization, key: "shared" })).status).toBe(200);
+    const other = await call(app, "POST", `/v1/ai-accounts/${alice}/unfreeze`, { authorization: a.authorization, key: "shared" });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe("SVC_IDEMPOTENCY_CONFLICT");
+  });
+
   it("refuses by tier and by scope", async () => {
     const alice = await createAccount(a, "alice");
     const op = await issue(a, alice, ["send"]);

@@ -20,7 +20,8 @@ export interface OperationRouteDeps {
 
 /**
  * Registers one Hono route per operation (method + path, `{param}` -> `:param`) and records it
- * in `routes` for 404/405 decisions. Each route runs, in order:
+ * in `routes` for 404/405 decisions. Throws at start-up when two operations share a route or a
+ * path is outside /v1 (catalogue mistakes, never request-time errors). Each route runs, in order:
  * 1. the body (POST, PUT, PATCH): content type, encoding, limits, depth, JSON object;
  * 2. authentication from the Authorization header (skipped for public operations);
  * 3. the raw input `{ ...body, ...declared query, ...path params }`;
@@ -31,7 +32,13 @@ export interface OperationRouteDeps {
  * rendered as the error envelope.
  */
 export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly Operation[], routes: RouteTable, deps: OperationRouteDeps): void {
+  const seen = new Set<string>();
   for (const op of operations) {
+    // Parameter names do not tell routes apart: /a/{x} and /a/{y} are the same route.
+    const route = `${op.http.method} ${op.http.path.replace(/\{[^}]+\}/g, "{}")}`;
+    if (seen.has(route)) throw new Error(`Two operations share the route ${route} (${op.name}).`);
+    if (!op.http.path.startsWith("/v1/")) throw new Error(`Operation ${op.name} has a path outside /v1: ${op.http.path}.`);
+    seen.add(route);
     routes.add(op.http.method, op.http.path);
     app.on(op.http.method, toHonoPath(op.http.path), async (c) => {
       try {
