@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { parseDurationMs } from "../time/duration.ts";
-import { leaseRefusal } from "./lease-refusal.ts";
+import { leaseAlreadyCovers, leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { parseLeaseId, parseMessageId } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
@@ -23,7 +23,9 @@ export interface ExtendLeaseResponse {
 /**
  * POST /v1/messages/{message_id}/extend_lease: moves the held lease's expiry to now +
  * `visibility_timeout` (PT10S..PT600S), clamped so it never passes claim time + 1 h. One per
- * 10 s per message, at most 30 per lease, never past the message's expiry.
+ * 10 s per message, at most 30 per lease, never past the message's expiry. When the current
+ * lease already reaches at least that far, answers with it unchanged (nothing written, not
+ * counted).
  * @throws DomainError SVC_MALFORMED_REQUEST (lease_id, visibility_timeout),
  *   SVC_EXTEND_RATE_LIMITED (retryAfterSeconds), SVC_LEASE_EXTENSION_LIMIT_EXCEEDED,
  *   SVC_LEASE_AT_CUMULATIVE_CEILING, SVC_LEASE_AT_TTL_CEILING and the other refusals of
@@ -47,5 +49,11 @@ export async function extendLease(deps: CoreDeps, ctx: OperationContext, input: 
     audit,
   });
   if (r.ok) return { lease: { lease_id: leaseId, lease_expires_at: r.message.visibleAt.toISOString() }, extensions: r.message.leaseExtensions };
-  throw leaseRefusal({ op: { kind: "extend", visibilityTimeoutMs }, leaseId, snapshot: r.snapshot, now: r.now });
+  const refusal = leaseRefusal({ op: { kind: "extend", visibilityTimeoutMs }, leaseId, snapshot: r.snapshot, now: r.now });
+  // Every real refusal (rate, count, ceilings) comes first; only a request the current lease
+  // already covers is answered with that lease instead of an error.
+  if (refusal.code === "SVC_MALFORMED_REQUEST" && r.snapshot && leaseAlreadyCovers({ leaseId, snapshot: r.snapshot, now: r.now, visibilityTimeoutMs })) {
+    return { lease: { lease_id: leaseId, lease_expires_at: r.snapshot.visibleAt.toISOString() }, extensions: r.snapshot.leaseExtensions };
+  }
+  throw refusal;
 }

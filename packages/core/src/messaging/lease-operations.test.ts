@@ -100,10 +100,11 @@ describe("ack, nack and extend_lease use cases", () => {
     expect(await codeOf(extend({ visibility_timeout: "PT5S" }))).toBe("SVC_MALFORMED_REQUEST");
     expect(await codeOf(extend({ visibility_timeout: "PT601S" }))).toBe("SVC_MALFORMED_REQUEST");
     expect(await codeOf(extend({ visibility_timeout: undefined }))).toBe("SVC_MALFORMED_REQUEST");
-    expect(await codeOf(extend({ visibility_timeout: "PT30S" }))).toBe("SVC_MALFORMED_REQUEST");
+    const claimExpiry = new Date(s.world.clock.now().getTime() + 60_000).toISOString();
+    expect(await extend({ visibility_timeout: "PT30S" })).toEqual({ lease: { lease_id: lease, lease_expires_at: claimExpiry }, extensions: 0 });
     const r = await extend({ visibility_timeout: "PT300S" });
     expect(r).toEqual({ lease: { lease_id: lease, lease_expires_at: new Date(s.world.clock.now().getTime() + 300_000).toISOString() }, extensions: 1 });
-    const limited = await refusal(extend());
+    const limited = await refusal(extend({ visibility_timeout: "PT60S" }));
     expect(limited.code).toBe("SVC_EXTEND_RATE_LIMITED");
     expect(limited.retryAfterSeconds).toBe(10);
     for (let i = 2; i <= 30; i++) {

@@ -66,3 +66,17 @@ export function leaseRefusal(p: { op: LeaseOperation; leaseId: string; snapshot:
   // The guard refused a live lease for no reason visible in the snapshot (a concurrent write won).
   return new DomainError("SVC_LEASE_NOT_HELD", "This lease is not the current lease on the message.", { message_id: m.id });
 }
+
+/**
+ * True when an extension was refused only because the caller's live lease already reaches at
+ * least as far as the request would take it (now + visibility timeout), below the one-hour cap.
+ * extend_lease answers such a request with the current lease (200, nothing written) rather than
+ * an error: the caller already has what it asked for.
+ */
+export function leaseAlreadyCovers(p: { leaseId: string; snapshot: MessageRecord | null; now: Date; visibilityTimeoutMs: number }): boolean {
+  const m = p.snapshot;
+  if (m === null || effectiveState(m, p.now) !== "held" || m.leaseId !== p.leaseId) return false;
+  const now = p.now.getTime();
+  const cap = (m.leaseClaimedAt ?? p.now).getTime() + MESSAGING_LIMITS.leaseCumulativeCapMs;
+  return m.visibleAt.getTime() > now && cap > m.visibleAt.getTime() && now + p.visibilityTimeoutMs <= m.visibleAt.getTime();
+}

@@ -29,3 +29,6 @@ export { describeAccountStoreContract } from "./access-account-store.contract.ts
 export { describeCredentialStoreContract } from "./access-credential-store.contract.ts";
 export { bootstrapScenarioWorkspace, seedAccount, seedTokenCredential, scenarioContext } from "./access-scenario.ts";
 export type { AccessScenarioWorkspace } from "./access-scenario.ts";
+export { ALL_OPERATIONAL_SCOPES, seedTestWorkspace, seedPrincipal, callContext } from "./principal-fixtures.ts";
+export { createMessagingScenario } from "./messaging-scenario.ts";
+export type { MessagingScenario } from "./messaging-scenario.ts";

@@ -158,6 +158,43 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
       });
     });
 
+    describe("wake-ups", () => {
+      /** Resolves once `act` (repeated while the waiter may still be registering) wakes a waiter of the recipient. */
+      async function expectWakes(act: () => Promise<void>): Promise<void> {
+        const woken = h.notifier.waitForMessages({ workspaceId: w.workspace.id, recipientId: w.recipient.id, timeoutMs: 60_000 });
+        let done = false;
+        void woken.then(() => (done = true));
+        while (!done) {
+          await act();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+
+      it("a nack that makes the message claimable at once wakes the recipient's waiters", async () => {
+        await expectWakes(async () => {
+          // A fresh message each time, so no message is nacked twice within the 30 s window.
+          const fresh = await send();
+          const { claimed } = await claim({ max: 100, vt: 600 * SECOND_MS });
+          for (const c of claimed) {
+            const r = c.id === fresh.id ? await nack(c, c.leaseId as string) : await ack(c, c.leaseId as string);
+            expect(r.ok).toBe(true);
+          }
+        });
+      });
+
+      it("releasing a dead letter wakes the recipient's waiters", async () => {
+        const t = await now();
+        for (let i = 0; i < 50; i++) await send({ acceptedAt: t });
+        expect((await claim({ max: 50, maxDeliveries: 0 })).deadLettered).toHaveLength(50);
+        const dead = await h.stores.messages.listDeadLettered({ workspaceId: w.workspace.id, after: null, limit: 100 });
+        await expectWakes(async () => {
+          const m = dead.pop();
+          if (!m) throw new Error("ran out of dead letters before a wake-up");
+          expect(await h.stores.messages.release({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.released") })).not.toBeNull();
+        });
+      });
+    });
+
     describe("claim (pending -> held)", () => {
       it("claims in dequeue order: priority first, then accepted time, at most max", async () => {
         const t = await now();
