@@ -279,6 +279,56 @@ describe("authentication and metadata", () => {
     }
   });
 
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${served.url}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: admin.authorization, ...headers },
+      body,
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit);
+
+  it("answers an authenticated POST with X-Request-Id", async () => {
+    const res = await post(JSON.stringify(initialize));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9A-Z]{26}$/);
+  });
+
+  it("refuses JSON nested deeper than the REST limit (plus the JSON-RPC wrapper) with 400 SVC_MALFORMED_REQUEST", async () => {
+    const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const call = (payload: string) => `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_workspace","arguments":{"x":${payload}}}}`;
+    const refused = await post(call(deep(64)));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("SVC_MALFORMED_REQUEST");
+    const accepted = await post(call(deep(60)), { "Mcp-Protocol-Version": "2025-06-18" });
+    expect(accepted.status).toBe(200);
+  });
+
+  it("answers a body that is not JSON with the JSON-RPC parse error", async () => {
+    const res = await post("{not json");
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it("refuses a content-encoded body with 415 SVC_UNSUPPORTED_CONTENT_TYPE", async () => {
+    const res = await post(JSON.stringify(initialize), { "Content-Encoding": "gzip" });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SVC_UNSUPPORTED_CONTENT_TYPE");
+  });
+
+  it("refuses a streamed body (no Content-Length) once it passes 256 KB", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const res = await post(stream);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SVC_PAYLOAD_TOO_LARGE");
+  });
+
   it("refuses a body over 256 KB with 413 SVC_PAYLOAD_TOO_LARGE", async () => {
     const res = await fetch(`${served.url}/mcp`, {
       method: "POST",

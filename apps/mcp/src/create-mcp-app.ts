@@ -7,6 +7,7 @@ import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, bearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
+import { MAX_MCP_BODY_BYTES, readMcpBody } from "./read-mcp-body.ts";
 import { toolBindings } from "./tool-binding.ts";
 import { createToolServer } from "./tool-server.ts";
 
@@ -28,9 +29,6 @@ export interface McpAppOptions {
   /** Told about server faults (errors that are not DomainErrors), for logging; their messages never reach the client. */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
 }
-
-/** Request bodies over this size are refused before parsing (spec §Limits: 256 KB). */
-const MAX_BODY_BYTES = 256 * 1024;
 
 type Env = { Variables: { requestId: string } };
 
@@ -104,7 +102,11 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       return errorResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", "The MCP endpoint accepts POST only."), { Allow: "POST" });
     }
     const declared = Number(c.req.header("Content-Length") ?? "0");
-    if (declared > MAX_BODY_BYTES) return errorResponse(c, new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is over 256 KB."));
+    if (declared > MAX_MCP_BODY_BYTES) return errorResponse(c, new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is over 256 KB.", { max_bytes: MAX_MCP_BODY_BYTES }));
+    const body = await readMcpBody(c.req.raw);
+    if (body.kind === "not_json") {
+      return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, 400);
+    }
 
     const server = createToolServer(bindings, {
       deps,
@@ -114,10 +116,10 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       signal: c.req.raw.signal,
       ...(options.onUnexpectedError === undefined ? {} : { onUnexpectedError: options.onUnexpectedError }),
     });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(c.req.raw, { parsedBody: body.value });
     } finally {
       await server.close();
     }
