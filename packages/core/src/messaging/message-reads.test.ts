@@ -94,5 +94,6 @@ describe("message reads: get_message, list_messages, list_recipients", () => {
     expect(rest).toEqual({ items: [{ ai_account_id: s.admin.account.id, friendly_name: "admin" }], next_cursor: null });
     const forged = encodeCursor({ secrets: { cursorKey: new Uint8Array(32) }, clock: s.world.clock }, { resource: "recipients", workspaceId: s.alice.workspace.id, filters: {} }, s.alice.account.id);
     expect(await codeOf(listRecipients(s.world.deps, callContext(s.alice), { cursor: forged }))).toBe("SVC_CURSOR_EXPIRED");
+    expect(await codeOf(listRecipients(s.world.deps, callContext(s.alice), { limit: "many" }))).toBe("SVC_MALFORMED_REQUEST");
   });
 });

@@ -13,6 +13,8 @@ describe("templates", () => {
     const first = await listTemplates(s.world.deps, ctx, { limit: 2 });
     expect(first.items.map((t) => t.name)).toEqual(["directive", "note"]);
     expect((await listTemplates(s.world.deps, ctx, { limit: 2, cursor: first.next_cursor })).items.map((t) => t.name)).toEqual(["result"]);
+    await expect(listTemplates(s.world.deps, ctx, { limit: 2, cursor: `${first.next_cursor}x` })).rejects.toSatisfy((e) => isDomainError(e) && e.code === "SVC_CURSOR_EXPIRED");
+    await expect(listTemplates(s.world.deps, ctx, { limit: 2.5 })).rejects.toSatisfy((e) => isDomainError(e) && e.code === "SVC_MALFORMED_REQUEST");
   });
 
   it("returns a template's JSON Schema as plain JSON; directive has the three required string fields", async () => {
