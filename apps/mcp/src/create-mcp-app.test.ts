@@ -279,13 +279,16 @@ describe("authentication and metadata", () => {
     }
   });
 
-  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
-    fetch(`${served.url}/mcp`, {
+  const post = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) => {
+    // Node's fetch needs duplex "half" for a streamed body; RequestInit's type does not know it.
+    const init: RequestInit & { duplex?: "half" } = {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: admin.authorization, ...headers },
       body,
-      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-    } as RequestInit);
+      ...(typeof body === "string" ? {} : { duplex: "half" as const }),
+    };
+    return fetch(`${served.url}/mcp`, init);
+  };
 
   it("answers an authenticated POST with X-Request-Id", async () => {
     const res = await post(JSON.stringify(initialize));

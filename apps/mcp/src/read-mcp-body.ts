@@ -46,7 +46,7 @@ export async function readMcpBody(request: Request): Promise<McpBody> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body !== null) {
-    const reader = request.body.getReader();
+    const reader = (request.body as ReadableStream<Uint8Array>).getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
