@@ -99,6 +99,15 @@ describe("acceptSend on PostgreSQL", () => {
     expect(await rowsOfSend(db.sql, w, parts.message.id, key)).toEqual({ messages: 0, keys: 0, audit: 0, outbox: 0 });
   });
 
+  it("a replay of a stored key answers with the stored record even after the recipient was revoked", async () => {
+    const parts = await sendParts(w);
+    expect((await stores().messages.acceptSend(parts)).kind).toBe("accepted");
+    await stores().accounts.transition({ workspaceId: w.workspace.id, accountId: w.recipient.id, from: ["active"], to: "revoked", now: new Date() });
+    const replay = await sendParts(w, (parts.idempotency as IdempotencyRecord).key);
+    expect(await stores().messages.acceptSend(replay)).toMatchObject({ kind: "idempotency_exists", record: { requestId: parts.idempotency?.requestId } });
+    expect(await stores().messages.acceptSend(await sendParts(w))).toEqual({ kind: "recipient_gone" });
+  });
+
   it("concurrent sends with one key in transactions on separate connections write once", async () => {
     const key = `key-${fixtureId()}`;
     const other = db.connect({ max: 8 });

@@ -73,7 +73,8 @@ export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | {
 /**
  * The whole write of a send in ONE statement (CTEs), so it is atomic even outside a transaction:
  * 1. the recipient must still be addressable (not revoked; read, not locked: a revoke racing
- *    the send may let one message through, as if the send had come first);
+ *    the send may let one message through, as if the send had come first); when it is not,
+ *    a committed unexpired record of the key still answers `idempotency_exists` (a replay);
  * 2. the idempotency record is inserted `ON CONFLICT DO NOTHING`-style (an expired record is
  *    replaced); a concurrent insert of the same key waits on the other transaction's row lock
  *    and then sees its committed row (no insert) or, when it rolled back, inserts;
@@ -87,7 +88,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
   const a = p.audit;
   const k = p.idempotency;
   const hasKey = k !== null;
-  const [row] = await sql<(Partial<MessageRow> & { recipient_ok: boolean; idempotency_inserted: boolean; woke: number })[]>`
+  const [row] = await sql<(Partial<MessageRow> & { recipient_ok: boolean; idempotency_inserted: boolean; key_exists: boolean; woke: number })[]>`
     with recipient as (
       select 1 from ai_accounts where workspace_id = ${m.workspaceId} and id = ${m.recipientId} and state <> 'revoked'
     ),
@@ -139,10 +140,16 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
     )
     select exists (select 1 from recipient) as recipient_ok,
            exists (select 1 from idempotency) as idempotency_inserted,
+           (${hasKey}::boolean and exists (
+             select 1 from idempotency_keys
+             where workspace_id = ${k?.workspaceId ?? null}::text and account_id = ${k?.accountId ?? null}::text and key = ${k?.key ?? null}::text and expires_at > now()
+           )) as key_exists,
            (select count(*) from wake)::int as woke,
            message.*
     from (select 1) as one left join message on true`;
-  if (!row?.recipient_ok) return { kind: "recipient_gone" };
+  if (!row) throw new Error("messagesAcceptSend: no row");
+  // A stored key wins over a gone recipient: a replay answers with the original response.
+  if (!row.recipient_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "recipient_gone" };
   if (row.id == null) return { kind: "idempotency_exists" };
   return { kind: "accepted", message: toMessage(row as MessageRow) };
 }
