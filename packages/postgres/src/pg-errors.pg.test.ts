@@ -32,6 +32,7 @@ describe("PostgreSQL error translation", () => {
     await db.sql`select pg_terminate_backend(${pid})`;
     const failure = translatePgError(await pending);
     expect(isDomainError(failure) && failure.code).toBe("SVC_SERVICE_UNAVAILABLE");
+    await victim.end({ timeout: 0 });
   });
 
   it("names the outcome of a unique violation of a known constraint, and only of one", async () => {

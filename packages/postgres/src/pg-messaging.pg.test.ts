@@ -7,7 +7,7 @@ import { createTestSchema, type TestSchema } from "./testing/test-schema.ts";
 let db: TestSchema;
 let notifier: PgWakeupNotifier;
 beforeAll(async () => {
-  db = await createTestSchema({ max: 20 });
+  db = await createTestSchema({ max: 10 });
   notifier = new PgWakeupNotifier(db.sql);
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { messagesClaimBatchStatement } from "./messages.ts";
 
 let db: TestSchema;
 beforeAll(async () => {
-  db = await createTestSchema({ max: 20 });
+  db = await createTestSchema({ max: 10 });
 });
 afterAll(async () => {
   await db.drop();

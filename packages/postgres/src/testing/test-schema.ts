@@ -41,11 +41,11 @@ export async function createTestSchema(options: { max?: number } = {}): Promise<
   await migrate(admin, { schema });
   const pools: postgres.Sql[] = [];
   const connect = (o: { max?: number } = {}) => {
-    const pool = postgres(url, { max: o.max ?? 10, onnotice: () => undefined, connection: { search_path: schema } });
+    const pool = postgres(url, { max: o.max ?? 5, onnotice: () => undefined, connection: { search_path: schema } });
     pools.push(pool);
     return pool;
   };
-  const sql = connect({ max: options.max ?? 10 });
+  const sql = connect({ max: options.max ?? 5 });
   return {
     schema,
     url,
