@@ -90,6 +90,7 @@ describe("operation routes derived from the catalogue", () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as { input: unknown; request_id: string };
     expect(body.input).toEqual({ note: "hi", item_id: "it-1", mode: "fast" });
+    expect(res.headers.get("cache-control")).toBe("no-store");
     expect(body.request_id).toBe(res.headers.get("x-request-id"));
   });
 

@@ -65,6 +65,15 @@ describe("readBodyBytes", () => {
     expect(await codeOf(readBodyBytes(meteredStream(bomb, 64).stream, "br", LIMITS))).toBe("SVC_PAYLOAD_TOO_LARGE");
   });
 
+  it("answers at once when the client stalls after sending too much or corrupt data", async () => {
+    // A client that sends part of its body and then neither sends more nor closes.
+    const stalled = (bytes: Uint8Array) => new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(bytes); } });
+    const bomb = gzipSync(new Uint8Array(10 * 1024 * 1024));
+    expect(await codeOf(readBodyBytes(stalled(bomb), "gzip", LIMITS))).toBe("SVC_PAYLOAD_TOO_LARGE");
+    expect(await codeOf(readBodyBytes(stalled(text), "gzip", LIMITS))).toBe("SVC_MALFORMED_REQUEST");
+    expect(await codeOf(readBodyBytes(stalled(new Uint8Array(LIMITS.maxBytes + 1)), "identity", LIMITS))).toBe("SVC_PAYLOAD_TOO_LARGE");
+  }, 5_000);
+
   it("refuses more than 1 MB of compressed bytes even when they inflate to nothing", async () => {
     // Concatenated empty gzip members: valid gzip, zero output bytes, any compressed size.
     const member = gzipSync(new Uint8Array(0));

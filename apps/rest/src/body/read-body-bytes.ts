@@ -23,29 +23,46 @@ export interface BodyLimits {
 export async function readBodyBytes(body: ReadableStream<Uint8Array> | null, encoding: BodyEncoding, limits: BodyLimits): Promise<Uint8Array> {
   if (body === null) return new Uint8Array(0);
   const wireLimit = encoding === "identity" ? limits.maxBytes : limits.maxCompressedBytes;
+  const reader = body.getReader();
+  // Cancelling ends a read that waits on a stalled client, so a refusal is answered at once
+  // instead of when (if ever) the client sends its next chunk.
+  const stopReading = (): void => {
+    reader.cancel().catch(() => undefined);
+  };
   const chunks: Uint8Array[] = [];
   let size = 0;
   const collect = async (source: AsyncIterable<Uint8Array>): Promise<void> => {
-    for await (const chunk of source) {
-      size += chunk.byteLength;
-      if (size > limits.maxBytes) throw tooLarge(limits);
-      chunks.push(chunk);
+    try {
+      for await (const chunk of source) {
+        size += chunk.byteLength;
+        if (size > limits.maxBytes) throw tooLarge(limits);
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      stopReading();
+      throw err;
     }
   };
   try {
-    if (encoding === "identity") await collect(limitedChunks(body, wireLimit, limits));
-    else await pipeline(limitedChunks(body, wireLimit, limits), createInflater(encoding), collect);
+    if (encoding === "identity") {
+      await collect(limitedChunks(reader, wireLimit, limits));
+    } else {
+      const inflater = createInflater(encoding);
+      inflater.once("error", stopReading);
+      await pipeline(limitedChunks(reader, wireLimit, limits), inflater, collect);
+    }
   } catch (err) {
     if (isDomainError(err)) throw err;
     throw malformed("The request body could not be read or decompressed.", { content_encoding: encoding });
+  } finally {
+    reader.releaseLock();
   }
   return concat(chunks, size);
 }
 
-// Yields the stream's chunks, failing once more than `limit` bytes have arrived. Cancels the
-// stream when the consumer stops early (an error downstream), so no more bytes are pulled.
-async function* limitedChunks(body: ReadableStream<Uint8Array>, limit: number, limits: BodyLimits): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
+// Yields the reader's chunks, failing once more than `limit` bytes have arrived. Cancels the
+// stream when it stops early, so no more bytes are pulled.
+async function* limitedChunks(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number, limits: BodyLimits): AsyncGenerator<Uint8Array> {
   let received = 0;
   let finished = false;
   try {
@@ -61,7 +78,6 @@ async function* limitedChunks(body: ReadableStream<Uint8Array>, limit: number, l
     }
   } finally {
     if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
   }
 }
 

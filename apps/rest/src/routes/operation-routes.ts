@@ -72,9 +72,11 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
 }
 
 // The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay
-// renders byte for byte what the first response sent.
+// renders byte for byte what the first response sent. Operation responses are per caller (and
+// some carry a plaintext token once), so no cache may keep them.
 function renderResult(result: OperationResult): Response {
   const headers = new Headers(result.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
   return new Response(JSON.stringify(result.body), { status: result.status, headers });
 }
