@@ -26,13 +26,16 @@ export class CliError extends Error {
   readonly code: string;
   readonly exitCode: ExitCode;
   readonly envelope: WireErrorEnvelope | null;
+  /** The service's Retry-After (seconds) on a retryable refusal, when it sent one. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(code: string, message: string, exitCode: ExitCode, envelope: WireErrorEnvelope | null = null) {
+  constructor(code: string, message: string, exitCode: ExitCode, envelope: WireErrorEnvelope | null = null, retryAfterSeconds: number | null = null) {
     super(message);
     this.name = "CliError";
     this.code = code;
     this.exitCode = exitCode;
     this.envelope = envelope;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** A failure found by the CLI itself. */
@@ -40,9 +43,10 @@ export class CliError extends Error {
     return new CliError(code, message, LOCAL_EXIT[code]);
   }
 
-  /** A refusal by the service, from its error envelope and HTTP status. */
-  static fromService(envelope: WireErrorEnvelope, status: number): CliError {
-    return new CliError(envelope.error.code, envelope.error.message, exitCodeForServiceError(envelope.error.code, status), envelope);
+  /** A refusal by the service, from its error envelope, HTTP status and Retry-After header. */
+  static fromService(envelope: WireErrorEnvelope, status: number, retryAfter: string | null = null): CliError {
+    const seconds = retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : null;
+    return new CliError(envelope.error.code, envelope.error.message, exitCodeForServiceError(envelope.error.code, status), envelope, seconds);
   }
 }
 

@@ -179,7 +179,7 @@ describe("exit codes", () => {
     const again = JSON.parse((await cli(["--json", "pending"], recipient.token)).out) as PendingJson;
     const r = await cli(["nack", messageId, "--lease", again.items[0]!.lease.lease_id], recipient.token);
     expect(r.code).toBe(EXIT.retryable);
-    expect(r.err).toMatch(/^SVC_NACK_RATE_LIMITED: /);
+    expect(r.err).toMatch(/^SVC_NACK_RATE_LIMITED: .* \(retry after \d+ s\)\n$/);
   });
 
   it("7 when the service cannot be reached or does not speak agentq", async () => {

@@ -179,7 +179,8 @@ function report(e: unknown, io: CliIo, json: boolean): ExitCode {
     return EXIT.usage;
   }
   const error = e instanceof CliError ? e : CliError.local("CLI_INTERNAL", e instanceof Error ? e.message : String(e));
-  io.stderr.write(`${error.code}: ${error.message}\n`);
+  const retry = error.retryAfterSeconds === null ? "" : ` (retry after ${error.retryAfterSeconds} s)`;
+  io.stderr.write(`${error.code}: ${error.message}${retry}\n`);
   if (json) {
     const envelope = error.envelope ?? { error: { code: error.code, message: error.message }, request_id: null };
     io.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);

@@ -77,6 +77,6 @@ export async function callOperation(config: ServiceConfig, req: OperationRequest
     throw CliError.local("CLI_BAD_RESPONSE", `${config.baseUrl} answered HTTP ${response.status} with a body that is not JSON; is it an agentq server?`);
   }
   if (response.ok) return parsed;
-  if (isWireErrorEnvelope(parsed)) throw CliError.fromService(parsed, response.status);
+  if (isWireErrorEnvelope(parsed)) throw CliError.fromService(parsed, response.status, response.headers.get("retry-after"));
   throw CliError.local("CLI_BAD_RESPONSE", `${config.baseUrl} answered HTTP ${response.status} without an error envelope; is it an agentq server?`);
 }
