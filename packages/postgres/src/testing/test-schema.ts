@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { migrate } from "../migrate.ts";
+// Brings the `agentqDatabaseUrl` ProvidedContext augmentation into every program that imports this file.
+import type {} from "./global-setup.ts";
 
 /**
  * The URL of the test PostgreSQL inside a test worker: DATABASE_URL when set, else the one the
