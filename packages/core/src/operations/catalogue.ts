@@ -1,6 +1,7 @@
 import { ACCESS_OPERATIONS } from "./access-operations.ts";
 import { MESSAGING_OPERATIONS } from "./messaging-operations.ts";
 import type { Operation } from "./operation.ts";
+import { WEBHOOK_OPERATIONS } from "./webhook-operations.ts";
 
 /**
  * THE operation catalogue: every operation of the service, in the order the OpenAPI document
@@ -8,7 +9,7 @@ import type { Operation } from "./operation.ts";
  * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
  * Each area contributes its own array (messaging, access, ...).
  */
-export const OPERATIONS: readonly Operation[] = [...MESSAGING_OPERATIONS, ...ACCESS_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [...MESSAGING_OPERATIONS, ...ACCESS_OPERATIONS, ...WEBHOOK_OPERATIONS];
 
 /** The operation with that name, or undefined. */
 export function findOperation(name: string): Operation | undefined {

@@ -10,6 +10,7 @@ import type { InMemoryTransaction } from "./in-memory-transaction.ts";
 import { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
 import { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 import { ManualClock } from "./manual-clock.ts";
+import { InMemoryWebhookOutbox, InMemoryWebhookStore, InMemoryWebhookTables } from "./in-memory-webhooks.ts";
 
 /** A complete in-memory world: CoreDeps plus the handles tests use to steer and inspect it. */
 export interface InMemoryWorld {
@@ -17,7 +18,7 @@ export interface InMemoryWorld {
   /** The clock of every store and of the core; advance it to run leases and expiries out. */
   clock: ManualClock;
   notifier: InMemoryWakeupNotifier;
-  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables };
+  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables; webhooks: InMemoryWebhookTables };
   /** Builds stores bound to `tx` (null: autocommit), sharing this world's tables. */
   bind(tx: InMemoryTransaction | null): Stores;
 }
@@ -39,15 +40,18 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const notifier = new InMemoryWakeupNotifier({ clock });
   const messaging = new InMemoryMessagingTables();
   const access = new InMemoryAccessTables();
+  const webhooks = new InMemoryWebhookTables();
   const bind = (tx: InMemoryTransaction | null): Stores => {
     const accessStores = bindInMemoryAccessStores(access, tx);
     return {
       ...accessStores,
-      messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts }, tx),
+      messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, webhooks }, tx),
       audit: new InMemoryAuditLog(messaging, tx),
       idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
+      webhooks: new InMemoryWebhookStore(webhooks, tx),
+      outbox: new InMemoryWebhookOutbox(webhooks, clock, tx),
     };
   };
   const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS };
-  return { deps, clock, notifier, tables: { messaging, access }, bind };
+  return { deps, clock, notifier, tables: { messaging, access, webhooks }, bind };
 }

@@ -6,6 +6,7 @@ import type { Clock, IdSource, LeaseWriteResult, MessageStore, WakeupNotifier } 
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { afterCommit, type InMemoryTransaction } from "./in-memory-transaction.ts";
+import { writeSendOutboxRows, type InMemoryWebhookTables } from "./in-memory-webhooks.ts";
 
 /** How InMemoryMessageStore checks that a send's recipient is still addressable. */
 export interface RecipientLookup {
@@ -19,7 +20,7 @@ export interface RecipientLookup {
  */
 export class InMemoryMessageStore implements MessageStore {
   constructor(
-    private readonly deps: { tables: InMemoryMessagingTables; clock: Clock; ids: IdSource; notifier: WakeupNotifier; accounts: RecipientLookup | null },
+    private readonly deps: { tables: InMemoryMessagingTables; clock: Clock; ids: IdSource; notifier: WakeupNotifier; accounts: RecipientLookup | null; webhooks?: InMemoryWebhookTables },
     private readonly tx: InMemoryTransaction | null = null,
   ) {}
 
@@ -66,6 +67,7 @@ export class InMemoryMessageStore implements MessageStore {
       };
       this.tables.messages.set(this.tx, message.id, message);
       appendAuditRow(this.tables, this.tx, p.audit);
+      if (this.deps.webhooks) writeSendOutboxRows(this.deps.webhooks, this.tx, this.deps.ids, message);
       this.wake(message.workspaceId, message.recipientId);
       return { kind: "accepted", message: structuredClone(message) };
     }

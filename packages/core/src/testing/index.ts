@@ -32,3 +32,5 @@ export type { AccessScenarioWorkspace } from "./access-scenario.ts";
 export { ALL_OPERATIONAL_SCOPES, seedTestWorkspace, seedPrincipal, callContext } from "./principal-fixtures.ts";
 export { createMessagingScenario } from "./messaging-scenario.ts";
 export type { MessagingScenario } from "./messaging-scenario.ts";
+export { InMemoryWebhookTables, InMemoryWebhookStore, InMemoryWebhookOutbox, writeSendOutboxRows, filterMatches } from "./in-memory-webhooks.ts";
+export { describeWebhookStoresContract, makeWebhook } from "./webhook-stores.contract.ts";
