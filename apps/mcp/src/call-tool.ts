@@ -29,9 +29,20 @@ export function toolSuccess(body: unknown): CallToolResult {
   return { content: [{ type: "text", text }] };
 }
 
-/** A failed tool result: `isError` with the REST error envelope as structured content. */
-export function toolFailure(envelope: ErrorEnvelope): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }], structuredContent: envelope as unknown as Record<string, unknown> };
+/** `_meta` key carrying what REST sends as Retry-After (seconds), on retryable refusals. */
+export const RETRY_AFTER_META_KEY = "agentq/retry_after_seconds";
+
+/**
+ * A failed tool result: `isError` with the REST error envelope as structured content, and the
+ * Retry-After of REST in `_meta` when the refusal has one.
+ */
+export function toolFailure(envelope: ErrorEnvelope, retryAfterSeconds?: number): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify(envelope) }],
+    structuredContent: envelope as unknown as Record<string, unknown>,
+    ...(retryAfterSeconds === undefined ? {} : { _meta: { [RETRY_AFTER_META_KEY]: retryAfterSeconds } }),
+  };
 }
 
 /** Rewrites `details.errors[].path` of a malformed-request envelope into the tool's argument shape. */
@@ -70,6 +81,6 @@ export async function callTool(binding: ToolBinding, args: Record<string, unknow
     return toolSuccess(result.body);
   } catch (e) {
     if (!isDomainError(e)) cx.onUnexpectedError?.(e, cx.requestId);
-    return toolFailure(inToolShape(toErrorEnvelope(e, cx.requestId), binding));
+    return toolFailure(inToolShape(toErrorEnvelope(e, cx.requestId), binding), isDomainError(e) ? e.retryAfterSeconds : undefined);
   }
 }

@@ -225,6 +225,17 @@ describe("messaging tools", () => {
     expect(errorCodeOf(late)).toBe("SVC_LEASE_EXPIRED");
   });
 
+  it("reports a second nack within 30 s as SVC_NACK_RATE_LIMITED with REST's Retry-After in _meta", async () => {
+    const { alice, bob, bobName } = await pair();
+    await alice.callTool({ name: "send", arguments: { recipient: { friendly_name: bobName }, template: "directive", payload: directive } });
+    const first = await claimOne(bob);
+    expect((await bob.callTool({ name: "nack", arguments: { message_id: first.envelope.message_id, lease_id: first.lease.lease_id } })).isError).toBeFalsy();
+    const second = await claimOne(bob);
+    const refused = await bob.callTool({ name: "nack", arguments: { message_id: second.envelope.message_id, lease_id: second.lease.lease_id } });
+    expect(errorCodeOf(refused)).toBe("SVC_NACK_RATE_LIMITED");
+    expect(refused._meta?.["agentq/retry_after_seconds"]).toEqual(expect.any(Number));
+  });
+
   it("reports a missing scope as SVC_SCOPE_INSUFFICIENT", async () => {
     const carol = await seedAccount(world, admin.workspaceId);
     const c = await client((await seedTokenCredential(world, carol, { scopes: ["get_pending"] })).authorization);

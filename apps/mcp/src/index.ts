@@ -2,7 +2,7 @@ export { createMcpApp } from "./create-mcp-app.ts";
 export type { McpAppOptions } from "./create-mcp-app.ts";
 export { toolBindings, toolBindingFor, IDEMPOTENCY_KEY_ARGUMENT } from "./tool-binding.ts";
 export type { ToolBinding, OperationCall, JsonSchemaObject } from "./tool-binding.ts";
-export { callTool, toolSuccess, toolFailure } from "./call-tool.ts";
+export { callTool, toolSuccess, toolFailure, RETRY_AFTER_META_KEY } from "./call-tool.ts";
 export type { ToolCaller, ToolCallContext } from "./call-tool.ts";
 export { createToolServer, MCP_SERVER_INFO } from "./tool-server.ts";
 export { MCP_PATH, METADATA_PATH_INSERTED, METADATA_PATH_APPENDED, protectedResourceMetadata, bearerChallenge } from "./protected-resource.ts";
