@@ -12,7 +12,7 @@ const LEASE_MS = 10_000;
 /** A clean run: `n` messages, each sent once, claimed once by c1 and acked inside its lease. */
 function cleanRun(n = 3): { history: RunHistory; state: FinalState } {
   const history: RunHistory = { sends: [], deliveries: [], settles: [], faults: [], polls: { ok: n } };
-  const state: FinalState = { messages: [], claims: [], sentAudit: [], ackAudit: [], chain: [], unsealed: 0 };
+  const state: FinalState = { messages: [], claims: [], sentAudit: [], ackAudit: [], nackAudit: [], chain: [], unsealed: 0 };
   for (let i = 0; i < n; i++) {
     const id = `m${i}`;
     const key = `k${i}`;
@@ -212,6 +212,7 @@ describe("checkRun", () => {
       const nackAt = first.claimedAt + 50;
       const availableAt = nackAt + 5_000;
       history.settles = [{ consumer: "c1", kind: "nack", messageId: "m0", leaseId: "L0", outcome: "ok", code: null, redeliverAfterMs: 5_000, serverAt: availableAt, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 }];
+      state.nackAudit = [{ messageId: "m0", leaseId: "L0" }];
       const second = { messageId: "m0", leaseId: "L1", claimedAt: availableAt + redeliverGapMs, leaseExpiresAt: availableAt + redeliverGapMs + LEASE_MS, accountId: "r1" };
       state.claims.push(second);
       history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L1", leaseExpiresAt: second.leaseExpiresAt, deliveryCount: 2, correlationId: "k0", receivedAt: 0 });

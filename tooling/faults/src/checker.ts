@@ -61,6 +61,8 @@ export interface CheckReport {
     acceptedAcks: number;
     acceptedNacks: number;
     auditRowsVerified: number;
+    /** Leases ended by a nack whose answer was lost: not judged for exclusivity (their end time is unknown on the database clock). */
+    leasesNotJudged: number;
   };
 }
 
@@ -87,6 +89,10 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
   const okAckByLease = new Map(okSettles.filter((s) => s.kind === "ack").map((s) => [s.leaseId, s]));
   const okNackByLease = new Map(okSettles.filter((s) => s.kind === "nack").map((s) => [s.leaseId, s]));
   const indeterminateLeases = new Set(history.settles.filter((s) => s.outcome === "indeterminate").map((s) => s.leaseId));
+  // Nacks the database accepted (audit rows) whose answer never reached the consumer: the lease
+  // ended at a time known only on the server's own clock, so it is not judged for exclusivity.
+  const nackedLeases = new Set(state.nackAudit.map((n) => n.leaseId).filter((l): l is string => l !== null));
+  const unseenNackLeases = new Set([...nackedLeases].filter((l) => !okNackByLease.has(l)));
 
   // Double enqueue: one key, two messages (in the database, or two ids across one key's attempts).
   for (const [key, rows] of messagesByKey) {
@@ -164,6 +170,7 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
 
   // Lease intervals [claimed_at, min(lease_expires_at, ack time, nack time)], per message.
   const leaseEnd = (c: ClaimRow): number => {
+    if (unseenNackLeases.has(c.leaseId)) return c.claimedAt;
     let end = c.leaseExpiresAt;
     const ack = okAckByLease.get(c.leaseId);
     if (ack?.serverAt != null) end = Math.min(end, ack.serverAt);
@@ -182,7 +189,7 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
           flag("lease_exclusivity", messageId, `lease ${c.leaseId} (${c.accountId}) claimed at ${iso(c.claimedAt)} while lease ${latestHolder.leaseId} (${latestHolder.accountId}) was live until ${iso(latestEnd)}`);
         }
         duplicates.total++;
-        duplicates.byCause[duplicateCause(previous, okNackByLease, deliveredLeases, indeterminateLeases)]++;
+        duplicates.byCause[duplicateCause(previous, nackedLeases, deliveredLeases, indeterminateLeases)]++;
       }
       const end = leaseEnd(c);
       if (end > latestEnd) {
@@ -280,12 +287,13 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
       acceptedAcks: okSettles.filter((s) => s.kind === "ack").length,
       acceptedNacks: okSettles.filter((s) => s.kind === "nack").length,
       auditRowsVerified: chain.checked,
+      leasesNotJudged: unseenNackLeases.size,
     },
   };
 }
 
-function duplicateCause(previous: ClaimRow, okNackByLease: Map<string, SettleRecord>, deliveredLeases: Set<string>, indeterminateLeases: Set<string>): DuplicateCause {
-  if (okNackByLease.has(previous.leaseId)) return "nack";
+function duplicateCause(previous: ClaimRow, nackedLeases: Set<string>, deliveredLeases: Set<string>, indeterminateLeases: Set<string>): DuplicateCause {
+  if (nackedLeases.has(previous.leaseId)) return "nack";
   // The holder never saw its lease (the claim's answer was lost to a kill or a network fault), or
   // never learnt whether its ack/nack landed: a crash, in the client's view.
   if (!deliveredLeases.has(previous.leaseId) || indeterminateLeases.has(previous.leaseId)) return "crash";

@@ -111,6 +111,8 @@ export interface FinalState {
   /** message ids of every `message.sent` audit row (one entry per row). */
   sentAudit: string[];
   ackAudit: SettleAuditRow[];
+  /** `message.nacked` rows: a nack the database accepted, whether or not its answer reached the consumer. */
+  nackAudit: SettleAuditRow[];
   /** The workspace's audit rows in seq order (sealed ones), for verifyAuditChain. */
   chain: AuditEntry[];
   /** Audit rows still unsealed when the state was read. */

@@ -1,0 +1,151 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The server package of this checkout (a run may point at another checkout's instead). */
+export const DEFAULT_SERVER_DIR = fileURLToPath(new URL("../../../apps/server/", import.meta.url));
+const START_TIMEOUT_MS = 30_000;
+const OUTPUT_TAIL_CHARS = 20_000;
+
+/**
+ * One agentq server process of the run, on a fixed port so clients keep one address across
+ * restarts. It runs as `node --import tsx src/main.ts` (not through the tsx CLI, which would put
+ * a supervising process in front): a signal sent to `pid` reaches the server itself.
+ */
+export interface ServerSlot {
+  name: string;
+  baseUrl: string;
+  /** Whether the process is up (started and not killed, paused or not). */
+  running(): boolean;
+  start(): Promise<void>;
+  /** kill -9, waiting for the exit. */
+  kill(): Promise<void>;
+  /** SIGSTOP, then SIGCONT after `ms`. */
+  pause(ms: number): Promise<void>;
+  /** SIGTERM (the drain), waiting for the exit. */
+  stop(): Promise<void>;
+  /** The last output of the current (or last) process, for diagnosis. */
+  outputTail(): string;
+  /** Exits the harness did not cause, with their output tails. */
+  unexpectedExits(): { at: number; code: number | null; signal: string | null; tail: string }[];
+}
+
+/** Creates a slot running `serverDir`'s src/main.ts; `env` is the server's environment (PORT is set here). */
+export function serverSlot(p: { name: string; port: number; env: NodeJS.ProcessEnv; serverDir: string; onUnexpectedExit: (slot: ServerSlot) => void }): ServerSlot {
+  const { name, port, env, serverDir, onUnexpectedExit } = p;
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  let expectingExit = false;
+  let tail = "";
+  const unexpected: { at: number; code: number | null; signal: string | null; tail: string }[] = [];
+
+  const slot: ServerSlot = {
+    name,
+    baseUrl: `http://127.0.0.1:${port}`,
+    running: () => child !== null,
+    async start() {
+      if (child !== null) return;
+      expectingExit = false;
+      const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: serverDir, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+      child = proc;
+      let listening = false;
+      let resolveListening: () => void = () => undefined;
+      let rejectListening: (e: Error) => void = () => undefined;
+      const ready = new Promise<void>((resolve, reject) => {
+        resolveListening = resolve;
+        rejectListening = reject;
+      });
+      const onData = (chunk: Buffer) => {
+        tail = (tail + chunk.toString("utf8")).slice(-OUTPUT_TAIL_CHARS);
+        if (!listening && tail.includes('"agentq listening"')) {
+          listening = true;
+          resolveListening();
+        }
+      };
+      proc.stdout?.on("data", onData);
+      proc.stderr?.on("data", onData);
+      exited = new Promise<void>((resolve) => {
+        proc.once("exit", (code, signal) => {
+          if (child === proc) child = null;
+          if (!listening) rejectListening(new Error(`server ${name} exited (${code ?? signal}) before listening:\n${tail.slice(-4000)}`));
+          else if (!expectingExit) {
+            unexpected.push({ at: Date.now(), code, signal, tail: tail.slice(-4000) });
+            onUnexpectedExit(slot);
+          }
+          resolve();
+        });
+      });
+      const timer = setTimeout(() => rejectListening(new Error(`server ${name} did not listen within ${START_TIMEOUT_MS} ms:\n${tail.slice(-4000)}`)), START_TIMEOUT_MS);
+      // The "agentq listening" line is logged at info; below that level, ask /v1/version.
+      void (async () => {
+        while (!listening && child === proc) {
+          await new Promise((r) => setTimeout(r, 100));
+          try {
+            const res = await fetch(`${slot.baseUrl}/v1/version`, { signal: AbortSignal.timeout(1_000) });
+            if (res.ok && child === proc && !listening) {
+              listening = true;
+              resolveListening();
+            }
+          } catch {
+            // not up yet
+          }
+        }
+      })();
+      try {
+        await ready;
+      } catch (e) {
+        expectingExit = true;
+        proc.kill("SIGKILL");
+        await exited;
+        throw e;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async kill() {
+      if (child === null) return;
+      expectingExit = true;
+      child.kill("SIGKILL");
+      await exited;
+    },
+    async pause(ms) {
+      const proc = child;
+      if (proc === null) return;
+      proc.kill("SIGSTOP");
+      await new Promise((r) => setTimeout(r, ms));
+      proc.kill("SIGCONT");
+    },
+    async stop() {
+      if (child === null) return;
+      expectingExit = true;
+      const proc = child;
+      proc.kill("SIGCONT");
+      proc.kill("SIGTERM");
+      const forced = setTimeout(() => proc.kill("SIGKILL"), 40_000);
+      await exited;
+      clearTimeout(forced);
+    },
+    outputTail: () => tail,
+    unexpectedExits: () => unexpected,
+  };
+  return slot;
+}
+
+/** Runs `pnpm bootstrap --json` of `serverDir` (as `node --import tsx src/bootstrap.ts`) and returns its answer. */
+export function runBootstrap(serverDir: string, env: NodeJS.ProcessEnv): Promise<{ workspace_id: string; token: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/bootstrap.ts", "--workspace", "faults", "--email", "faults@example.test", "--json"], { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`bootstrap exited with ${code}: ${stderr}`));
+      try {
+        resolve(JSON.parse(stdout) as { workspace_id: string; token: string });
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+  });
+}
