@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EXIT } from "./exit-codes.ts";
 import { run } from "./run.ts";
 import { captureIo, startService } from "./testing/service-under-test.ts";
@@ -60,6 +60,18 @@ describe("agentq against the REST app", () => {
 
     const empty = await cli(["pending"], bob.token);
     expect(empty).toMatchObject({ code: EXIT.ok, out: "no pending messages\n" });
+  });
+
+  it("pending --wait long-polls until a message arrives", async () => {
+    const alice = await service.agent();
+    const bob = await service.agent();
+    const timersBefore = service.world.clock.pendingTimers;
+    const waiting = cli(["--json", "pending", "--wait", "PT20S"], bob.token);
+    // The claim found nothing and is now waiting (its timeout is a timer of the manual clock).
+    await vi.waitFor(() => expect(service.world.clock.pendingTimers).toBeGreaterThan(timersBefore));
+    const sent = await cli(["--json", "send", bob.friendlyName, "--template", "directive", "--payload", JSON.stringify(directive)], alice.token);
+    const pending = JSON.parse((await waiting).out) as PendingJson;
+    expect(pending.items.map((i) => i.envelope.message_id)).toEqual([(JSON.parse(sent.out) as { message_id: string }).message_id]);
   });
 
   it("--json prints the service's response bodies", async () => {

@@ -4,7 +4,7 @@ import type { InMemoryWorld } from "@agentq/core/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv } from "ajv";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMcpApp } from "./create-mcp-app.ts";
 import { connectMcpClient, errorCodeOf, serveOnFreePort, structured } from "./testing/http-harness.ts";
 import type { ServedApp } from "./testing/http-harness.ts";
@@ -178,6 +178,17 @@ describe("messaging tools", () => {
     expect(structured(again)).toEqual(structured(acked));
     const shown = await alice.callTool({ name: "get_message", arguments: { message_id: messageId } });
     expect(structured(shown)["state"]).toBe("acknowledged");
+  });
+
+  it("long-polls: get_pending with wait returns the message sent while it waits", async () => {
+    const { alice, bob, bobName } = await pair();
+    const timersBefore = world.clock.pendingTimers;
+    const waiting = bob.callTool({ name: "get_pending", arguments: { wait: "PT20S" } });
+    // The claim found nothing and is now waiting (its timeout is a timer of the manual clock).
+    await vi.waitFor(() => expect(world.clock.pendingTimers).toBeGreaterThan(timersBefore));
+    const sent = await alice.callTool({ name: "send", arguments: { recipient: { friendly_name: bobName }, template: "directive", payload: directive } });
+    const items = structured(await waiting)["items"] as Claimed[];
+    expect(items.map((i) => i.envelope.message_id)).toEqual([structured(sent)["message_id"]]);
   });
 
   it("replays a send for a repeated idempotency_key and refuses the key with another body", async () => {
