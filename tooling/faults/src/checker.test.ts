@@ -168,6 +168,27 @@ describe("checkRun", () => {
     expect(report.duplicates.byCause).toEqual({ lease_expiry: 0, nack: 0, crash: 1 });
   });
 
+  it("does not judge a lease ended by a nack whose answer was lost, and explains the duplicate as a nack", () => {
+    const { history, state } = cleanRun(1);
+    const first = claim(state, "L0");
+    // c1's nack landed (audit row) but its answer was lost; c2 claimed at once and acked.
+    history.settles = [{ consumer: "c1", kind: "nack", messageId: "m0", leaseId: "L0", outcome: "indeterminate", code: "network", redeliverAfterMs: 0, serverAt: null, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 }];
+    state.nackAudit = [{ messageId: "m0", leaseId: "L0" }];
+    const second = { messageId: "m0", leaseId: "L1", claimedAt: first.claimedAt + 40, leaseExpiresAt: first.claimedAt + 40 + LEASE_MS, accountId: "r1" };
+    state.claims.push(second);
+    history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L1", leaseExpiresAt: second.leaseExpiresAt, deliveryCount: 2, correlationId: "k0", receivedAt: 0 });
+    history.settles.push({ consumer: "c2", kind: "ack", messageId: "m0", leaseId: "L1", outcome: "ok", code: null, redeliverAfterMs: null, serverAt: second.claimedAt + 10, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 });
+    state.messages[0] = { ...state.messages[0]!, acknowledgedAt: second.claimedAt + 10 };
+    state.ackAudit = [{ messageId: "m0", leaseId: "L1" }];
+    const report = checkRun(history, state);
+    expect(violated(report)).toEqual({});
+    expect(report.checked.leasesNotJudged).toBe(1);
+    expect(report.duplicates.byCause.nack).toBe(1);
+    // Without the audit row the same history is a double lease.
+    state.nackAudit = [];
+    expect(checkRun(history, state).counts.lease_exclusivity).toBe(1);
+  });
+
   it("reports an ack accepted after the lease expired", () => {
     const { history, state } = cleanRun(2);
     const c = claim(state, "L1");
