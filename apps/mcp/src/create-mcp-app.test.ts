@@ -312,10 +312,11 @@ describe("authentication and metadata", () => {
     return fetch(`${served.url}/mcp`, init);
   };
 
-  it("answers an authenticated POST with X-Request-Id", async () => {
+  it("answers an authenticated POST with X-Request-Id and Cache-Control: no-store", async () => {
     const res = await post(JSON.stringify(initialize));
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9A-Z]{26}$/);
+    expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
   it("refuses JSON nested deeper than the REST limit (plus the JSON-RPC wrapper) with 400 SVC_MALFORMED_REQUEST", async () => {

@@ -119,7 +119,12 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      return await transport.handleRequest(c.req.raw, { parsedBody: body.value });
+      const response = await transport.handleRequest(c.req.raw, { parsedBody: body.value });
+      // Results are per caller and some carry secrets (issue_credential returns a token). A new
+      // Response: @hono/node-server may send a Response from its construction-time headers.
+      const headers = new Headers(response.headers);
+      headers.set("Cache-Control", "no-store");
+      return new Response(response.body, { status: response.status, headers });
     } finally {
       await server.close();
     }
