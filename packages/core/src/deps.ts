@@ -1,4 +1,4 @@
-import type { Clock, IdSource, Stores, TxRunner, WakeupNotifier, WebhookTransport } from "./ports.ts";
+import type { Clock, IdSource, RateLimiter, SanctionsScreen, Stores, TxRunner, WakeupNotifier, WebhookTransport } from "./ports.ts";
 
 /** Secret material of the server (DESIGN §2: from SVC_SECRET_KEY). */
 export interface ServerSecrets {
@@ -27,6 +27,14 @@ export interface CoreDeps {
    * used to build paste-ready MCP client configurations. Defaults to `http://127.0.0.1:8080`.
    */
   publicBaseUrl?: string;
+  /**
+   * Per-minute request counters (DESIGN §5: the PostgreSQL adapter when several processes
+   * serve one database). Optional: without it no rate limit applies and no X-RateLimit-*
+   * headers are sent.
+   */
+  rateLimiter?: RateLimiter;
+  /** Sanctions screening of send participants. Optional: without it everyone is clear. */
+  sanctions?: SanctionsScreen;
   /**
    * Outbound HTTP for webhook destination probes (SSRF-guarded). Optional: without it, creating
    * a webhook or changing its URL gives 503 SVC_SERVICE_UNAVAILABLE.

@@ -21,6 +21,8 @@ import type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
 import type { MessageRecord, MessageState, NewMessage } from "./messaging/message.ts";
 import type { IdSource } from "./ids.ts";
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "./webhooks/webhook.ts";
+import type { Policy, PolicyListItem } from "./policies/policy.ts";
+import type { WorkspacePlan } from "./plans/plan-limits.ts";
 
 export type { IdSource };
 
@@ -319,6 +321,8 @@ export interface Stores {
   idempotency: IdempotencyStore;
   webhooks: WebhookStore;
   outbox: WebhookOutbox;
+  policies: PolicyStore;
+  plans: PlanStore;
 }
 
 /** Runs a unit of work in one transaction. */
@@ -340,4 +344,84 @@ export interface WakeupNotifier {
   waitForMessages(p: { workspaceId: string; recipientId: string; timeoutMs: number; signal?: AbortSignal }): Promise<void>;
   /** Wakes the recipient's waiters (in every process sharing the adapter's channel). */
   notifyMessages(p: { workspaceId: string; recipientId: string }): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Guard rails: policies, plans, rate limits, sanctions screening
+// ---------------------------------------------------------------------------------------------
+
+/** Versioned workspace policies and the AI accounts' acknowledgements of them. */
+export interface PolicyStore {
+  /**
+   * Publishes a new version of the workspace's policy named `name`: version 1 under the new id
+   * `newId` when the name is new, else the current version + 1 under the policy's existing id.
+   * `required` and `body` are those of the new version. Concurrent publishes of one name are
+   * serialized (each gets its own version; in PostgreSQL a row lock on the policy).
+   */
+  publish(p: { workspaceId: string; name: string; newId: string; required: boolean; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy>;
+  /** The current version of the policy, or null. */
+  findCurrent(p: { workspaceId: string; policyId: string }): Promise<Policy | null>;
+  /**
+   * The current version of each of the workspace's policies, by name ascending, with the
+   * version `accountId` last acknowledged (null when never). `after` is a policy name.
+   */
+  listCurrent(p: { workspaceId: string; accountId: string; after: string | null; limit: number }): Promise<PolicyListItem[]>;
+  /**
+   * Records that the account acknowledged `version` of the policy, guarded by `version` being
+   * the current one (serialized against publish). `stale` when a later version is current,
+   * `unknown_version` when the version was never published, `not_found` when the policy does
+   * not exist. Acknowledging the version already acknowledged is `acknowledged` again.
+   */
+  acknowledge(p: { workspaceId: string; policyId: string; accountId: string; version: number; now: Date }): Promise<{ kind: "acknowledged"; policy: Policy; acknowledgedAt: Date } | { kind: "stale"; current: Policy } | { kind: "unknown_version"; current: Policy } | { kind: "not_found" }>;
+  /**
+   * The send gate (one indexed read): required policies of the workspace whose current
+   * version the account has not acknowledged (at most `limit`).
+   */
+  unacknowledgedRequired(p: { workspaceId: string; accountId: string; limit: number }): Promise<{ policyId: string; name: string; version: number }[]>;
+}
+
+/** Per-workspace plans and the usage counts the plan caps are checked against. */
+export interface PlanStore {
+  /** The workspace's plan row (plan name and overrides), or null (the default plan, no overrides). */
+  findWorkspacePlan(p: { workspaceId: string }): Promise<WorkspacePlan | null>;
+  /** Inserts or replaces the workspace's plan row (operators and tests). */
+  setWorkspacePlan(p: { plan: WorkspacePlan; now: Date }): Promise<void>;
+  /** AI accounts of the workspace that are not revoked (they count against the cap). */
+  countLiveAccounts(p: { workspaceId: string }): Promise<number>;
+  /**
+   * Messages accepted by the workspace with `from <= acceptedAt < to`, counted from the
+   * `message.sent` audit rows (purging a dead letter does not give its message back).
+   */
+  countMessagesAccepted(p: { workspaceId: string; from: Date; to: Date }): Promise<number>;
+}
+
+/**
+ * Fixed-window request counters shared by every process using the adapter (PostgreSQL) or
+ * local to one process (in-process adapter). Not transactional: a hit counts at once.
+ */
+export interface RateLimiter {
+  /**
+   * Adds `cost` (0 reads without spending) to the credential's bucket and to the workspace's
+   * bucket of the window starting at `windowStart`, and returns both totals after the hit.
+   * One statement in PostgreSQL; concurrent hits never lose a count.
+   */
+  hit(p: { workspaceId: string; credentialId: string; windowStart: Date; cost: number }): Promise<{ credential: number; workspace: number }>;
+  /** Drops the counters of windows that started before `before`; returns how many. */
+  purgeBefore(p: { before: Date }): Promise<number>;
+}
+
+/** A participant of a send, as the sanctions screen sees it. */
+export interface ScreenedParty {
+  workspaceId: string;
+  accountId: string;
+  friendlyName: string;
+}
+
+/** The outcome of screening: clear, or the first listed party and its status. */
+export type ScreeningResult = { status: "clear" } | { status: "blocked" | "review"; party: ScreenedParty; matchedOn: "workspace" | "ai_account" | "name" };
+
+/** Sanctions screening of the participants of a send (sender and recipient). */
+export interface SanctionsScreen {
+  /** Screens every party; `blocked` wins over `review` when both match. Never throws for a listed party. */
+  screen(p: { parties: readonly ScreenedParty[] }): Promise<ScreeningResult>;
 }

@@ -8,7 +8,8 @@ const TIER_RANK: Readonly<Record<Tier, number>> = { operational: 0, administrati
  * Checks that the principal may call an operation with the given auth rule.
  * Order: tier first (an operational credential on an administrative route gets
  * SVC_TIER_INSUFFICIENT), then scope (SVC_SCOPE_INSUFFICIENT). Administrative-tier credentials
- * pass operational routes only with the scope the route names, like anyone else.
+ * pass operational routes only with the scope the route names, like anyone else, unless the
+ * rule waives the scope for their tier (`scopeWaivedForTier`).
  * @throws DomainError SVC_TIER_INSUFFICIENT | SVC_SCOPE_INSUFFICIENT
  */
 export function authorize(principal: Principal, auth: OperationAuth): void {
@@ -16,7 +17,8 @@ export function authorize(principal: Principal, auth: OperationAuth): void {
   if (TIER_RANK[principal.credential.tier] < TIER_RANK[auth.tier]) {
     throw new DomainError("SVC_TIER_INSUFFICIENT", `This operation needs an ${auth.tier} credential.`, { required_tier: auth.tier });
   }
-  if (auth.scope !== null && !principal.credential.scopes.includes(auth.scope)) {
+  const waived = auth.scopeWaivedForTier !== undefined && TIER_RANK[principal.credential.tier] >= TIER_RANK[auth.scopeWaivedForTier];
+  if (auth.scope !== null && !waived && !principal.credential.scopes.includes(auth.scope)) {
     throw new DomainError("SVC_SCOPE_INSUFFICIENT", `This operation needs scope ${auth.scope}.`, { required_scope: auth.scope });
   }
 }

@@ -8,6 +8,7 @@ import { parseDurationMs } from "../time/duration.ts";
 import { PRIORITIES, type NewMessage, type Priority } from "./message.ts";
 import { parseOptionalText } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+import { checkSendGuards } from "../screening/check-send-guards.ts";
 
 /** The body of a send (and of validate): REST `{ envelope, payload }`. */
 export interface SendMessageInput {
@@ -31,11 +32,14 @@ export interface PreparedSend {
 /**
  * Every check of a send, without writing: field limits, recipient resolution in the sender's
  * workspace, template and payload. Shared by send and validate so the dry run is the real path.
- * The sender is always the principal's account.
+ * The sender is always the principal's account. Last come the guard rails (`checkSendGuards`:
+ * sanctions, policy gate, monthly plan cap); `dryRun` (validate) does not count the message
+ * towards the monthly cap.
  * @throws DomainError SVC_MALFORMED_REQUEST (details.field, or details.errors for the payload),
- *   SVC_RECIPIENT_RESOLUTION_FAILED.
+ *   SVC_RECIPIENT_RESOLUTION_FAILED, and the guard refusals (SVC_SANCTIONS_BLOCKED,
+ *   SVC_SANCTIONS_REVIEW_PENDING, SVC_POLICY_NOT_ACKNOWLEDGED, SVC_PLAN_LIMIT_EXCEEDED).
  */
-export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput): Promise<PreparedSend> {
+export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput, opts: { dryRun?: boolean } = {}): Promise<PreparedSend> {
   const env = input.envelope;
   const priority = parsePriority(env.priority);
   const correlationId = parseOptionalText(env.correlation_id, "envelope.correlation_id", MESSAGING_LIMITS.correlationIdMaxLength);
@@ -61,6 +65,8 @@ export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: 
     }
     throw malformed(`The payload does not satisfy template ${template.name}.`, { field: "payload", template: template.name, errors });
   }
+
+  await checkSendGuards(deps, ctx, recipient, { dryRun: opts.dryRun ?? false });
 
   const acceptedAt = deps.clock.now();
   const sender = ctx.principal.account;

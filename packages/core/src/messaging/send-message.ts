@@ -6,6 +6,7 @@ import type { OperationContext, OperationResult } from "../operations/operation.
 import { messageAuditEntry } from "./message-audit.ts";
 import type { AccountRef } from "./message-views.ts";
 import { prepareSend, type SendMessageInput } from "./prepare-send.ts";
+import { auditSendRefusal } from "../screening/check-send-guards.ts";
 
 /** The 201 body of a send (DESIGN §2). */
 export interface SendMessageResponse {
@@ -26,7 +27,9 @@ export interface SendMessageResponse {
  * fingerprint matches, and is a conflict otherwise. A concurrent send with the same key waits
  * for the first and replays it (the store serializes them). A key that is stored also wins over
  * a check that now fails (for example a recipient revoked since the original send).
- * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RECIPIENT_RESOLUTION_FAILED,
+ * A guard-rail refusal that is not a replay is audited (`message.send_refused`) outside the
+ * send's transaction.
+ * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RECIPIENT_RESOLUTION_FAILED, the guard refusals,
  *   SVC_IDEMPOTENCY_CONFLICT (details.original_request_id).
  */
 export async function sendMessage(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput): Promise<OperationResult> {
@@ -39,6 +42,7 @@ export async function sendMessage(deps: CoreDeps, ctx: OperationContext, input: 
       const stored = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key });
       if (stored) return replayOrConflict(stored, ctx);
     }
+    await auditSendRefusal(deps, ctx, e);
     throw e;
   }
   const { message, recipient } = prepared;

@@ -17,7 +17,7 @@ export interface ValidateMessageResponse {
  * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RECIPIENT_RESOLUTION_FAILED.
  */
 export async function validateMessage(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput): Promise<ValidateMessageResponse> {
-  const { message, recipient } = await prepareSend(deps, ctx, input);
+  const { message, recipient } = await prepareSend(deps, ctx, input, { dryRun: true });
   return {
     valid: true,
     recipient: { ai_account_id: recipient.id, friendly_name: recipient.friendlyName },

@@ -12,7 +12,9 @@ import { tokenFromSeal } from "../access/token.ts";
 import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import type { CoreDeps } from "../deps.ts";
-import { malformed } from "../errors.ts";
+import { isDomainError, malformed } from "../errors.ts";
+import { auditRefusal } from "../audit/refusal-audit.ts";
+import { checkAccountCap } from "../plans/plan-caps.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { isUlid } from "../ids.ts";
 import type { OperationContext, OperationResult } from "./operation.ts";
@@ -143,7 +145,19 @@ const createAiAccountOp = defineOperation({
   input: Type.Object({ friendly_name: FriendlyName }),
   output: AiAccountSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: aiAccountView(await createAiAccount(deps, stores, ctx, { friendlyName: input.friendly_name })) })),
+  // The AI-account plan cap is checked inside the creating transaction (after an idempotent
+  // replay, which it must not refuse); its refusal is audited outside that transaction.
+  async handler(deps, ctx, input) {
+    try {
+      return await runIdempotent(deps, ctx, async (stores) => {
+        await checkAccountCap(deps, stores, ctx.principal.workspace.id);
+        return { status: 201, body: aiAccountView(await createAiAccount(deps, stores, ctx, { friendlyName: input.friendly_name })) };
+      });
+    } catch (e) {
+      if (isDomainError(e) && e.code === "SVC_PLAN_LIMIT_EXCEEDED") await auditRefusal(deps, ctx, { activity: "ai_account.create_refused", code: e.code, subjectType: "workspace", subjectId: ctx.principal.workspace.id, details: e.details ?? {} });
+      throw e;
+    }
+  },
 });
 
 const listAiAccountsOp = defineOperation({

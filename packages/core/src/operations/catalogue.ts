@@ -1,5 +1,7 @@
 import { ACCESS_OPERATIONS } from "./access-operations.ts";
 import { MESSAGING_OPERATIONS } from "./messaging-operations.ts";
+import { AUDIT_OPERATIONS } from "./audit-operations.ts";
+import { POLICY_OPERATIONS } from "./policy-operations.ts";
 import type { Operation } from "./operation.ts";
 import { WEBHOOK_OPERATIONS } from "./webhook-operations.ts";
 
@@ -9,7 +11,7 @@ import { WEBHOOK_OPERATIONS } from "./webhook-operations.ts";
  * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
  * Each area contributes its own array (messaging, access, ...).
  */
-export const OPERATIONS: readonly Operation[] = [...MESSAGING_OPERATIONS, ...ACCESS_OPERATIONS, ...WEBHOOK_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [...MESSAGING_OPERATIONS, ...ACCESS_OPERATIONS, ...WEBHOOK_OPERATIONS, ...POLICY_OPERATIONS, ...AUDIT_OPERATIONS];
 
 /** The operation with that name, or undefined. */
 export function findOperation(name: string): Operation | undefined {

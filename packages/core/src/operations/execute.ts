@@ -3,16 +3,25 @@ import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import type { Operation, OperationContext, OperationResult } from "./operation.ts";
 import { validateInput } from "./validate-input.ts";
+import { enforceRateLimit } from "../rate-limits/enforce-rate-limit.ts";
 
 /**
- * Runs one operation for an edge (REST route, MCP tool, CLI via REST): authorizes the principal
+ * Runs one operation for an edge (REST route, MCP tool, CLI via REST): counts the call against
+ * the caller's rate limits when `deps.rateLimiter` is set (telling `ctx.onRateLimit` the
+ * tightest bucket before anything can fail, so every authenticated response can carry it; an
+ * empty bucket is 429 SVC_RATE_LIMITED), authorizes the principal
  * for the operation, enforces the Idempotency-Key rule, validates the input against the
  * operation's schema, then calls the handler. The edge has already authenticated the caller
  * (`ctx.principal`) and assembled `rawInput`.
- * @throws DomainError SVC_TIER_INSUFFICIENT, SVC_SCOPE_INSUFFICIENT, SVC_IDEMPOTENCY_KEY_REQUIRED,
+ * @throws DomainError SVC_RATE_LIMITED, SVC_TIER_INSUFFICIENT, SVC_SCOPE_INSUFFICIENT, SVC_IDEMPOTENCY_KEY_REQUIRED,
  *   SVC_MALFORMED_REQUEST, and whatever the handler throws.
  */
 export async function executeOperation(deps: CoreDeps, op: Operation, ctx: OperationContext, rawInput: unknown): Promise<OperationResult> {
+  if (op.auth.kind !== "public" && deps.rateLimiter !== undefined) {
+    const { status, refusal } = await enforceRateLimit({ stores: deps.stores, clock: deps.clock, rateLimiter: deps.rateLimiter }, ctx.principal, op.rateLimitCost ?? 1);
+    ctx.onRateLimit?.(status);
+    if (refusal !== null) throw refusal;
+  }
   authorize(ctx.principal, op.auth);
   if (op.idempotency === "required" && ctx.idempotencyKey === null) {
     throw new DomainError("SVC_IDEMPOTENCY_KEY_REQUIRED", "This operation requires an Idempotency-Key header.");

@@ -113,6 +113,8 @@ const validate = defineOperation({
   auth: messageRoute("validate"),
   idempotency: "none",
   mutates: false,
+  // spec §Messaging: validate spends no rate-limit token.
+  rateLimitCost: 0,
   input: SendBody,
   output: Type.Object({ valid: Type.Literal(true), recipient: AccountRef("The resolved recipient."), template: Type.String() }),
   successStatus: 200,

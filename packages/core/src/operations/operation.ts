@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import type { Principal, Scope, Tier } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
+import type { RateLimitStatus } from "../rate-limits/rate-limit-status.ts";
 
 /** HTTP methods the REST API uses. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -9,8 +10,12 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type OperationAuth =
   /** No credential (version, openapi). */
   | { kind: "public" }
-  /** A bearer credential, of at least `tier`, carrying `scope` when given. */
-  | { kind: "credential"; tier: Tier; scope: Scope | null };
+  /**
+   * A bearer credential, of at least `tier`, carrying `scope` when given. With
+   * `scopeWaivedForTier`, a credential of that tier (or higher) passes without the scope
+   * ("scope view_audit_log, or an administrative-tier credential").
+   */
+  | { kind: "credential"; tier: Tier; scope: Scope | null; scopeWaivedForTier?: Tier };
 
 /** Per-call context the edges pass to a handler. */
 export interface OperationContext {
@@ -24,6 +29,11 @@ export interface OperationContext {
   fingerprint: string;
   /** Aborts long waits when the client goes away or the server drains. */
   signal?: AbortSignal;
+  /**
+   * Told the caller's rate-limit state (the tightest bucket) as soon as it is known, before
+   * the operation runs or fails, so the edge can send X-RateLimit-* on every response.
+   */
+  onRateLimit?: (status: RateLimitStatus) => void;
 }
 
 /** What a handler returns: the HTTP-style status and the response body. */
@@ -60,6 +70,8 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   mutates: boolean;
   input: I;
   output: O;
+  /** Rate-limit tokens a call spends (default 1; validate spends none). */
+  rateLimitCost?: 0 | 1;
   /** Status of a success (200 or 201). */
   successStatus: number;
   /** Runs the operation on validated input (a method, so catalogues can hold operations of any input type). */

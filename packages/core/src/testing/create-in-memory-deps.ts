@@ -3,6 +3,7 @@ import { ulidSource } from "../ids.ts";
 import type { IdSource, Stores } from "../ports.ts";
 import { InMemoryAccessTables, bindInMemoryAccessStores } from "./in-memory-access.ts";
 import { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+import { InMemoryGuardRailTables, InMemoryPlanStore, InMemoryPolicyStore } from "./in-memory-guard-rails.ts";
 import { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
 import { InMemoryMessageStore } from "./in-memory-message-store.ts";
 import { InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
@@ -18,7 +19,7 @@ export interface InMemoryWorld {
   /** The clock of every store and of the core; advance it to run leases and expiries out. */
   clock: ManualClock;
   notifier: InMemoryWakeupNotifier;
-  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables; webhooks: InMemoryWebhookTables };
+  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables; webhooks: InMemoryWebhookTables; guardRails: InMemoryGuardRailTables };
   /** Builds stores bound to `tx` (null: autocommit), sharing this world's tables. */
   bind(tx: InMemoryTransaction | null): Stores;
 }
@@ -40,6 +41,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const notifier = new InMemoryWakeupNotifier({ clock });
   const messaging = new InMemoryMessagingTables();
   const access = new InMemoryAccessTables();
+  const guardRails = new InMemoryGuardRailTables();
   const webhooks = new InMemoryWebhookTables();
   const bind = (tx: InMemoryTransaction | null): Stores => {
     const accessStores = bindInMemoryAccessStores(access, tx);
@@ -50,8 +52,10 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
       webhooks: new InMemoryWebhookStore(webhooks, tx),
       outbox: new InMemoryWebhookOutbox(webhooks, clock, tx),
+      policies: new InMemoryPolicyStore(guardRails, tx),
+      plans: new InMemoryPlanStore(guardRails, { accounts: access.accounts, audit: messaging.audit }, tx),
     };
   };
   const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS };
-  return { deps, clock, notifier, tables: { messaging, access, webhooks }, bind };
+  return { deps, clock, notifier, tables: { messaging, access, webhooks, guardRails }, bind };
 }

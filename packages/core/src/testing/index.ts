@@ -32,5 +32,7 @@ export type { AccessScenarioWorkspace } from "./access-scenario.ts";
 export { ALL_OPERATIONAL_SCOPES, seedTestWorkspace, seedPrincipal, callContext } from "./principal-fixtures.ts";
 export { createMessagingScenario } from "./messaging-scenario.ts";
 export type { MessagingScenario } from "./messaging-scenario.ts";
+export { InMemoryGuardRailTables, InMemoryPolicyStore, InMemoryPlanStore } from "./in-memory-guard-rails.ts";
+export { callOperation, refusalCode, refusalOf, sendBody } from "./guard-rail-calls.ts";
 export { InMemoryWebhookTables, InMemoryWebhookStore, InMemoryWebhookOutbox, writeSendOutboxRows, filterMatches } from "./in-memory-webhooks.ts";
 export { describeWebhookStoresContract, makeWebhook } from "./webhook-stores.contract.ts";

@@ -1,0 +1,31 @@
+import type { ErrorCode } from "../errors.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { OperationContext } from "../operations/operation.ts";
+
+/**
+ * Appends the audit row of a refused request, outside any transaction (the refused change
+ * rolled back, the refusal stays on record). Activity names end in `_refused`; details carry
+ * the SVC_ code.
+ */
+export async function auditRefusal(
+  deps: Pick<CoreDeps, "ids" | "clock" | "stores">,
+  ctx: OperationContext,
+  p: { activity: string; code: ErrorCode; subjectType: string; subjectId: string; details?: Record<string, unknown>; operatorSignificant?: boolean },
+): Promise<void> {
+  await deps.stores.audit.append({
+    entry: {
+      id: deps.ids.next(),
+      workspaceId: ctx.principal.workspace.id,
+      occurredAt: deps.clock.now(),
+      activity: p.activity,
+      actorAccountId: ctx.principal.account.id,
+      actorCredentialId: ctx.principal.credential.id,
+      subjectType: p.subjectType,
+      subjectId: p.subjectId,
+      messageId: null,
+      details: { code: p.code, ...p.details },
+      operatorSignificant: p.operatorSignificant ?? false,
+      requestId: ctx.requestId,
+    },
+  });
+}

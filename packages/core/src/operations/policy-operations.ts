@@ -1,0 +1,102 @@
+import { Type } from "@sinclair/typebox";
+import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
+import { parsePageLimit } from "../cursors/page-limit.ts";
+import { runIdempotent } from "../idempotency/run-idempotent.ts";
+import { acknowledgePolicy, auditAcknowledgeRefusal, policyListView, policyView, publishPolicy } from "../policies/workspace-policies.ts";
+import { defineOperation } from "./operation.ts";
+
+const PolicyFields = {
+  id: Type.String({ description: "ULID of the policy (the same for all its versions)." }),
+  name: Type.String({ description: "The policy's name, unique in the workspace." }),
+  version: Type.Integer({ description: "The current version (1, 2, ...)." }),
+  required: Type.Boolean({ description: "Whether AI accounts must acknowledge this version before they send (409 SVC_POLICY_NOT_ACKNOWLEDGED otherwise)." }),
+  body: Type.String({ description: "The policy text." }),
+  published_at: Type.String({ format: "date-time", description: "When this version was published." }),
+};
+const PolicySchema = Type.Object(PolicyFields, { description: "A version of a workspace policy." });
+const PolicyListItemSchema = Type.Object(
+  {
+    ...PolicyFields,
+    acknowledged_version: Type.Union([Type.Integer(), Type.Null()], { description: "The version you last acknowledged, or null." }),
+    acknowledged_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "When you acknowledged it, or null." }),
+    acknowledged: Type.Boolean({ description: "True when you acknowledged the current version." }),
+  },
+  { description: "A workspace policy's current version and your acknowledgement of it." },
+);
+
+const publishPolicyOp = defineOperation({
+  name: "publish_policy",
+  summary: "Publish a new version of a named workspace policy (version 1 for a new name), optionally required: AI accounts must then acknowledge it before they send.",
+  http: { method: "POST", path: "/v1/policies" },
+  // manage_policies is retired (gates nothing): any administrative credential publishes.
+  auth: { kind: "credential", tier: "administrative", scope: null },
+  idempotency: "required",
+  mutates: true,
+  input: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 63, description: "The policy's name: 1-63 characters of a-z, 0-9, '.', '_' or '-'. Publishing an existing name adds a version." }),
+    body: Type.String({ minLength: 1, maxLength: 65_536, description: "The policy text." }),
+    required: Type.Optional(Type.Boolean({ description: "Whether sends need an acknowledgement of this version (default false)." })),
+  }),
+  output: PolicySchema,
+  successStatus: 201,
+  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: policyView(await publishPolicy(deps, stores, ctx, input)) })),
+});
+
+const getPolicies = defineOperation({
+  name: "get_policies",
+  summary: "Read your workspace's policies (current version of each, by name) and whether you acknowledged each; required ones must be acknowledged before you send.",
+  http: { method: "GET", path: "/v1/policies", query: ["limit", "cursor"] },
+  auth: { kind: "credential", tier: "operational", scope: "get_policies", scopeWaivedForTier: "administrative" },
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    limit: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Page size: default 50, clamped to 1..100." })),
+    cursor: Type.Optional(Type.String({ maxLength: 2048, description: "next_cursor of the previous page." })),
+  }),
+  output: Type.Object({ items: Type.Array(PolicyListItemSchema), next_cursor: Type.Union([Type.String(), Type.Null()], { description: "Cursor of the next page; null on the last page." }) }),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const limit = parsePageLimit(input.limit);
+    const workspaceId = ctx.principal.workspace.id;
+    const scope = { resource: "policies", workspaceId, filters: { account: ctx.principal.account.id } };
+    const after = decodeCursor(deps, scope, input.cursor);
+    const rows = await deps.stores.policies.listCurrent({ workspaceId, accountId: ctx.principal.account.id, after, limit });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { status: 200, body: { items: page.map(policyListView), next_cursor: rows.length > limit && last !== undefined ? encodeCursor(deps, scope, last.policy.name) : null } };
+  },
+});
+
+const acknowledgePolicies = defineOperation({
+  name: "acknowledge_policies",
+  summary: "Acknowledge the current version of a workspace policy (name the version you read with get_policies; a superseded version gives 409 SVC_POLICY_VERSION_STALE).",
+  http: { method: "POST", path: "/v1/policies/{policy_id}/acknowledge" },
+  auth: { kind: "credential", tier: "operational", scope: "acknowledge_policies" },
+  idempotency: "required",
+  mutates: true,
+  input: Type.Object({
+    policy_id: Type.String({ minLength: 1, maxLength: 64, description: "ULID of the policy." }),
+    version: Type.Integer({ minimum: 1, description: "The version you acknowledge: the current one." }),
+  }),
+  output: Type.Object({
+    policy_id: Type.String(),
+    name: Type.String(),
+    version: Type.Integer({ description: "The acknowledged version." }),
+    acknowledged_at: Type.String({ format: "date-time" }),
+  }),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    try {
+      return await runIdempotent(deps, ctx, async (stores) => {
+        const { policy, acknowledgedAt } = await acknowledgePolicy(deps, stores, ctx, { policyId: input.policy_id, version: input.version });
+        return { status: 200, body: { policy_id: policy.id, name: policy.name, version: policy.version, acknowledged_at: acknowledgedAt.toISOString() } };
+      });
+    } catch (e) {
+      await auditAcknowledgeRefusal(deps, ctx, input.policy_id, e);
+      throw e;
+    }
+  },
+});
+
+/** The policy operations: publish (administrative), read and acknowledge (operational). */
+export const POLICY_OPERATIONS = [publishPolicyOp, getPolicies, acknowledgePolicies];
