@@ -105,6 +105,28 @@ function serverIdentity(): { uid: number; gid: number; name: string } | null {
   );
 }
 
+/**
+ * Throws unless `identity` can enter every directory on the way to `path` (a root-owned home
+ * such as /root usually cannot be entered by other users).
+ */
+function assertTraversable(path: string, identity: { uid: number; gid: number; name: string }): void {
+  let dir = dirname(path);
+  for (;;) {
+    if (existsSync(dir)) {
+      const st = statSync(dir);
+      const bit = st.uid === identity.uid ? 0o100 : st.gid === identity.gid ? 0o010 : 0o001;
+      if ((st.mode & bit) === 0) {
+        throw new EmbeddedPostgresError(
+          `PostgreSQL refuses to run as root, so it runs as the existing user '${identity.name}', which cannot enter ${dir} (mode ${(st.mode & 0o777).toString(8)}). Put the repository where other users can traverse it.`,
+        );
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
+}
+
 function run(file: string, args: string[], identity: { uid: number; gid: number } | null): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(file, args, { ...(identity ?? {}), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C", LANG: "C" } });
@@ -166,6 +188,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const stateFile = `${dataDir}.json`;
   const identity = serverIdentity();
   const binaries = findBinaries();
+  if (identity) {
+    assertTraversable(dataDir, identity);
+    assertTraversable(binaries.postgres, identity);
+  }
   mkdirSync(dirname(dataDir), { recursive: true });
 
   let remembered: Remembered | null = null;

@@ -7,6 +7,8 @@ import { translatePgError } from "./pg-errors.ts";
 import { PgIdempotencyStore } from "./pg-idempotency-store.ts";
 import { PgMessageStore } from "./pg-message-store.ts";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
+import { PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
+import { PgWebhookOutbox, PgWebhookStore } from "./pg-webhook-store.ts";
 
 /** Every store bound to the pool: each call runs (and commits) on its own. */
 export function createPgStores(sql: postgres.Sql): Stores {
@@ -17,6 +19,10 @@ export function createPgStores(sql: postgres.Sql): Stores {
     messages: new PgMessageStore(sql),
     audit: new PgAuditLog(sql, sql),
     idempotency: new PgIdempotencyStore(sql),
+    webhooks: new PgWebhookStore(sql),
+    outbox: new PgWebhookOutbox(sql),
+    policies: new PgPolicyStore(sql),
+    plans: new PgPlanStore(sql),
   };
 }
 
@@ -29,6 +35,10 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     messages: new PgMessageStore(tx),
     audit: new PgAuditLog(tx, null),
     idempotency: new PgIdempotencyStore(tx),
+    webhooks: new PgWebhookStore(tx),
+    outbox: new PgWebhookOutbox(tx),
+    policies: new PgPolicyStore(tx),
+    plans: new PgPlanStore(tx),
   };
 }
 

@@ -5,8 +5,8 @@ import type { SqlClient } from "../sql-client.ts";
 /** The LISTEN/NOTIFY channel of wake-ups; the payload is `<workspace id>:<recipient id>`. */
 export const WAKEUP_CHANNEL = "agentq_messages";
 
-/** Event type of the outbox row a send writes per live webhook of the recipient. */
-export const MESSAGE_SENT_EVENT = "message.sent";
+/** Event type of the outbox row a send writes per live webhook of the recipient (the core's MESSAGE_SENT_EVENT). */
+const MESSAGE_SENT_EVENT = "message.sent";
 
 interface MessageRow {
   workspace_id: string;
@@ -79,7 +79,7 @@ export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | {
  *    replaced); a concurrent insert of the same key waits on the other transaction's row lock
  *    and then sees its committed row (no insert) or, when it rolled back, inserts;
  * 3. only when the record went in (or no key was given): the message, its audit row and one
- *    outbox row per live webhook of the recipient;
+ *    outbox row per live webhook of the recipient whose filter matches (template, priority);
  * 4. pg_notify on the wake-up channel when the message is claimable now (delivered at commit).
  * Isolation: READ COMMITTED is enough; no lock but the idempotency key's row lock is taken.
  */
@@ -134,6 +134,8 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
              'pending', 0, message.accepted_at, message.accepted_at
       from message
       join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
+      where (w.filter_templates is null or message.template = any(w.filter_templates))
+        and (w.filter_min_priority_rank is null or message.priority_rank >= w.filter_min_priority_rank)
     ),
     wake as (
       select pg_notify(${WAKEUP_CHANNEL}, message.workspace_id || ':' || message.recipient_id) from message where message.visible_at <= now()

@@ -33,5 +33,7 @@ export const auditLog = pgTable(
     index("audit_log_unsealed_idx").on(t.workspaceId, t.occurredAt, t.id).where(sql`seq is null`),
     index("audit_log_message_idx").on(t.workspaceId, t.messageId, t.occurredAt, t.id).where(sql`message_id is not null`),
     index("audit_log_newest_idx").on(t.workspaceId, t.occurredAt.desc(), t.id.desc()),
+    // The monthly plan cap counts a workspace's accepted messages from their `message.sent` rows.
+    index("audit_log_sent_idx").on(t.workspaceId, t.occurredAt).where(sql`activity = 'message.sent'`),
   ],
 );

@@ -4,3 +4,4 @@ export { messages } from "./messages.ts";
 export { idempotencyKeys } from "./idempotency-keys.ts";
 export { auditLog } from "./audit-log.ts";
 export { webhooks, webhookOutbox } from "./webhooks.ts";
+export { policies, policyVersions, policyAcknowledgements, workspacePlans, rateLimitCounters } from "./guard-rails.ts";

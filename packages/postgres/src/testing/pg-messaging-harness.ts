@@ -6,7 +6,7 @@ import { PgWakeupNotifier } from "../pg-wakeup-notifier.ts";
 /**
  * Moves "now" forward by `ms` for everything stored in the connection's schema, the way the
  * messaging contract suites need it: the database clock cannot move, so every stored timestamp
- * of messages, idempotency keys and audit rows moves back by `ms` instead. Tests only.
+ * of messages, idempotency keys, audit rows and outbox rows moves back by `ms` instead. Tests only.
  */
 export async function shiftStoredTimesBack(sql: postgres.Sql, ms: number): Promise<void> {
   const by = sql`(${ms}::float8 * interval '1 millisecond')`;
@@ -17,6 +17,9 @@ export async function shiftStoredTimesBack(sql: postgres.Sql, ms: number): Promi
         acknowledged_at = acknowledged_at - ${by}, dead_lettered_at = dead_lettered_at - ${by}`;
     await tx`update idempotency_keys set created_at = created_at - ${by}, expires_at = expires_at - ${by}`;
     await tx`update audit_log set occurred_at = occurred_at - ${by}, sealed_at = sealed_at - ${by}`;
+    await tx`
+      update webhook_outbox set next_attempt_at = next_attempt_at - ${by}, created_at = created_at - ${by}, last_attempt_at = last_attempt_at - ${by},
+        delivered_at = delivered_at - ${by}, dead_at = dead_at - ${by}`;
   });
 }
 

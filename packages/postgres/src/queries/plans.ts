@@ -1,0 +1,31 @@
+import type { PlanLimits, PlanName, WorkspacePlan } from "@agentq/core";
+import type { SqlClient } from "../sql-client.ts";
+
+/** The workspace's plan row, or null. */
+export async function workspacePlansFind(sql: SqlClient, p: { workspaceId: string }): Promise<WorkspacePlan | null> {
+  const [row] = await sql<{ workspace_id: string; plan: PlanName; overrides: Partial<PlanLimits> }[]>`
+    select workspace_id, plan, overrides from workspace_plans where workspace_id = ${p.workspaceId}`;
+  return row ? { workspaceId: row.workspace_id, plan: row.plan, overrides: row.overrides } : null;
+}
+
+/** Inserts or replaces the workspace's plan row. */
+export async function workspacePlansUpsert(sql: SqlClient, p: { plan: WorkspacePlan; now: Date }): Promise<void> {
+  await sql`
+    insert into workspace_plans (workspace_id, plan, overrides, updated_at)
+    values (${p.plan.workspaceId}, ${p.plan.plan}, ${sql.json(p.plan.overrides)}::jsonb, ${p.now})
+    on conflict (workspace_id) do update set plan = excluded.plan, overrides = excluded.overrides, updated_at = excluded.updated_at`;
+}
+
+/** AI accounts of the workspace that are not revoked. */
+export async function aiAccountsCountLive(sql: SqlClient, p: { workspaceId: string }): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ai_accounts where workspace_id = ${p.workspaceId} and state <> 'revoked'`;
+  return row?.n ?? 0;
+}
+
+/** Messages accepted in [from, to), counted from `message.sent` audit rows over their partial index. */
+export async function auditLogCountMessagesSent(sql: SqlClient, p: { workspaceId: string; from: Date; to: Date }): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from audit_log
+    where workspace_id = ${p.workspaceId} and activity = 'message.sent' and occurred_at >= ${p.from} and occurred_at < ${p.to}`;
+  return row?.n ?? 0;
+}

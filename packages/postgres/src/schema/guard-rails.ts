@@ -1,0 +1,79 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+/**
+ * Workspace policies: one row per named policy holding its current version and whether that
+ * version is required (the send gate reads only this table and the acknowledgements, through
+ * `policies_required_idx`).
+ */
+export const policies = pgTable(
+  "policies",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    id: text("id").notNull(),
+    name: text("name").notNull(),
+    currentVersion: integer("current_version").notNull(),
+    currentRequired: boolean("current_required").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "policies_pkey", columns: [t.workspaceId, t.id] }),
+    uniqueIndex("policies_name_key").on(t.workspaceId, t.name),
+    index("policies_required_idx").on(t.workspaceId, t.name).where(sql`current_required`),
+  ],
+);
+
+/** Every published version of every policy (append-only). */
+export const policyVersions = pgTable(
+  "policy_versions",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    policyId: text("policy_id").notNull(),
+    version: integer("version").notNull(),
+    required: boolean("required").notNull(),
+    body: text("body").notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true, precision: 3 }).notNull(),
+    publishedBy: text("published_by"),
+  },
+  (t) => [primaryKey({ name: "policy_versions_pkey", columns: [t.workspaceId, t.policyId, t.version] })],
+);
+
+/** The version of each policy each AI account last acknowledged. */
+export const policyAcknowledgements = pgTable(
+  "policy_acknowledgements",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    policyId: text("policy_id").notNull(),
+    accountId: text("account_id").notNull(),
+    version: integer("version").notNull(),
+    acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ name: "policy_acknowledgements_pkey", columns: [t.workspaceId, t.policyId, t.accountId] })],
+);
+
+/**
+ * Fixed-window request counters shared by every server process: one row per bucket
+ * (`credential` or `workspace`), subject and minute.
+ */
+export const rateLimitCounters = pgTable(
+  "rate_limit_counters",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    bucket: text("bucket").notNull(),
+    subjectId: text("subject_id").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, precision: 3 }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ name: "rate_limit_counters_pkey", columns: [t.workspaceId, t.bucket, t.subjectId, t.windowStart] }), index("rate_limit_counters_window_idx").on(t.windowStart)],
+);
+
+/**
+ * A workspace's plan and its per-workspace overrides of the plan's limits (a JSON object of
+ * PlanLimits fields; a null value means unlimited). No row: the default plan.
+ */
+export const workspacePlans = pgTable("workspace_plans", {
+  workspaceId: text("workspace_id").primaryKey(),
+  plan: text("plan").notNull(),
+  overrides: jsonb("overrides").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+});
