@@ -1,5 +1,5 @@
 import { executeOperation, isDomainError, requestFingerprint, toErrorEnvelope } from "@agentq/core";
-import type { CoreDeps, ErrorEnvelope, Principal } from "@agentq/core";
+import type { CoreDeps, ErrorEnvelope, Principal, RateLimitStatus } from "@agentq/core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { restRequestOf } from "./rest-request.ts";
 import type { ToolBinding } from "./tool-binding.ts";
@@ -16,6 +16,8 @@ export interface ToolCallContext {
   /** Fresh Idempotency-Keys for calls of `required` operations that carry none. */
   newIdempotencyKey: () => string;
   signal?: AbortSignal;
+  /** Told the caller's rate-limit state (tightest bucket) when the core counts the call. */
+  onRateLimit?: (status: RateLimitStatus) => void;
   /** Told about errors that are not DomainErrors (server faults), for logging. */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
 }
@@ -75,6 +77,7 @@ export async function callTool(binding: ToolBinding, args: Record<string, unknow
         idempotencyKey: call.idempotencyKey,
         fingerprint: requestFingerprint(restRequestOf(binding.operation, call.input)),
         ...(cx.signal === undefined ? {} : { signal: cx.signal }),
+        ...(cx.onRateLimit === undefined ? {} : { onRateLimit: cx.onRateLimit }),
       },
       call.input,
     );

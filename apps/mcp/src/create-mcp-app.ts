@@ -1,5 +1,5 @@
 import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, toErrorEnvelope } from "@agentq/core";
-import type { Authenticator, CoreDeps, Operation } from "@agentq/core";
+import type { Authenticator, CoreDeps, Operation, RateLimitStatus } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -108,12 +108,16 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, 400);
     }
 
+    let rateLimit: RateLimitStatus | undefined;
     const server = createToolServer(bindings, {
       deps,
       caller,
       requestId: c.get("requestId"),
       newIdempotencyKey,
       signal: c.req.raw.signal,
+      onRateLimit: (status) => {
+        rateLimit = status;
+      },
       ...(options.onUnexpectedError === undefined ? {} : { onUnexpectedError: options.onUnexpectedError }),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -124,6 +128,12 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       // Response: @hono/node-server may send a Response from its construction-time headers.
       const headers = new Headers(response.headers);
       headers.set("Cache-Control", "no-store");
+      // Like REST (DESIGN §2): the tightest bucket of the caller, when a tool call was counted.
+      if (rateLimit !== undefined) {
+        headers.set("X-RateLimit-Limit", String(rateLimit.limit));
+        headers.set("X-RateLimit-Remaining", String(rateLimit.remaining));
+        headers.set("X-RateLimit-Reset", String(rateLimit.resetSeconds));
+      }
       return new Response(response.body, { status: response.status, headers });
     } finally {
       await server.close();
