@@ -50,6 +50,13 @@ describe("tool catalogue", () => {
     }
   });
 
+  it("has every tool the specification names (§What the service does 4)", async () => {
+    const names = new Set((await (await client(admin.authorization)).listTools()).tools.map((t) => t.name));
+    for (const name of ["send", "validate", "get_pending", "ack", "nack", "extend_lease", "list_recipients", "list_templates", "get_template", "get_policies", "acknowledge_policies", "browse_audit_log"]) {
+      expect(names.has(name), name).toBe(true);
+    }
+  });
+
   it("has a tool for every mutating operation, with an idempotency_key argument where the operation takes a key", async () => {
     const { tools } = await (await client(admin.authorization)).listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
