@@ -4,6 +4,8 @@ import type { Context, Hono } from "hono";
 import { readJsonBody } from "../body/read-json-body.ts";
 import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
+import { applyRateLimitHeaders } from "../rate-limit-headers.ts";
+import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredQuery } from "./operation-input.ts";
 import type { RouteTable } from "./route-table.ts";
@@ -27,7 +29,9 @@ export interface OperationRouteDeps {
  * 3. the raw input `{ ...body, ...declared query, ...path params }`;
  * 4. the Idempotency-Key header (read only for operations that honour one; read-only routes
  *    ignore it) and the request fingerprint over method, path and canonical body;
- * 5. `executeOperation` (authorize, idempotency requiredness, input validation, handler);
+ * 5. `executeOperation` (rate limit, authorize, idempotency requiredness, input validation,
+ *    handler), which reports the caller's tightest rate-limit bucket for X-RateLimit-* on the
+ *    response whatever its status;
  * and renders the result's status and JSON body. Every failure, thrown value or not, is
  * rendered as the error envelope.
  */
@@ -41,16 +45,22 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
     seen.add(route);
     routes.add(op.http.method, op.http.path);
     app.on(op.http.method, toHonoPath(op.http.path), async (c) => {
+      let rateLimit: RateLimitState | undefined;
+      let res: Response;
       try {
-        return await runOperationRoute(c, op, deps);
+        res = await runOperationRoute(c, op, deps, (state) => {
+          rateLimit = state;
+        });
       } catch (err) {
-        return errorResponse(c, err, deps.logger);
+        res = errorResponse(c, err, deps.logger);
       }
+      applyRateLimitHeaders(res, rateLimit);
+      return res;
     });
   }
 }
 
-async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps): Promise<Response> {
+async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps, onRateLimit: (state: RateLimitState) => void): Promise<Response> {
   const request = c.req.raw;
   const hasBody = BODY_METHODS.has(op.http.method);
   const body = hasBody ? await readJsonBody(request) : {};
@@ -66,6 +76,7 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
     idempotencyKey: honoursKey ? request.headers.get("idempotency-key") : null,
     fingerprint: honoursKey ? requestFingerprint({ method: op.http.method, path, body: hasBody ? body : null }) : "",
     signal: request.signal,
+    onRateLimit,
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
   return renderResult(result);
