@@ -1,7 +1,7 @@
-import { createAuthenticator, type ServerSecrets } from "@agentq/core";
-import { maintenanceTasks, startPeriodicTasks } from "@agentq/dispatcher";
+import { createAuthenticator, type WebhookTransport, InProcessRateLimiter, RATE_LIMIT_WINDOW_MS, type Clock, type RateLimiter, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
+import { createHttpWebhookTransport, defaultDispatcherSettings, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
 import { createMcpApp } from "@agentq/mcp";
-import { createPgDeps, type PgDeps } from "@agentq/postgres";
+import { createPgDeps, PgRateLimiter, type PgDeps } from "@agentq/postgres";
 import { createRestApp } from "@agentq/rest";
 import type postgres from "postgres";
 import type { Logger } from "./logger.ts";
@@ -11,10 +11,18 @@ export interface ComposedService {
   deps: PgDeps;
   /** Routes /mcp and /.well-known/* to the MCP app and everything else to the REST app. */
   fetch(request: Request, env?: unknown): Response | Promise<Response>;
-  /** Starts the background maintenance (sealer, sweeps); returns its stopper. */
+  /** Starts the background maintenance (sealer, sweeps) and the webhook outbox dispatcher; returns its stopper. */
   startBackground(): { stop(): Promise<void> };
   /** Stops the LISTEN connection (the caller ends the pool). */
   close(): Promise<void>;
+}
+
+/** Webhook wiring of the composition root; tests only (production passes none). */
+export interface ComposeWebhookOptions {
+  /** The transport of probes and deliveries; default the SSRF-guarded HTTP transport (public destinations only). */
+  transport?: WebhookTransport;
+  /** Dispatcher settings over the defaults (poll 1 s, lease 60 s, timeout 5 s, retries from 30 s x4). */
+  dispatch?: Partial<Omit<OutboxDispatcherSettings, "transport">>;
 }
 
 /**
@@ -22,10 +30,33 @@ export interface ComposedService {
  * the real server: PostgreSQL deps, one credential cache shared by REST and MCP (a revoke through
  * either evicts it in both), and the two apps behind one fetch handler.
  */
-export function composeService(p: { sql: postgres.Sql; secrets: ServerSecrets; publicBaseUrl: string; logger: Logger; commit?: string }): ComposedService {
-  const base = createPgDeps({ sql: p.sql, secrets: p.secrets });
+export function composeService(p: {
+  sql: postgres.Sql;
+  secrets: ServerSecrets;
+  publicBaseUrl: string;
+  logger: Logger;
+  commit?: string;
+  /** Where rate-limit counters live (docs/guard-rails.md): default `memory` (this process). */
+  rateLimiter?: "memory" | "postgres" | "off";
+  /** Sanctions screening of send participants (default: none). */
+  sanctions?: SanctionsScreen;
+  /** The core clock (tests); default the system clock. */
+  clock?: Clock;
+  /** Webhook transport and dispatcher settings (tests); default the guarded HTTP transport. */
+  webhooks?: ComposeWebhookOptions;
+}): ComposedService {
+  const base = createPgDeps({ sql: p.sql, secrets: p.secrets, ...(p.clock === undefined ? {} : { clock: p.clock }) });
   const authenticator = createAuthenticator(base);
-  const deps: PgDeps = Object.assign(base, { credentialCache: authenticator, publicBaseUrl: p.publicBaseUrl });
+  const webhookTransport = p.webhooks?.transport ?? createHttpWebhookTransport();
+  base.webhookTransport = webhookTransport;
+  const mode = p.rateLimiter ?? "memory";
+  const rateLimiter: RateLimiter | undefined = mode === "off" ? undefined : mode === "postgres" ? new PgRateLimiter(p.sql) : new InProcessRateLimiter();
+  const deps: PgDeps = Object.assign(base, {
+    credentialCache: authenticator,
+    publicBaseUrl: p.publicBaseUrl,
+    ...(rateLimiter === undefined ? {} : { rateLimiter }),
+    ...(p.sanctions === undefined ? {} : { sanctions: p.sanctions }),
+  });
   const rest = createRestApp(deps, { authenticator, logger: p.logger, ...(p.commit === undefined ? {} : { commit: p.commit }) });
   const mcp = createMcpApp(deps, {
     authenticator,
@@ -40,7 +71,9 @@ export function composeService(p: { sql: postgres.Sql; secrets: ServerSecrets; p
       return rest.fetch(request, env);
     },
     startBackground() {
-      return startPeriodicTasks(maintenanceTasks(deps), {
+      // Counters of finished windows are dropped a few windows later (a window is one minute).
+      const purgeRateLimits = rateLimiter === undefined ? [] : [{ name: "purge-rate-limit-counters", intervalMs: RATE_LIMIT_WINDOW_MS, run: () => rateLimiter.purgeBefore({ before: new Date(deps.clock.now().getTime() - 5 * RATE_LIMIT_WINDOW_MS) }) }];
+      return startPeriodicTasks([...maintenanceTasks(deps), outboxDispatchTask(deps, defaultDispatcherSettings(webhookTransport, p.webhooks?.dispatch), (pass) => logExhausted(p.logger, pass)), ...purgeRateLimits], {
         onError: (task, error) => p.logger.error({ err: error, task }, "background task failed"),
         onWork: (task, count) => p.logger.debug({ task, count }, "background task did work"),
       });

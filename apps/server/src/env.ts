@@ -13,6 +13,14 @@ export interface ServerEnv {
   /** The address clients use to reach this server (MCP metadata, mcp_config); default from host and port. */
   publicBaseUrl: string;
   logLevel: string;
+  /**
+   * SVC_RATE_LIMITER: `memory` (default: counters in this process, right for one server),
+   * `postgres` (counters shared by every process on the database: set it when running several
+   * replicas) or `off` (no rate limits and no X-RateLimit-* headers, e.g. for benchmarks).
+   */
+  rateLimiter: "memory" | "postgres" | "off";
+  /** SVC_SANCTIONS_LIST: a JSON or CSV sanctions list read at start-up; null screens nobody out. */
+  sanctionsListPath: string | null;
 }
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -32,5 +40,32 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     dataDir: env.AGENTQ_DATA_DIR?.trim() || `${REPO_ROOT}.data`,
     publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL?.trim() || "info",
+    rateLimiter: readRateLimiter(env.SVC_RATE_LIMITER),
+    sanctionsListPath: env.SVC_SANCTIONS_LIST?.trim() || null,
+  };
+}
+
+function readRateLimiter(value: string | undefined): ServerEnv["rateLimiter"] {
+  const v = value?.trim() || "memory";
+  if (v === "memory" || v === "postgres" || v === "off") return v;
+  throw new Error(`SVC_RATE_LIMITER must be memory, postgres or off, got ${JSON.stringify(v)}.`);
+}
+
+/** What the user-side commands (`pnpm audit:export`, `pnpm audit:verify`) read from the environment. */
+export interface CommandEnv {
+  /** SVC_CREDENTIAL: the bearer token, or null. */
+  credential: string | null;
+  /** SVC_BASE_URL without a trailing slash (default http://127.0.0.1:8080). */
+  baseUrl: string;
+  /** The directory the user ran `pnpm ...` in (INIT_CWD), against which relative paths resolve. */
+  workingDir: string;
+}
+
+/** Reads the user-side commands' environment. */
+export function readCommandEnv(env: NodeJS.ProcessEnv = process.env): CommandEnv {
+  return {
+    credential: env.SVC_CREDENTIAL?.trim() || null,
+    baseUrl: (env.SVC_BASE_URL?.trim() || "http://127.0.0.1:8080").replace(/\/+$/, ""),
+    workingDir: env.INIT_CWD?.trim() || process.cwd(),
   };
 }

@@ -6,6 +6,7 @@ import { composeService } from "./compose.ts";
 import { openDatabase } from "./database.ts";
 import { readEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
+import { loadSanctionsScreen } from "./sanctions-file.ts";
 import { loadSecrets } from "./secrets.ts";
 
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -17,7 +18,17 @@ async function main(): Promise<void> {
   logger.info({ database: db.kind }, "database ready, migrations applied");
   const { secrets, source } = loadSecrets(env);
   if (source !== "env" && db.kind === "external") logger.warn("SVC_SECRET_KEY is not set: using the key in the data folder; set SVC_SECRET_KEY in production so every replica shares it.");
-  const service = composeService({ sql: db.sql, secrets, publicBaseUrl: env.publicBaseUrl, logger, ...(process.env.AGENTQ_COMMIT ? { commit: process.env.AGENTQ_COMMIT } : {}) });
+  const sanctions = env.sanctionsListPath === null ? null : loadSanctionsScreen(env.sanctionsListPath);
+  if (sanctions !== null) logger.info({ entries: sanctions.entries }, "sanctions list loaded");
+  const service = composeService({
+    sql: db.sql,
+    secrets,
+    publicBaseUrl: env.publicBaseUrl,
+    logger,
+    rateLimiter: env.rateLimiter,
+    ...(sanctions === null ? {} : { sanctions: sanctions.screen }),
+    ...(process.env.AGENTQ_COMMIT ? { commit: process.env.AGENTQ_COMMIT } : {}),
+  });
   const background = service.startBackground();
 
   const server = serve({ fetch: service.fetch, hostname: env.host, port: env.port }, (info: AddressInfo) => {
