@@ -73,14 +73,17 @@ export async function injectFaults(schedule: readonly PlannedFault[], targets: F
         case "server_kill": {
           // The restart runs in the background (a start takes seconds on a loaded machine), so
           // other faults go on meanwhile; a slot being restarted is not killed again.
-          let candidates = targets.servers.filter((s) => s.running() && !restarting.has(s));
-          for (let waited = 0; candidates.length === 0 && waited < 30_000; waited += 100) {
-            await sleep(100);
-            candidates = targets.servers.filter((s) => s.running() && !restarting.has(s));
-          }
-          if (candidates.length === 0) break;
-          const slot = random.pick(candidates);
-          const downMs = random.int(300, 2_500);
+          // A listening server is killed; preferably while another one serves (waiting a little
+          // for that), so the service is not down more than the kills make it.
+          const candidates = () => targets.servers.filter((s) => s.ready() && !restarting.has(s));
+          const othersServe = (s: ServerSlot) => targets.servers.some((o) => o !== s && o.ready());
+          for (let waited = 0; waited < 15_000 && !candidates().some(othersServe); waited += 100) await sleep(100);
+          for (let waited = 0; waited < 30_000 && candidates().length === 0; waited += 100) await sleep(100);
+          const ready = candidates();
+          if (ready.length === 0) break;
+          const preferred = ready.filter(othersServe);
+          const slot = random.pick(preferred.length > 0 ? preferred : ready);
+          const downMs = random.int(200, 1_500);
           record(slot.name, downMs);
           await slot.kill();
           const restart = sleep(downMs).then(() => startWithRetries(slot, log));

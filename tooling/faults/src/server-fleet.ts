@@ -8,14 +8,17 @@ const OUTPUT_TAIL_CHARS = 20_000;
 
 /**
  * One agentq server process of the run, on a fixed port so clients keep one address across
- * restarts. It runs as `node --import tsx src/main.ts` (not through the tsx CLI, which would put
- * a supervising process in front): a signal sent to `pid` reaches the server itself.
+ * restarts. It runs as `node <bundle>` or `node --import tsx src/main.ts`, never through the tsx
+ * CLI (which would put a supervising process in front): a signal reaches the server itself.
  */
 export interface ServerSlot {
   name: string;
   baseUrl: string;
-  /** Whether the process is up (started and not killed, paused or not). */
+  /** Whether a process exists (starting or listening; paused or not). */
   running(): boolean;
+  /** Whether the process is listening (paused or not). */
+  ready(): boolean;
+  /** Starts the process unless one exists; a second call while a start is under way joins it. */
   start(): Promise<void>;
   /** kill -9, waiting for the exit. */
   kill(): Promise<void>;
@@ -29,77 +32,94 @@ export interface ServerSlot {
   unexpectedExits(): { at: number; code: number | null; signal: string | null; tail: string }[];
 }
 
-/** Creates a slot running `serverDir`'s src/main.ts; `env` is the server's environment (PORT is set here). */
-export function serverSlot(p: { name: string; port: number; env: NodeJS.ProcessEnv; serverDir: string; onUnexpectedExit: (slot: ServerSlot) => void }): ServerSlot {
-  const { name, port, env, serverDir, onUnexpectedExit } = p;
+/**
+ * Creates a slot running `serverDir`'s src/main.ts (or its bundle, see `bundleServer`); `env` is
+ * the server's environment (PORT is set here).
+ */
+export function serverSlot(p: { name: string; port: number; env: NodeJS.ProcessEnv; serverDir: string; bundle: string | null; onUnexpectedExit: (slot: ServerSlot) => void }): ServerSlot {
+  const { name, port, env, serverDir, bundle, onUnexpectedExit } = p;
   let child: ChildProcess | null = null;
+  let isReady = false;
+  let starting: Promise<void> | null = null;
   let exited: Promise<void> = Promise.resolve();
   let expectingExit = false;
   let tail = "";
   const unexpected: { at: number; code: number | null; signal: string | null; tail: string }[] = [];
 
+  async function startProcess(): Promise<void> {
+    expectingExit = false;
+    isReady = false;
+    const proc = spawn(process.execPath, bundle === null ? ["--import", "tsx", "src/main.ts"] : [bundle], { cwd: serverDir, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    let listening = false;
+    let resolveListening: () => void = () => undefined;
+    let rejectListening: (e: Error) => void = () => undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      resolveListening = resolve;
+      rejectListening = reject;
+    });
+    const onData = (chunk: Buffer) => {
+      tail = (tail + chunk.toString("utf8")).slice(-OUTPUT_TAIL_CHARS);
+      if (!listening && tail.includes('"agentq listening"')) {
+        listening = true;
+        resolveListening();
+      }
+    };
+    proc.stdout?.on("data", onData);
+    proc.stderr?.on("data", onData);
+    exited = new Promise<void>((resolve) => {
+      proc.once("exit", (code, signal) => {
+        if (child === proc) {
+          child = null;
+          isReady = false;
+        }
+        if (!listening) rejectListening(new Error(`server ${name} exited (${code ?? signal}) before listening:\n${tail.slice(-4000)}`));
+        else if (!expectingExit) {
+          unexpected.push({ at: Date.now(), code, signal, tail: tail.slice(-4000) });
+          onUnexpectedExit(slot);
+        }
+        resolve();
+      });
+    });
+    const timer = setTimeout(() => rejectListening(new Error(`server ${name} did not listen within ${START_TIMEOUT_MS} ms:\n${tail.slice(-4000)}`)), START_TIMEOUT_MS);
+    // The "agentq listening" line is logged at info; below that level, ask /v1/version.
+    void (async () => {
+      while (!listening && child === proc) {
+        await new Promise((r) => setTimeout(r, 100));
+        try {
+          const res = await fetch(`${slot.baseUrl}/v1/version`, { signal: AbortSignal.timeout(1_000) });
+          if (res.ok && child === proc && !listening) {
+            listening = true;
+            resolveListening();
+          }
+        } catch {
+          // not up yet
+        }
+      }
+    })();
+    try {
+      await ready;
+      isReady = child === proc;
+    } catch (e) {
+      expectingExit = true;
+      proc.kill("SIGKILL");
+      await exited;
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   const slot: ServerSlot = {
     name,
     baseUrl: `http://127.0.0.1:${port}`,
     running: () => child !== null,
-    async start() {
-      if (child !== null) return;
-      expectingExit = false;
-      const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: serverDir, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
-      child = proc;
-      let listening = false;
-      let resolveListening: () => void = () => undefined;
-      let rejectListening: (e: Error) => void = () => undefined;
-      const ready = new Promise<void>((resolve, reject) => {
-        resolveListening = resolve;
-        rejectListening = reject;
-      });
-      const onData = (chunk: Buffer) => {
-        tail = (tail + chunk.toString("utf8")).slice(-OUTPUT_TAIL_CHARS);
-        if (!listening && tail.includes('"agentq listening"')) {
-          listening = true;
-          resolveListening();
-        }
-      };
-      proc.stdout?.on("data", onData);
-      proc.stderr?.on("data", onData);
-      exited = new Promise<void>((resolve) => {
-        proc.once("exit", (code, signal) => {
-          if (child === proc) child = null;
-          if (!listening) rejectListening(new Error(`server ${name} exited (${code ?? signal}) before listening:\n${tail.slice(-4000)}`));
-          else if (!expectingExit) {
-            unexpected.push({ at: Date.now(), code, signal, tail: tail.slice(-4000) });
-            onUnexpectedExit(slot);
-          }
-          resolve();
-        });
-      });
-      const timer = setTimeout(() => rejectListening(new Error(`server ${name} did not listen within ${START_TIMEOUT_MS} ms:\n${tail.slice(-4000)}`)), START_TIMEOUT_MS);
-      // The "agentq listening" line is logged at info; below that level, ask /v1/version.
-      void (async () => {
-        while (!listening && child === proc) {
-          await new Promise((r) => setTimeout(r, 100));
-          try {
-            const res = await fetch(`${slot.baseUrl}/v1/version`, { signal: AbortSignal.timeout(1_000) });
-            if (res.ok && child === proc && !listening) {
-              listening = true;
-              resolveListening();
-            }
-          } catch {
-            // not up yet
-          }
-        }
-      })();
-      try {
-        await ready;
-      } catch (e) {
-        expectingExit = true;
-        proc.kill("SIGKILL");
-        await exited;
-        throw e;
-      } finally {
-        clearTimeout(timer);
-      }
+    ready: () => child !== null && isReady,
+    start() {
+      if (starting !== null) return starting;
+      if (child !== null) return Promise.resolve();
+      starting = startProcess().finally(() => (starting = null));
+      return starting;
     },
     async kill() {
       if (child === null) return;
