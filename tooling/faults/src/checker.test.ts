@@ -92,6 +92,18 @@ describe("checkRun", () => {
     expect(violated(checkRun(history, state))).toEqual({ not_drained: 1 });
   });
 
+  it("accepts a message dead-lettered after max_deliveries, and reports one dead-lettered early", () => {
+    const { history, state } = cleanRun(2);
+    state.messages[0] = { ...state.messages[0]!, state: "dead_lettered", deliveryCount: 10, acknowledgedAt: null };
+    history.settles = history.settles.filter((s) => s.messageId !== "m0");
+    state.ackAudit = state.ackAudit.filter((a) => a.messageId !== "m0");
+    const report = checkRun(history, state);
+    expect(violated(report)).toEqual({});
+    expect(report.checked.deadLettered).toBe(1);
+    state.messages[0] = { ...state.messages[0], deliveryCount: 3 };
+    expect(violated(checkRun(history, state))).toEqual({ not_drained: 1 });
+  });
+
   it("follows an indeterminate send that committed, and ignores one that did not", () => {
     const { history, state } = cleanRun(2);
     history.sends[0] = { ...history.sends[0]!, outcome: "indeterminate", messageId: null, messageIds: [], code: "network" };

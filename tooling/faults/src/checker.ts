@@ -56,6 +56,8 @@ export interface CheckReport {
     /** Sends whose outcome the producer never learnt but that committed (found in the database), followed too. */
     indeterminateCommitted: number;
     indeterminateNotCommitted: number;
+    /** Followed messages dead-lettered after max_deliveries (allowed, reported). */
+    deadLettered: number;
     messages: number;
     claims: number;
     acceptedAcks: number;
@@ -67,6 +69,8 @@ export interface CheckReport {
 }
 
 const MAX_EXAMPLES = 10;
+/** The workspace default of max_deliveries (DESIGN §2); the run does not change it. */
+const DEFAULT_MAX_DELIVERIES = 10;
 
 /** Runs every check over a run's history and the final database state. Pure. */
 export function checkRun(history: RunHistory, state: FinalState): CheckReport {
@@ -137,9 +141,13 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
       flag("failed_send_committed", rows[0]?.id ?? null, `send ${s.key} was refused with ${s.code ?? "?"} yet its message exists`);
     }
   }
+  let deadLettered = 0;
   for (const id of followed) {
     const m = messagesById.get(id);
-    if (m && m.state !== "acknowledged") flag("not_drained", id, `message ${id} ended ${m.state}, not acknowledged`);
+    if (!m || m.state === "acknowledged") continue;
+    // Dead-lettering after the workspace's max_deliveries is the promised behaviour, not a loss.
+    if (m.state === "dead_lettered" && m.deliveryCount >= DEFAULT_MAX_DELIVERIES) deadLettered++;
+    else flag("not_drained", id, `message ${id} ended ${m.state} after ${m.deliveryCount} deliveries, not acknowledged`);
   }
 
   // Unexpected: a delivery or a stored message that no producer's send accounts for.
@@ -282,6 +290,7 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
       acknowledgedSends: history.sends.filter((s) => s.outcome === "ok").length,
       indeterminateCommitted,
       indeterminateNotCommitted,
+      deadLettered,
       messages: state.messages.length,
       claims: state.claims.length,
       acceptedAcks: okSettles.filter((s) => s.kind === "ack").length,

@@ -46,7 +46,7 @@ export function formatSummary(history: RunHistory, report: CheckReport, meta: Ru
   out.push("");
   out.push("checked");
   const c = report.checked;
-  out.push(`  acknowledged sends ${c.acknowledgedSends}; indeterminate sends that committed ${c.indeterminateCommitted}, that did not ${c.indeterminateNotCommitted}`);
+  out.push(`  acknowledged sends ${c.acknowledgedSends}; indeterminate sends that committed ${c.indeterminateCommitted}, that did not ${c.indeterminateNotCommitted}; dead-lettered after max_deliveries ${c.deadLettered}`);
   out.push(`  messages ${c.messages}; leases granted ${c.claims}; accepted acks ${c.acceptedAcks}; accepted nacks ${c.acceptedNacks}; audit rows verified ${c.auditRowsVerified}`);
   out.push("");
   out.push("invariants (each must be 0)");
