@@ -1,0 +1,67 @@
+import type { Figure } from "./report.ts";
+import { ratio } from "./stats.ts";
+
+/**
+ * The result table from the raw measurements of one run: every figure with its ratio to the
+ * PostgreSQL limit (or the in-run reference its goal names) and to pg-boss, and the goals of
+ * issue 7 checked. Figures that were not measured are left out.
+ */
+export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
+  const v = (id: string) => m.get(id) ?? Number.NaN;
+  const has = (id: string) => m.has(id) && Number.isFinite(m.get(id));
+  const out: Figure[] = [];
+  const add = (f: Figure) => {
+    if (has(f.id)) out.push(f);
+  };
+  const cmp = (id: string, ref: string) => ({ ref, ratio: ratio(v(id), v(ref)) });
+  const atLeast = (r: number, k: number) => (Number.isFinite(r) ? r >= k : null);
+  const atMost = (r: number, k: number) => (Number.isFinite(r) ? r <= k : null);
+
+  for (const n of [1, 8, 32]) add({ id: `L1.send@${n}`, label: `limit: send rows, ${n} in flight`, value: v(`L1.send@${n}`), unit: "/s" });
+  add({ id: "L1.pgbench@32", label: "limit: pgbench, send rows, 32 clients", value: v("L1.pgbench@32"), unit: "/s", limit: cmp("L1.pgbench@32", "L1.send@32") });
+  add({ id: "L1.drain", label: "limit: drain, claim 100 + ack batch (raw SQL, 4 workers)", value: v("L1.drain"), unit: "/s", peer: cmp("L1.drain", "pgboss.fetch100+completeIds") });
+
+  for (const n of [1, 8, 32]) {
+    const s1 = `S1.send@${n}`;
+    const r = ratio(v(s1), v(`L1.send@${n}`));
+    const p = ratio(v(s1), v("pgboss.send@16"));
+    add({
+      id: s1,
+      label: `send, ${n} in flight`,
+      value: v(s1),
+      unit: "/s",
+      limit: { ref: `L1.send@${n}`, ratio: r },
+      peer: { ref: "pgboss.send@16", ratio: p },
+      ...(n === 32 ? { goal: { text: ">= 0.5 x L1.send@32 and >= 2 x pgboss.send@16", met: atLeast(r, 0.5) === null || atLeast(p, 2) === null ? null : r >= 0.5 && p >= 2 } } : {}),
+    });
+    add({ id: `S1.p50@${n}`, label: `send p50, ${n} in flight`, value: v(`S1.p50@${n}`), unit: "ms" });
+    add({ id: `S1.p99@${n}`, label: `send p99, ${n} in flight`, value: v(`S1.p99@${n}`), unit: "ms" });
+  }
+
+  const s2 = ratio(v("S2.drain"), v("pgboss.fetch100+complete1"));
+  add({ id: "S2.drain", label: "drain, 4 consumers, get-pending 100 + ack each", value: v("S2.drain"), unit: "/s", limit: cmp("S2.drain", "L1.drain"), peer: { ref: "pgboss.fetch100+complete1", ratio: s2 }, goal: { text: ">= 1.5 x pgboss.fetch100+complete1", met: atLeast(s2, 1.5) } });
+  const s2b = ratio(v("S2.drain-batch"), v("pgboss.fetch100+completeIds"));
+  add({ id: "S2.drain-batch", label: "drain, 4 consumers, get-pending 100 + batch ack", value: v("S2.drain-batch"), unit: "/s", limit: cmp("S2.drain-batch", "L1.drain"), peer: { ref: "pgboss.fetch100+completeIds", ratio: s2b }, goal: { text: ">= 1.0 x pgboss.fetch100+completeIds", met: atLeast(s2b, 1.0) } });
+
+  const wake = ratio(v("S3.wake.p50"), v("S3.get.p50"));
+  add({ id: "S3.wake.p50", label: "wake-up, send response to claim, p50", value: v("S3.wake.p50"), unit: "ms", limit: { ref: "S3.get.p50", ratio: wake }, goal: { text: "<= 3 x S3.get.p50", met: atMost(wake, 3) } });
+  add({ id: "S3.wake.p99", label: "wake-up, send response to claim, p99", value: v("S3.wake.p99"), unit: "ms", limit: cmp("S3.wake.p99", "S3.get.p50") });
+  add({ id: "S3.get.p50", label: "authenticated GET /v1/recipients, p50", value: v("S3.get.p50"), unit: "ms" });
+
+  add({ id: "S4.mcp@8", label: "MCP send tool, 8 in flight", value: v("S4.mcp@8"), unit: "/s", limit: cmp("S4.mcp@8", "S1.send@8"), peer: cmp("S4.mcp@8", "pgboss.send@16") });
+  add({ id: "S4.p50@8", label: "MCP send tool p50, 8 in flight", value: v("S4.p50@8"), unit: "ms", limit: cmp("S4.p50@8", "S1.p50@8") });
+
+  add({ id: "pgboss.send@16", label: "pg-boss send(), 16 in flight", value: v("pgboss.send@16"), unit: "/s", limit: cmp("pgboss.send@16", "L1.send@32") });
+  add({ id: "pgboss.fetch100+complete1", label: "pg-boss fetch(100) + complete one by one, 4 workers", value: v("pgboss.fetch100+complete1"), unit: "/s", limit: cmp("pgboss.fetch100+complete1", "L1.drain") });
+  add({ id: "pgboss.fetch100+completeIds", label: "pg-boss fetch(100) + complete(ids[]), 4 workers", value: v("pgboss.fetch100+completeIds"), unit: "/s", limit: cmp("pgboss.fetch100+completeIds", "L1.drain") });
+
+  const window = v("S6.window");
+  const w = Number.isFinite(window) ? window.toLocaleString("en") : "?";
+  add({ id: "S6.first", label: `soak: first ${w} acknowledged`, value: v("S6.first"), unit: "/s" });
+  const soak = ratio(v("S6.last"), v("S6.first"));
+  add({ id: "S6.last", label: `soak: last ${w} acknowledged (of ${(m.get("S6.total") ?? 0).toLocaleString("en")})`, value: v("S6.last"), unit: "/s", limit: { ref: "S6.first", ratio: soak }, goal: { text: ">= 0.9 x S6.first", met: atLeast(soak, 0.9) } });
+  const rss = v("S6.rss_peak_mb");
+  add({ id: "S6.rss_peak_mb", label: "soak: server RSS peak (VmHWM)", value: rss, unit: "MB", goal: { text: "<= 250 MB", met: Number.isFinite(rss) ? rss <= 250 : null } });
+  if (!has("S6.rss_peak_mb")) add({ id: "server.rss_peak_mb", label: "server RSS peak over the run (VmHWM)", value: v("server.rss_peak_mb"), unit: "MB" });
+  return out;
+}

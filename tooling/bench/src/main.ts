@@ -1,0 +1,131 @@
+// `pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline]`: agentq against the PostgreSQL
+// limit and against pg-boss, in one run (issue 7). Progress on stderr; the table on stdout; JSON
+// and markdown under bench/results/.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { FULL, QUICK, type BenchContext } from "./context.ts";
+import { buildFigures } from "./figures.ts";
+import { createFixture } from "./fixture.ts";
+import { runLimit, runPgbench } from "./limit-scenarios.ts";
+import { runMcp } from "./mcp-scenario.ts";
+import { runPgBoss } from "./pgboss-scenario.ts";
+import { openBenchDatabase } from "./postgres-target.ts";
+import { renderMarkdown, renderText, type RunResult } from "./report.ts";
+import { hasBatchAck, runDrain, runSend, runWakeup } from "./rest-scenarios.ts";
+import { startServer } from "./server-process.ts";
+import { runSoak } from "./soak-scenario.ts";
+
+const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline]";
+const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { quick: { type: "boolean", default: false }, soak: { type: "boolean", default: false }, "soak-messages": { type: "string" }, baseline: { type: "boolean", default: false } }, strict: true }));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const soakCount = values["soak-messages"] === undefined ? 1_000_000 : Number(values["soak-messages"]);
+  if (!Number.isInteger(soakCount) || soakCount < 10) {
+    process.stderr.write(`--soak-messages must be an integer >= 10\n${USAGE}\n`);
+    return 2;
+  }
+  const sizes = values.quick ? QUICK : FULL;
+  const soakMaxMs = 150 * 60_000;
+  // Every loop of the run is bounded in count and time; this is the last resort should one not be.
+  const watchdog = setTimeout(
+    () => {
+      process.stderr.write("benchmark exceeded its time bound; exiting\n");
+      process.exit(3);
+    },
+    (values.quick ? 10 : 60) * 60_000 + (values.soak ? soakMaxMs : 0),
+  );
+  watchdog.unref();
+
+  const t0 = Date.now();
+  const log = (text: string) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${text}\n`);
+  const startedAt = new Date().toISOString();
+  log(`agentq bench, ${values.quick ? "quick" : "full"}${values.soak ? `, soak of ${soakCount} messages` : ""}`);
+
+  const db = await openBenchDatabase(log);
+  log(`database ${db.name} (${db.version.split(" on ")[0]})`);
+  let server;
+  const sql = postgres(db.url, { max: 4, onnotice: () => undefined, connection: { application_name: "agentq-bench" } });
+  const m = new Map<string, number>();
+  const notes: string[] = [];
+  try {
+    log("starting the production server (node --import tsx apps/server/src/main.ts)");
+    server = await startServer(db.url);
+    log(`server ${server.baseUrl}, pid ${server.pid}`);
+    const fixture = await createFixture(server, sql);
+    log(`workspace ${fixture.workspaceId}: producer and ${["l1", "sink", "drain", "drainbatch", "wake*", "mcp", "soak"].join(", ")}`);
+    const ctx: BenchContext = { db, sql, server, fixture, sizes, log, m, notes };
+
+    await runLimit(ctx);
+    await runPgbench(ctx);
+    await runSend(ctx);
+    await runDrain(ctx, "single");
+    const batch = await hasBatchAck(ctx);
+    if (batch) await runDrain(ctx, "batch");
+    else notes.push("S2 batch: this server has no POST /v1/messages/ack; not measured.");
+    await runWakeup(ctx);
+    await runMcp(ctx);
+    await runPgBoss(ctx);
+    if (values.soak) await runSoak(ctx, { count: soakCount, maxMs: soakMaxMs, batchAck: batch });
+    m.set("server.rss_peak_mb", server.rssPeakMb());
+  } finally {
+    log("stopping the server, dropping the database");
+    await server?.stop();
+    await sql.end({ timeout: 5 });
+    await db.close();
+  }
+
+  const figures = buildFigures(m);
+  const run: RunResult = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    mode: values.quick ? "quick" : "full",
+    soak: values.soak,
+    machine: {
+      nproc: availableParallelism(),
+      cpu: cpus()[0]?.model ?? "unknown",
+      memory_gb: Math.round(totalmem() / 2 ** 30),
+      kernel: release(),
+      node: process.version,
+      postgres: db.version.split(" on ")[0] ?? db.version,
+      postgres_kind: db.kind,
+      load_average_at_start: loadavg()[0]?.toFixed(1) ?? "?",
+    },
+    settings: { ...sizes, ...(values.soak ? { soakMessages: soakCount } : {}) },
+    figures,
+    notes,
+  };
+  const text = renderText(figures);
+  process.stdout.write(`\n${text}\n${notes.map((n) => `note: ${n}\n`).join("")}`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = startedAt.replace(/[:.]/g, "-");
+  const json = `${JSON.stringify({ ...run, raw: Object.fromEntries(m) }, null, 2)}\n`;
+  const md = renderMarkdown(run);
+  writeFileSync(join(RESULTS_DIR, `${stamp}-${run.mode}.json`), json);
+  writeFileSync(join(RESULTS_DIR, `${stamp}-${run.mode}.md`), md);
+  if (values.baseline) {
+    writeFileSync(join(RESULTS_DIR, "baseline.json"), json);
+    writeFileSync(join(RESULTS_DIR, "baseline.md"), md);
+  }
+  log(`results: ${join(RESULTS_DIR, `${stamp}-${run.mode}.{json,md}`)}${values.baseline ? " and baseline.{json,md}" : ""}`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

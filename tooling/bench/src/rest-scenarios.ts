@@ -1,0 +1,186 @@
+import type { BenchContext } from "./context.ts";
+import { PAYLOAD } from "./fixture.ts";
+import { apiClient, expectStatus, type ApiClient } from "./http-client.ts";
+import { parties, LEVELS } from "./limit-scenarios.ts";
+import { delay, runLoad } from "./load.ts";
+import { preloadMessages } from "./raw-sql.ts";
+import { perSecond, summarise } from "./stats.ts";
+
+/** The body of a send to `recipient`. */
+export function sendBody(recipient: string): unknown {
+  return { envelope: { recipient: { friendly_name: recipient }, template: "directive" }, payload: PAYLOAD };
+}
+
+let keySeq = 0;
+/** A fresh Idempotency-Key (unique within the run's database). */
+export function newKey(prefix: string): string {
+  keySeq += 1;
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${keySeq}`;
+}
+
+/** One send through REST; returns the message id. */
+export async function sendOne(client: ApiClient, token: string, recipient: string, prefix: string): Promise<string> {
+  const answer = expectStatus(await client.call(token, "POST", "/v1/messages/send", sendBody(recipient), { "idempotency-key": newKey(prefix) }), 201, "send");
+  return answer.body.message_id as string;
+}
+
+/** S1: POST /v1/messages/send over keep-alive connections at 1, 8 and 32 in flight. */
+export async function runSend(ctx: BenchContext): Promise<void> {
+  const token = ctx.fixture.sender.token;
+  for (const inFlight of LEVELS) {
+    const client = apiClient(ctx.server.baseUrl, inFlight);
+    try {
+      await sendOne(client, token, "sink", "warm");
+      ctx.log(`S1 send, ${inFlight} in flight, ${ctx.sizes.levelMs / 1000} s`);
+      const r = await runLoad({ name: `S1@${inFlight}`, inFlight, maxOps: 10_000_000, maxMs: ctx.sizes.levelMs, op: () => sendOne(client, token, "sink", "s1").then(() => undefined), log: ctx.log });
+      const s = summarise(r.latencies);
+      ctx.m.set(`S1.send@${inFlight}`, perSecond(r.count, r.elapsedMs));
+      ctx.m.set(`S1.p50@${inFlight}`, s.p50);
+      ctx.m.set(`S1.p99@${inFlight}`, s.p99);
+      ctx.log(`  ${perSecond(r.count, r.elapsedMs).toFixed(0)} sends/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms`);
+    } finally {
+      await client.close();
+    }
+  }
+}
+
+interface Claimed {
+  envelope: { message_id: string };
+  lease: { lease_id: string };
+}
+
+/** Claims up to 100 of the caller's messages (no wait). */
+async function claim(client: ApiClient, token: string): Promise<Claimed[]> {
+  const answer = expectStatus(await client.call(token, "POST", "/v1/messages/get-pending", { max: 100, visibility_timeout: "PT600S" }), 200, "get-pending");
+  return answer.body.items as Claimed[];
+}
+
+/** Whether this server has the batch ack route (POST /v1/messages/ack). */
+export async function hasBatchAck(ctx: BenchContext): Promise<boolean> {
+  const client = apiClient(ctx.server.baseUrl, 1);
+  try {
+    const answer = await client.call(ctx.fixture.account("drainbatch").token, "POST", "/v1/messages/ack", { items: [] });
+    return answer.status !== 404 && answer.status !== 405;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * S2: a backlog of `drainCount` messages pre-loaded with SQL, drained by 4 consumers over REST:
+ * get-pending (max 100), then every message acknowledged — one request per message, or (batch)
+ * one POST /v1/messages/ack per claimed batch. Messages/s from the first claim to the last ack.
+ */
+export async function runDrain(ctx: BenchContext, mode: "single" | "batch"): Promise<void> {
+  const recipient = mode === "single" ? "drain" : "drainbatch";
+  const id = mode === "single" ? "S2.drain" : "S2.drain-batch";
+  const token = ctx.fixture.account(recipient).token;
+  ctx.log(`${id}: pre-loading ${ctx.sizes.drainCount} messages`);
+  await preloadMessages(ctx.sql, { ...parties(ctx, recipient), count: ctx.sizes.drainCount });
+  ctx.log(`${id}: 4 consumers, get-pending max 100, ${mode === "single" ? "one ack request per message" : "one batch ack request per claim"}`);
+  const client = apiClient(ctx.server.baseUrl, 4);
+  let acked = 0;
+  const started = performance.now();
+  const deadline = started + ctx.sizes.drainMaxMs;
+  const progress = setInterval(() => ctx.log(`  ${id}: ${acked} acknowledged, ${perSecond(acked, performance.now() - started).toFixed(0)}/s`), 5_000);
+  const consumer = async () => {
+    while (performance.now() < deadline) {
+      const items = await claim(client, token);
+      if (items.length === 0) return;
+      if (mode === "single") {
+        for (const item of items) {
+          expectStatus(await client.call(token, "POST", `/v1/messages/${item.envelope.message_id}/ack`, { lease_id: item.lease.lease_id, outcome_summary: "ok" }), 200, "ack");
+          acked += 1;
+        }
+      } else {
+        const answer = expectStatus(
+          await client.call(token, "POST", "/v1/messages/ack", { items: items.map((i) => ({ message_id: i.envelope.message_id, lease_id: i.lease.lease_id, outcome_summary: "ok" })) }),
+          200,
+          "batch ack",
+        );
+        const results = answer.body.results as { status: number }[];
+        const bad = results.find((r) => r.status !== 200);
+        if (bad !== undefined) throw new Error(`batch ack: an item answered ${JSON.stringify(bad)}`);
+        acked += results.length;
+      }
+    }
+  };
+  try {
+    await Promise.all([consumer(), consumer(), consumer(), consumer()]);
+  } finally {
+    clearInterval(progress);
+    await client.close();
+  }
+  const elapsed = performance.now() - started;
+  if (acked < ctx.sizes.drainCount) ctx.notes.push(`${id}: the drain hit its time bound after ${acked} of ${ctx.sizes.drainCount} messages; the rate covers those.`);
+  ctx.m.set(id, perSecond(acked, elapsed));
+  ctx.log(`  ${acked} acknowledged in ${(elapsed / 1000).toFixed(1)} s: ${perSecond(acked, elapsed).toFixed(0)} messages/s`);
+}
+
+/**
+ * S3: 4 consumers long-poll (wait PT20S), each on its own recipient; one producer sends to them
+ * in turn, `wakeGapMs` apart; latency from the send's response to the claim's response. A
+ * second loop times an authenticated GET /v1/recipients at the same pace meanwhile.
+ */
+export async function runWakeup(ctx: BenchContext): Promise<void> {
+  const recipients = ["wake0", "wake1", "wake2", "wake3"];
+  const client = apiClient(ctx.server.baseUrl, recipients.length + 2);
+  const sentAt = new Map<string, number>();
+  const claimedAt = new Map<string, number>();
+  const stop = new AbortController();
+  const consumer = async (name: string) => {
+    const token = ctx.fixture.account(name).token;
+    while (!stop.signal.aborted) {
+      let answer;
+      try {
+        answer = await client.call(token, "POST", "/v1/messages/get-pending", { max: 10, wait: "PT20S", visibility_timeout: "PT600S" }, {}, stop.signal);
+      } catch (e) {
+        if (stop.signal.aborted) return;
+        throw e;
+      }
+      const at = performance.now();
+      for (const item of expectStatus(answer, 200, "long poll").body.items as Claimed[]) claimedAt.set(item.envelope.message_id, at);
+    }
+  };
+  ctx.log(`S3 wake-up: 4 long polls (PT20S), ${ctx.sizes.wakeSends} sends ${ctx.sizes.wakeGapMs} ms apart, GET /v1/recipients alongside`);
+  const consumers = recipients.map((r) => consumer(r));
+  // Let every consumer reach its wait before the first send.
+  await delay(500);
+  const getLatencies: number[] = [];
+  const getter = (async () => {
+    const token = ctx.fixture.sender.token;
+    for (let i = 0; i < ctx.sizes.wakeSends; i++) {
+      const t0 = performance.now();
+      expectStatus(await client.call(token, "GET", "/v1/recipients"), 200, "GET /v1/recipients");
+      getLatencies.push(performance.now() - t0);
+      await delay(ctx.sizes.wakeGapMs);
+    }
+  })();
+  const token = ctx.fixture.sender.token;
+  for (let i = 0; i < ctx.sizes.wakeSends; i++) {
+    const id = await sendOne(client, token, recipients[i % recipients.length] as string, "s3");
+    sentAt.set(id, performance.now());
+    await delay(ctx.sizes.wakeGapMs);
+  }
+  await getter;
+  const waitUntil = performance.now() + 25_000;
+  while (claimedAt.size < sentAt.size && performance.now() < waitUntil) await delay(50);
+  stop.abort();
+  try {
+    await Promise.all(consumers);
+  } finally {
+    await client.close();
+  }
+  const latencies: number[] = [];
+  for (const [id, at] of sentAt) {
+    const claimed = claimedAt.get(id);
+    if (claimed !== undefined) latencies.push(Math.max(0, claimed - at));
+  }
+  if (latencies.length < sentAt.size) ctx.notes.push(`S3: ${sentAt.size - latencies.length} of ${sentAt.size} messages were not claimed within 25 s of the last send.`);
+  const wake = summarise(latencies);
+  const get = summarise(getLatencies);
+  ctx.m.set("S3.wake.p50", wake.p50);
+  ctx.m.set("S3.wake.p99", wake.p99);
+  ctx.m.set("S3.get.p50", get.p50);
+  ctx.log(`  wake-up p50 ${wake.p50.toFixed(2)} ms, p99 ${wake.p99.toFixed(2)} ms; GET /v1/recipients p50 ${get.p50.toFixed(2)} ms`);
+}

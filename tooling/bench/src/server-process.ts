@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The server package of this checkout. */
+export const SERVER_DIR = fileURLToPath(new URL("../../../apps/server/", import.meta.url));
+const START_TIMEOUT_MS = 60_000;
+
+/** The production server, run as a child process of the benchmark. */
+export interface ServerProcess {
+  baseUrl: string;
+  /** The pid of the server's own node process (no tsx supervisor in front). */
+  pid: number;
+  /** The server's environment (for `src/bootstrap.ts` run beside it). */
+  env: NodeJS.ProcessEnv;
+  /** Peak resident set size so far (VmHWM of /proc/<pid>/status), in MB; NaN where /proc is absent. */
+  rssPeakMb(): number;
+  /** Current resident set size (VmRSS), in MB; NaN where /proc is absent. */
+  rssMb(): number;
+  /** The last output lines (for diagnosis). */
+  outputTail(): string;
+  /** SIGTERM (the drain), then SIGKILL after 30 s. */
+  stop(): Promise<void>;
+}
+
+function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Starts `node --import tsx src/main.ts` of apps/server (what `pnpm start` runs, minus the tsx
+ * CLI's supervising process, so `pid` is the server itself) on 127.0.0.1 and a free port, and
+ * waits for its "agentq listening" log line.
+ */
+export async function startServer(databaseUrl: string): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), "agentq-bench-data-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SVC_SECRET_KEY: "bench-secret-key-0123456789abcdef0123456789abcdef",
+    AGENTQ_DATA_DIR: dataDir,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    LOG_LEVEL: "info",
+  };
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+  let tail = "";
+  let pending = "";
+  let resolvePort: (port: number) => void = () => undefined;
+  let rejectPort: (e: Error) => void = () => undefined;
+  const portPromise = new Promise<number>((resolve, reject) => {
+    resolvePort = resolve;
+    rejectPort = reject;
+  });
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    tail = (tail + text).slice(-20_000);
+    pending += text;
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.includes('"agentq listening"')) continue;
+      try {
+        resolvePort((JSON.parse(line) as { port: number }).port);
+      } catch {
+        // not JSON after all
+      }
+    }
+    if (pending.length > 100_000) pending = "";
+  };
+  child.stdout?.on("data", onData);
+  child.stderr?.on("data", onData);
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      rejectPort(new Error(`server exited (${code ?? signal}) before listening:\n${tail.slice(-4000)}`));
+      resolve();
+    });
+  });
+  const timer = setTimeout(() => rejectPort(new Error(`server did not listen within ${START_TIMEOUT_MS} ms:\n${tail.slice(-4000)}`)), START_TIMEOUT_MS);
+  let port: number;
+  try {
+    port = await portPromise;
+  } catch (e) {
+    child.kill("SIGKILL");
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+  const pid = child.pid as number;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid,
+    env,
+    rssPeakMb: () => procStatusMb(pid, "VmHWM"),
+    rssMb: () => procStatusMb(pid, "VmRSS"),
+    outputTail: () => tail,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const forced = setTimeout(() => child.kill("SIGKILL"), 30_000);
+        await exited;
+        clearTimeout(forced);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `src/bootstrap.ts --json` of the server beside it; returns the workspace and its administrative token. */
+export function bootstrap(env: NodeJS.ProcessEnv): Promise<{ workspace_id: string; token: string; ai_account_id: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/bootstrap.ts", "--workspace", "bench", "--email", "bench@example.test", "--json"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`bootstrap exited with ${code}: ${stderr}`));
+      try {
+        resolve(JSON.parse(stdout) as { workspace_id: string; token: string; ai_account_id: string });
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+  });
+}

@@ -1,0 +1,94 @@
+import type { BenchContext } from "./context.ts";
+import { apiClient, expectStatus } from "./http-client.ts";
+import { delay, runLoad } from "./load.ts";
+import { sendOne } from "./rest-scenarios.ts";
+import { perSecond } from "./stats.ts";
+
+interface Claimed {
+  envelope: { message_id: string };
+  lease: { lease_id: string };
+}
+
+/**
+ * S6: `count` messages sent (32 in flight) while 4 consumers claim (max 100, long-polling PT5S
+ * when the queue is empty) and acknowledge them (the batch route when the server has it, else
+ * one request per message). Throughput of the first and of the last tenth (100,000 of
+ * 1,000,000) by acknowledgement time; the server's peak RSS.
+ */
+export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: number; batchAck: boolean }): Promise<void> {
+  const window = Math.max(1, Math.min(100_000, Math.floor(p.count / 10)));
+  const token = ctx.fixture.account("soak").token;
+  const client = apiClient(ctx.server.baseUrl, 32 + 4);
+  const stop = new AbortController();
+  const started = performance.now();
+  const deadline = started + p.maxMs;
+  let acked = 0;
+  let firstWindowEnd = Number.NaN;
+  let lastWindowStart = Number.NaN;
+  let lastWindowEnd = Number.NaN;
+  let rssMax = 0;
+  const countAcks = (n: number) => {
+    const before = acked;
+    acked += n;
+    const now = performance.now();
+    if (before < window && acked >= window) firstWindowEnd = now;
+    if (before < p.count - window && acked >= p.count - window) lastWindowStart = now;
+    if (acked >= p.count && Number.isNaN(lastWindowEnd)) {
+      lastWindowEnd = now;
+      stop.abort();
+    }
+  };
+  const progress = setInterval(() => {
+    const rss = ctx.server.rssMb();
+    if (rss > rssMax) rssMax = rss;
+    ctx.log(`  S6: ${acked} of ${p.count} acknowledged, ${perSecond(acked, performance.now() - started).toFixed(0)}/s overall, server RSS ${rss.toFixed(0)} MB`);
+  }, 10_000);
+  const consumer = async () => {
+    while (!stop.signal.aborted && performance.now() < deadline) {
+      let answer;
+      try {
+        answer = await client.call(token, "POST", "/v1/messages/get-pending", { max: 100, wait: "PT5S", visibility_timeout: "PT600S" }, {}, stop.signal);
+      } catch (e) {
+        if (stop.signal.aborted) return;
+        throw e;
+      }
+      const items = expectStatus(answer, 200, "get-pending").body.items as Claimed[];
+      if (items.length === 0) continue;
+      if (p.batchAck) {
+        const res = expectStatus(
+          await client.call(token, "POST", "/v1/messages/ack", { items: items.map((i) => ({ message_id: i.envelope.message_id, lease_id: i.lease.lease_id, outcome_summary: "ok" })) }),
+          200,
+          "batch ack",
+        );
+        countAcks((res.body.results as { status: number }[]).filter((r) => r.status === 200).length);
+      } else {
+        for (const item of items) {
+          expectStatus(await client.call(token, "POST", `/v1/messages/${item.envelope.message_id}/ack`, { lease_id: item.lease.lease_id, outcome_summary: "ok" }), 200, "ack");
+          countAcks(1);
+        }
+      }
+    }
+  };
+  ctx.log(`S6 soak: ${p.count} messages sent (32 in flight), claimed and acknowledged (4 consumers, ${p.batchAck ? "batch ack" : "one ack per message"}); bound ${(p.maxMs / 60_000).toFixed(0)} min`);
+  const consumers = [consumer(), consumer(), consumer(), consumer()];
+  try {
+    await runLoad({ name: "S6 send", inFlight: 32, maxOps: p.count, maxMs: p.maxMs, op: () => sendOne(client, ctx.fixture.sender.token, "soak", "s6").then(() => undefined), log: () => undefined });
+    while (!stop.signal.aborted && performance.now() < deadline) await delay(200);
+    stop.abort();
+    await Promise.all(consumers);
+  } finally {
+    stop.abort();
+    clearInterval(progress);
+    await client.close();
+  }
+  if (acked < p.count) ctx.notes.push(`S6: the soak hit its time bound after ${acked} of ${p.count} acknowledgements.`);
+  const first = perSecond(window, firstWindowEnd - started);
+  const last = perSecond(window, lastWindowEnd - lastWindowStart);
+  ctx.m.set("S6.first", first);
+  ctx.m.set("S6.last", last);
+  ctx.m.set("S6.window", window);
+  ctx.m.set("S6.total", acked);
+  ctx.m.set("S6.elapsed_s", (performance.now() - started) / 1000);
+  ctx.m.set("S6.rss_peak_mb", Math.max(ctx.server.rssPeakMb(), rssMax));
+  ctx.log(`  first ${window}: ${first.toFixed(0)}/s, last ${window}: ${last.toFixed(0)}/s, server RSS peak ${ctx.server.rssPeakMb().toFixed(0)} MB`);
+}
