@@ -50,6 +50,14 @@ describe("conventions on every route", () => {
     expect(version.headers.get("allow")).toBe("GET, HEAD");
   });
 
+  it("answers HEAD on a GET route like GET without a body", async () => {
+    const { app } = createTestApp();
+    const res = await app.request("/v1/test/items", { method: "HEAD", headers: { Authorization: `Bearer ${TOKENS.sender}` } });
+    expect(res.status).toBe(200);
+    expect(isUlid(res.headers.get("x-request-id"))).toBe(true);
+    expect(await res.text()).toBe("");
+  });
+
   it("never leaks an unknown error: 503 SVC_SERVICE_UNAVAILABLE, logged with the request id", async () => {
     const { app, logger } = createTestApp();
     for (const id of ["error", "string"]) {
