@@ -1,9 +1,9 @@
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { expect, it } from "vitest";
-import { repoRoot, startEmbeddedPostgres } from "./embedded.ts";
+import { EmbeddedPostgresError, repoRoot, startEmbeddedPostgres } from "./embedded.ts";
 
 it("initialises a fresh data directory, serves on 127.0.0.1 on a port of its own, and restarts on the same data", async () => {
   const dataDir = join(repoRoot(), ".data", `pg-launcher-test-${randomBytes(4).toString("hex")}`);
@@ -33,3 +33,17 @@ it("initialises a fresh data directory, serves on 127.0.0.1 on a port of its own
     rmSync(`${dataDir}.log`, { force: true });
   }
 }, 60_000);
+
+it("refuses a data directory it did not initialise, saying why and how to use DATABASE_URL instead", async () => {
+  const dataDir = join(repoRoot(), ".data", `pg-launcher-foreign-${randomBytes(4).toString("hex")}`);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, "notes.txt"), "not a database");
+  try {
+    const failure = await startEmbeddedPostgres({ dataDir }).then(() => null, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(EmbeddedPostgresError);
+    expect((failure as Error).message).toContain("DATABASE_URL");
+    expect((failure as Error).message).toContain(dataDir);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
