@@ -120,3 +120,4 @@ export type { WebhookView, DeliveryView, SigningKeyView } from "./webhooks/webho
 export { dispatchDueDeliveries, deliveryBody, DEFAULT_DISPATCH_LIMITS } from "./webhooks/dispatch-deliveries.ts";
 export type { DispatchSettings, DispatchPass } from "./webhooks/dispatch-deliveries.ts";
 export { WEBHOOK_OPERATIONS } from "./operations/webhook-operations.ts";
+export { setWorkspacePlan, parsePlanOverrides, PLAN_OVERRIDE_KEYS } from "./plans/set-workspace-plan.ts";
