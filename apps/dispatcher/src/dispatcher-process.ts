@@ -40,10 +40,13 @@ export function startDispatcherProcess(env: DispatcherEnv, options: { allowLoopb
     onError: (task, error) => logger.error({ err: error, task }, "background task failed"),
     onWork: (task, count) => logger.debug({ task, count }, "background task did work"),
   });
+  // The loop's timers are unref'd (they must not keep a server alive on their own): this process exists to run them.
+  const keepAlive = setInterval(() => undefined, 60_000);
   logger.info({ poll_ms: settings.pollIntervalMs, lease_ms: settings.leaseMs, timeout_ms: settings.timeoutMs, retry_base_ms: settings.retry.baseMs }, "dispatcher running");
   return {
     logger,
     async stop() {
+      clearInterval(keepAlive);
       await loop.stop();
       await deps.close();
       await sql.end({ timeout: 5 });
