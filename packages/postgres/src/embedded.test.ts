@@ -9,18 +9,24 @@ it("initialises a fresh data directory, serves on 127.0.0.1 on a port of its own
   const dataDir = join(repoRoot(), ".data", `pg-launcher-test-${randomBytes(4).toString("hex")}`);
   try {
     const started = Date.now();
-    const first = await startEmbeddedPostgres({ dataDir, port: 54400 + Math.floor(Math.random() * 500) });
+    // Two launchers race on a fresh directory: one initialises and starts it, the other reuses it.
+    const [first, second] = await Promise.all([
+      startEmbeddedPostgres({ dataDir, port: 54400 + Math.floor(Math.random() * 500) }),
+      startEmbeddedPostgres({ dataDir }),
+    ]);
     expect(Date.now() - started).toBeLessThan(30_000);
+    expect(second.port).toBe(first.port);
+    await second.stop();
     expect(first.port).not.toBe(5432);
     expect(first.url).toContain("@127.0.0.1:");
     const sql = postgres(first.url, { max: 1, onnotice: () => undefined });
     await sql`create table kept (v int)`;
     await sql`insert into kept values (7)`;
     await sql.end();
-    // A second launcher on the same data directory reuses the running server.
-    const reused = await startEmbeddedPostgres({ dataDir });
-    expect(reused.port).toBe(first.port);
-    await reused.stop();
+    // Other launchers on the same data directory, even all at once, reuse the running server.
+    const reused = await Promise.all([startEmbeddedPostgres({ dataDir }), startEmbeddedPostgres({ dataDir })]);
+    expect(reused.map((r) => r.port)).toEqual([first.port, first.port]);
+    await Promise.all(reused.map((r) => r.stop()));
     await first.stop();
     const again = await startEmbeddedPostgres({ dataDir });
     const sql2 = postgres(again.url, { max: 1, onnotice: () => undefined });

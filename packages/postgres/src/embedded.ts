@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -185,6 +185,47 @@ interface Remembered {
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const dataDir = resolve(options.dataDir ?? join(repoRoot(), ".data", "pg"));
+  mkdirSync(dirname(dataDir), { recursive: true });
+  // Two processes starting at once (say `pnpm start` and `pnpm bootstrap`) take turns: the
+  // second finds the server the first started and reuses it.
+  return withStartLock(`${dataDir}.lock`, () => startUnlocked(dataDir, options));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: unknown }).code === "EPERM";
+  }
+}
+
+/** Runs `fn` holding an exclusive lock file (created with O_EXCL; a dead holder's lock is taken over). */
+async function withStartLock<T>(lockFile: string, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + START_TIMEOUT_MS + 5_000;
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: "wx", mode: 0o600 });
+      break;
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "EEXIST") throw e;
+      const holder = Number(readFileSync(lockFile, "utf8"));
+      if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) {
+        rmSync(lockFile, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new EmbeddedPostgresError(`process ${holder} has been starting it for too long (${lockFile}).`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lockFile, { force: true });
+  }
+}
+
+async function startUnlocked(dataDir: string, options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const stateFile = `${dataDir}.json`;
   const identity = serverIdentity();
   const binaries = findBinaries();
@@ -212,7 +253,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     try {
       await run(binaries.initdb, [`--pgdata=${dataDir}`, `--username=${SUPERUSER}`, "--auth=scram-sha-256", `--pwfile=${pwfile}`, "--encoding=UTF8", "--locale=C", "--no-instructions"], identity);
     } finally {
-      await import("node:fs/promises").then((fs) => fs.rm(pwfile, { force: true }));
+      rmSync(pwfile, { force: true });
     }
     writeFileSync(stateFile, JSON.stringify(remembered), { mode: 0o600 });
   }

@@ -2,7 +2,7 @@ import type { IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, 
 import { withPgErrors } from "./pg-errors.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
-  messagesAcceptSend, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesLeaseSnapshot, messagesListDeadLettered,
+  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesListDeadLettered,
   messagesListForParticipant, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease,
 } from "./queries/messages.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -40,6 +40,22 @@ export class PgMessageStore implements MessageStore {
 
   ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
     return withPgErrors(async () => this.result(await messagesAckIfHeld(this.sql, p), p));
+  }
+
+  ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[] }): Promise<LeaseWriteResult[]> {
+    return withPgErrors(async () => {
+      const written = await messagesAckBatchIfHeld(this.sql, p);
+      if (written.size === p.items.length) return p.items.map((_, i) => ({ ok: true, message: written.get(i) as MessageRecord }));
+      // Only the refused items need their snapshot: one read for all of them.
+      const refused = p.items.map((item, i) => ({ item, i })).filter(({ i }) => !written.has(i));
+      const { snapshots, now } = await messagesLeaseSnapshots(this.sql, { workspaceId: p.workspaceId, recipientId: p.recipientId, messageIds: refused.map(({ item }) => item.messageId) });
+      const results: LeaseWriteResult[] = p.items.map((_, i) => {
+        const message = written.get(i);
+        return message === undefined ? { ok: false, snapshot: null, now } : { ok: true, message };
+      });
+      refused.forEach(({ i }, k) => (results[i] = { ok: false, snapshot: snapshots[k] ?? null, now }));
+      return results;
+    });
   }
 
   nackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; redeliverAfterMs: number; minIntervalMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult> {

@@ -269,6 +269,79 @@ export async function messagesAckIfHeld(sql: SqlClient, p: { workspaceId: string
   return row ? toMessage(row) : null;
 }
 
+/** One item of `messagesAckBatchIfHeld`. */
+export interface AckBatchItem {
+  messageId: string;
+  leaseId: string;
+  outcomeSummary: string | null;
+  audit: NewAuditEntry;
+}
+
+/**
+ * Acknowledges several held messages of one recipient in ONE statement: the items travel as
+ * arrays (unnest with ordinality), one UPDATE guarded per item exactly as `messagesAckIfHeld`
+ * (its own lease id, live by the database clock, not expired) and one audit row per
+ * acknowledged item. Returns the acknowledged rows with their item position (0-based). Message
+ * ids must be distinct. Row locks are taken in message id order, so two batches naming the same
+ * messages do not deadlock.
+ */
+export async function messagesAckBatchIfHeld(sql: SqlClient, p: { workspaceId: string; recipientId: string; items: readonly AckBatchItem[] }): Promise<Map<number, MessageRecord>> {
+  const written = new Map<number, MessageRecord>();
+  if (p.items.length === 0) return written;
+  const col = <T>(f: (i: AckBatchItem) => T) => p.items.map(f);
+  const rows = await sql<(MessageRow & { ord: string })[]>`
+    with items as (
+      select * from unnest(
+        ${col((i) => i.messageId)}::text[], ${col((i) => i.leaseId)}::text[], ${col((i) => i.outcomeSummary)}::text[],
+        ${col((i) => i.audit.workspaceId)}::text[], ${col((i) => i.audit.id)}::text[], ${col((i) => i.audit.occurredAt.toISOString())}::text[]::timestamptz[],
+        ${col((i) => i.audit.activity)}::text[], ${col((i) => i.audit.actorAccountId)}::text[], ${col((i) => i.audit.actorCredentialId)}::text[],
+        ${col((i) => i.audit.subjectType)}::text[], ${col((i) => i.audit.subjectId)}::text[], ${col((i) => i.audit.messageId)}::text[],
+        ${col((i) => JSON.stringify(i.audit.details))}::text[], ${col((i) => String(i.audit.operatorSignificant))}::text[]::boolean[], ${col((i) => i.audit.requestId)}::text[]
+      ) with ordinality as u(message_id, lease_id, outcome_summary, a_workspace_id, a_id, a_occurred_at, a_activity, a_actor_account_id, a_actor_credential_id,
+                             a_subject_type, a_subject_id, a_message_id, a_details, a_operator_significant, a_request_id, ord)
+    ),
+    locked as (
+      select m.id, items.ord from messages m join items on m.id = items.message_id
+      where m.workspace_id = ${p.workspaceId} and m.recipient_id = ${p.recipientId}
+        and m.state = 'held' and m.lease_id = items.lease_id and m.visible_at > now() and m.expires_at > now()
+      order by m.id
+      for update of m
+    ),
+    changed as (
+      update messages m set state = 'acknowledged', acknowledged_at = now(), outcome_summary = items.outcome_summary
+      from locked join items on items.ord = locked.ord
+      where m.workspace_id = ${p.workspaceId} and m.id = locked.id and m.recipient_id = ${p.recipientId}
+        and m.state = 'held' and m.lease_id = items.lease_id and m.visible_at > now() and m.expires_at > now()
+      returning m.*, items.ord
+    ),
+    audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select items.a_workspace_id, items.a_id, items.a_occurred_at, items.a_activity, items.a_actor_account_id, items.a_actor_credential_id, items.a_subject_type,
+             items.a_subject_id, items.a_message_id, items.a_details::jsonb, items.a_operator_significant, items.a_request_id
+      from changed join items on items.ord = changed.ord
+    )
+    select * from changed`;
+  for (const row of rows) written.set(Number(row.ord) - 1, toMessage(row));
+  return written;
+}
+
+/** The recipient's messages as they stand (null where missing or not the recipient's) and the database clock: what refused batch items report. */
+export async function messagesLeaseSnapshots(sql: SqlClient, p: { workspaceId: string; recipientId: string; messageIds: readonly string[] }): Promise<{ snapshots: (MessageRecord | null)[]; now: Date }> {
+  const rows = await sql<(Partial<MessageRow> & { db_now: Date; ord: string })[]>`
+    select now() as db_now, u.ord, m.*
+    from unnest(${[...p.messageIds]}::text[]) with ordinality as u(message_id, ord)
+    left join messages m on m.workspace_id = ${p.workspaceId} and m.id = u.message_id and m.recipient_id = ${p.recipientId}
+    order by u.ord`;
+  const snapshots: (MessageRecord | null)[] = p.messageIds.map(() => null);
+  let now: Date | null = null;
+  for (const r of rows) {
+    now = r.db_now;
+    if (r.id != null) snapshots[Number(r.ord) - 1] = toMessage(r as MessageRow);
+  }
+  if (now === null) now = await messagesNow(sql);
+  return { snapshots, now };
+}
+
 /**
  * Declines a held message: ONE guarded UPDATE (as ack, plus the nack interval and the
  * redelivery time before expiry) with its audit row, and a wake-up when it is claimable at once.
