@@ -1,5 +1,5 @@
 import { serverEnv } from "@agentq/server/testing";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -203,6 +203,12 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
   } finally {
     shuttingDown = true;
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    // PostgreSQL's own log (the launcher writes it beside the data folder) goes with the history.
+    try {
+      copyFileSync(join(pgDir, "pg.log"), join(outDir, "postgres.log"));
+    } catch {
+      // no log: PostgreSQL never started
+    }
     for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
   }
 }
