@@ -1,0 +1,84 @@
+import { testDatabaseUrl } from "@agentq/postgres/testing";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScratchDatabase, type ScratchDatabase } from "./testing/scratch-database.ts";
+import { runServerCommand, serverEnv, spawnServer, type SpawnedServer } from "./testing/spawn-server.ts";
+
+const INSPECTOR = fileURLToPath(new URL("../node_modules/.bin/mcp-inspector", import.meta.url));
+const AGENTQ = fileURLToPath(new URL("../../cli/bin/agentq.js", import.meta.url));
+
+function runProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// The real production server, driven from outside by real clients: the MCP Inspector in CLI
+// mode and the `agentq` binary as subprocesses.
+describe("the running server, from outside", () => {
+  let db: ScratchDatabase;
+  let env: NodeJS.ProcessEnv;
+  let server: SpawnedServer;
+  let sender: string;
+  let receiver: string;
+
+  beforeAll(async () => {
+    db = await createScratchDatabase(testDatabaseUrl());
+    env = serverEnv(db.url);
+    server = await spawnServer(env);
+    const boot = await runServerCommand("src/bootstrap.ts", ["--workspace", "outside", "--email", "ops@outside.test", "--json"], env);
+    const admin = (JSON.parse(boot.stdout) as { token: string }).token;
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      return (await res.json()) as Record<string, any>;
+    };
+    const planner = await post("/v1/ai-accounts", { friendly_name: "planner" });
+    const builder = await post("/v1/ai-accounts", { friendly_name: "builder" });
+    sender = (await post("/v1/credentials", { ai_account_id: planner.id, tier: "operational", scopes: ["send", "list_recipients", "list_templates"], name: "planner" })).token as string;
+    receiver = (await post("/v1/credentials", { ai_account_id: builder.id, tier: "operational", scopes: ["get_pending", "ack", "nack"], name: "builder" })).token as string;
+  });
+  afterAll(async () => {
+    server.child.kill("SIGTERM");
+    await server.exited;
+    await db.drop();
+  });
+
+  it("the MCP Inspector in CLI mode lists the tools and calls one", async () => {
+    const common = [`${server.baseUrl}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${sender}`];
+    const list = await runProcess(INSPECTOR, ["--cli", ...common, "--method", "tools/list"], process.env);
+    expect(list.code, list.stderr).toBe(0);
+    const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["send", "validate", "get_pending", "ack", "nack", "extend_lease", "list_recipients", "list_templates", "get_template"]));
+    const call = await runProcess(INSPECTOR, ["--cli", ...common, "--method", "tools/call", "--tool-name", "list_templates"], process.env);
+    expect(call.code, call.stderr).toBe(0);
+    const result = JSON.parse(call.stdout) as { isError?: boolean; structuredContent: { items: { name: string }[] } };
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent.items.map((t) => t.name)).toContain("directive");
+  });
+
+  it("the agentq binary sends, claims and acknowledges against it", async () => {
+    const cli = (token: string, args: string[]) => runProcess(process.execPath, [AGENTQ, "--base-url", server.baseUrl, "--json", ...args], { ...process.env, SVC_CREDENTIAL: token });
+    const sent = await cli(sender, ["send", "builder", "--template", "directive", "--payload", JSON.stringify({ directive_kind: "k", summary: "s", instructions: "i" })]);
+    expect(sent.code, sent.stderr).toBe(0);
+    const messageId = (JSON.parse(sent.stdout) as { message_id: string }).message_id;
+    const pending = await cli(receiver, ["pending", "--max", "5"]);
+    expect(pending.code, pending.stderr).toBe(0);
+    const item = (JSON.parse(pending.stdout) as { items: { envelope: { message_id: string }; lease: { lease_id: string } }[] }).items[0];
+    expect(item?.envelope.message_id).toBe(messageId);
+    const acked = await cli(receiver, ["ack", messageId, "--lease", item!.lease.lease_id, "--summary", "done"]);
+    expect(acked.code, acked.stderr).toBe(0);
+    expect((JSON.parse(acked.stdout) as { state: string }).state).toBe("acknowledged");
+    // A lease that is no longer current is a conflict: exit code 5, the code on stderr, no credential printed.
+    const again = await cli(receiver, ["nack", messageId, "--lease", item!.lease.lease_id]);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain("SVC_LEASE_NOT_HELD");
+    expect(again.stderr + again.stdout).not.toContain(receiver);
+  });
+});
