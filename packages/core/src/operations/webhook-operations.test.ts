@@ -156,6 +156,15 @@ describe("webhook operations", () => {
     expect(env.transport.requests).toHaveLength(0);
   });
 
+  it("an AI account has at most 10 live webhooks; deleting one frees its place", async () => {
+    const env = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await create(env, { name: `hook ${i}` })).body.webhook.id);
+    expect(await codeOf(create(env))).toMatchObject({ code: "SVC_RESOURCE_CONFLICT", details: { limit: 10 } });
+    await call(env, env.a.principal, "delete_webhook", { webhook_id: ids[0] });
+    expect((await create(env)).status).toBe(201);
+  });
+
   it("get, list and update; a new URL is verified again; another workspace gets 404", async () => {
     const env = await setup();
     const { body } = await create(env);
