@@ -33,6 +33,9 @@ export async function startService(): Promise<ServiceUnderTest> {
     const server = serve({ fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) =>
       resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise<void>((done) => server.close(() => done())) }),
     );
+    // On a loaded machine a client may reuse a keep-alive socket just as the server's 5 s idle
+    // timeout closes it ("fetch failed"); tests keep sockets open longer than any test runs.
+    if ("keepAliveTimeout" in server) server.keepAliveTimeout = 120_000;
   });
   const ws = await bootstrapScenarioWorkspace(world, "cli-test", authenticator);
   return {

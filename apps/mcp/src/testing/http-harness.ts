@@ -20,6 +20,9 @@ export async function serveOnFreePort(fetch: (request: Request) => Response | Pr
         close: () => new Promise<void>((done) => server.close(() => done())),
       });
     });
+    // On a loaded machine a client may reuse a keep-alive socket just as the server's 5 s idle
+    // timeout closes it ("fetch failed"); tests keep sockets open longer than any test runs.
+    if ("keepAliveTimeout" in server) server.keepAliveTimeout = 120_000;
   });
 }
 
