@@ -272,6 +272,48 @@ describe("webhook operations", () => {
     expect((await env.world.deps.stores.audit.list({ workspaceId: env.a.workspace_id, activity: "webhook.deleted", messageId: null, includeOperatorSignificant: true, after: null, limit: 10 }))[0]?.details).toMatchObject({ purged_deliveries: 2 });
   });
 
+  it("another workspace gets 404 on every route of a webhook and sees none in its list", async () => {
+    const env = await setup();
+    const id = (await create(env)).body.webhook.id;
+    for (const [name, input] of [
+      ["get_webhook", {}],
+      ["update_webhook", { name: "x" }],
+      ["list_webhook_deliveries", {}],
+      ["rotate_webhook_signing_key", {}],
+      ["delete_webhook", {}],
+    ] as const) {
+      expect({ name, ...(await codeOf(call(env, env.b.principal, name, { webhook_id: id, ...input }))) }).toMatchObject({ name, code: "SVC_RESOURCE_NOT_FOUND" });
+    }
+    expect((await codeOf(call(env, env.a.principal, "get_webhook", { webhook_id: "not-a-ulid" }))).code).toBe("SVC_RESOURCE_NOT_FOUND");
+    expect((await call<WebhookView>(env, env.a.principal, "get_webhook", { webhook_id: id })).body.signing_keys).toHaveLength(1);
+  });
+
+  it("a replayed rotation returns the same secret byte for byte and rotates once", async () => {
+    const env = await setup();
+    const id = (await create(env)).body.webhook.id;
+    const k = key();
+    const first = await call<Keyed>(env, env.a.principal, "rotate_webhook_signing_key", { webhook_id: id }, { key: k });
+    const again = await call<Keyed>(env, env.a.principal, "rotate_webhook_signing_key", { webhook_id: id }, { key: k });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    expect((await call<WebhookView>(env, env.a.principal, "get_webhook", { webhook_id: id })).body.signing_keys).toHaveLength(2);
+    expect((await codeOf(call(env, env.a.principal, "rotate_webhook_signing_key", { webhook_id: id, overlap_window: "PT5M" }, { key: k }))).code).toBe("SVC_IDEMPOTENCY_CONFLICT");
+  });
+
+  it("deliveries page with a cursor bound to the state filter", async () => {
+    const env = await setup();
+    const id = (await create(env)).body.webhook.id;
+    for (let i = 0; i < 3; i++) await sendTo(env);
+    const first = await call<{ items: DeliveryView[]; next_cursor: string | null }>(env, env.a.principal, "list_webhook_deliveries", { webhook_id: id, limit: 2 });
+    expect(first.body.items).toHaveLength(2);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const second = await call<{ items: DeliveryView[]; next_cursor: string | null }>(env, env.a.principal, "list_webhook_deliveries", { webhook_id: id, limit: 2, cursor: first.body.next_cursor });
+    expect(second.body.items).toHaveLength(1);
+    expect(second.body.next_cursor).toBeNull();
+    expect(new Set([...first.body.items, ...second.body.items].map((d) => d.id)).size).toBe(3);
+    expect((await codeOf(call(env, env.a.principal, "list_webhook_deliveries", { webhook_id: id, limit: 2, state: "pending", cursor: first.body.next_cursor }))).code).toBe("SVC_CURSOR_EXPIRED");
+    expect((await codeOf(call(env, env.a.principal, "list_webhook_deliveries", { webhook_id: id, limit: "two" }))).code).toBe("SVC_MALFORMED_REQUEST");
+  });
+
   it("derives the same key from the same seal and a different one under another pepper", () => {
     const a = signingKeyFromSeal(new Uint8Array(32).fill(1), "seal");
     expect(signingKeyFromSeal(new Uint8Array(32).fill(1), "seal")).toEqual(a);
