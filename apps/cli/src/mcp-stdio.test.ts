@@ -8,6 +8,9 @@ import { EXIT } from "./exit-codes.ts";
 import { startService } from "./testing/service-under-test.ts";
 import type { ServiceUnderTest } from "./testing/service-under-test.ts";
 
+// Each test starts one or two real processes (tsx compiles the sources at start-up), slow on a
+// loaded machine.
+const SUBPROCESS_TIMEOUT_MS = 120_000;
 const BIN = fileURLToPath(new URL("../bin/agentq.js", import.meta.url));
 const directive = { directive_kind: "task", summary: "do it", instructions: "carefully" };
 
@@ -60,7 +63,7 @@ describe("agentq mcp stdio (real subprocess)", () => {
     expect(item.envelope.message_id).toBe(messageId);
     const acked = await bobStdio.callTool({ name: "ack", arguments: { message_id: messageId, lease_id: item.lease.lease_id } });
     expect(structured(acked)).toMatchObject({ message_id: messageId, state: "acknowledged" });
-  });
+  }, SUBPROCESS_TIMEOUT_MS);
 
   it("passes failures through as isError results with the service's code", async () => {
     const alice = await service.agent();
@@ -68,7 +71,7 @@ describe("agentq mcp stdio (real subprocess)", () => {
     const result = await c.callTool({ name: "send", arguments: { recipient: { friendly_name: "nobody-here" }, template: "directive", payload: directive } });
     expect(result.isError).toBe(true);
     expect(structured(result)).toMatchObject({ error: { code: "SVC_RECIPIENT_RESOLUTION_FAILED" } });
-  });
+  }, SUBPROCESS_TIMEOUT_MS);
 
   it("exits with the auth exit code and CODE: message on stderr when the service refuses the credential", async () => {
     const { spawn } = await import("node:child_process");
@@ -81,5 +84,5 @@ describe("agentq mcp stdio (real subprocess)", () => {
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(code).toBe(EXIT.auth);
     expect(stderr).toMatch(/^SVC_UNAUTHENTICATED: /m);
-  });
+  }, SUBPROCESS_TIMEOUT_MS);
 });

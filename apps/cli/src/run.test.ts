@@ -204,6 +204,15 @@ describe("exit codes", () => {
     expect(io.err()).toMatch(/^CLI_BAD_RESPONSE: /);
   });
 
+  it("7 when mcp stdio cannot reach the service, 3 when it has no credential", async () => {
+    const unreachable = await cli(["--base-url", "http://127.0.0.1:1", "mcp", "stdio"], "agq_op_x");
+    expect(unreachable.code).toBe(EXIT.network);
+    expect(unreachable.err).toMatch(/^CLI_NETWORK: /);
+    const none = await cli(["mcp", "stdio"], undefined);
+    expect(none.code).toBe(EXIT.auth);
+    expect(none.err).toMatch(/^CLI_NO_CREDENTIAL: /);
+  });
+
   it("--base-url wins over SVC_BASE_URL, and the default is http://127.0.0.1:8080", async () => {
     const urls: string[] = [];
     const recording: typeof fetch = async (input) => {
