@@ -73,6 +73,15 @@ describe("agentq mcp stdio (real subprocess)", () => {
     expect(structured(result)).toMatchObject({ error: { code: "SVC_RECIPIENT_RESOLUTION_FAILED" } });
   }, SUBPROCESS_TIMEOUT_MS);
 
+  it("exits 0 when standard input closes", async () => {
+    const { spawn } = await import("node:child_process");
+    const agent = await service.agent();
+    const child = spawn(process.execPath, [BIN, "mcp", "stdio"], { env: { PATH: process.env["PATH"] ?? "", SVC_BASE_URL: service.url, SVC_CREDENTIAL: agent.token }, stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(EXIT.ok);
+  }, SUBPROCESS_TIMEOUT_MS);
+
   it("exits with the auth exit code and CODE: message on stderr when the service refuses the credential", async () => {
     const { spawn } = await import("node:child_process");
     const child = spawn(process.execPath, [BIN, "mcp", "stdio"], {
