@@ -149,7 +149,7 @@ describe("guard rails on PostgreSQL", () => {
     expect(names).toEqual(expect.arrayContaining(["get_policies", "acknowledge_policies", "publish_policy", "browse_audit_log", "verify_audit_log", "export_audit_chain"]));
   });
 
-  it("screens send participants with a sanctions list and caps accounts by plan", async () => {
+  it("screens send participants with a sanctions list; caps messages per UTC month and AI accounts by plan", async () => {
     await a.deps.stores.plans.setWorkspacePlan({ plan: { workspaceId, plan: "standard", overrides: {} }, now: clock.now() });
     clock.advance(31_000);
     const screened = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://agentq.test", logger: createLogger("silent"), rateLimiter: "off", clock, sanctions: listSanctionsScreen([{ name: "bob", status: "review" }]) });
@@ -162,11 +162,24 @@ describe("guard rails on PostgreSQL", () => {
     expect(refused.headers.get("X-RateLimit-Limit")).toBeNull();
     expect((await call(a, dave, "POST", "/v1/messages/send", send)).status).toBe(201);
 
+    // The monthly message cap rolls at the UTC month boundary (injected clock), across instances.
+    clock.set(new Date("2026-04-30T23:59:00.000Z"));
+    const april = (await db.sql<{ n: number }[]>`select count(*)::int as n from audit_log where workspace_id = ${workspaceId} and activity = 'message.sent' and occurred_at >= '2026-04-01' and occurred_at < '2026-05-01'`)[0]?.n ?? 0;
+    await a.deps.stores.plans.setWorkspacePlan({ plan: { workspaceId, plan: "standard", overrides: { messagesPerMonth: april + 1 } }, now: clock.now() });
+    expect((await call(a, dave, "POST", "/v1/messages/send", send)).status).toBe(201);
+    const capped = await call(b, dave, "POST", "/v1/messages/send", send);
+    expect(capped.status).toBe(403);
+    expect(capped.body.error).toMatchObject({ code: "SVC_PLAN_LIMIT_EXCEEDED", details: { limit: "messages_per_month", cap: april + 1, used: april + 1, month: "2026-04", resets_at: "2026-05-01T00:00:00.000Z" } });
+    clock.set(new Date("2026-04-30T23:59:59.999Z"));
+    expect((await call(a, dave, "POST", "/v1/messages/send", send)).status).toBe(403);
+    clock.set(new Date("2026-05-01T00:00:00.000Z"));
+    expect((await call(b, dave, "POST", "/v1/messages/send", send)).status).toBe(201);
+
     const live = (await db.sql<{ n: number }[]>`select count(*)::int as n from ai_accounts where workspace_id = ${workspaceId} and state <> 'revoked'`)[0]?.n ?? 0;
     await a.deps.stores.plans.setWorkspacePlan({ plan: { workspaceId, plan: "standard", overrides: { aiAccounts: live } }, now: clock.now() });
     clock.advance(31_000);
-    const capped = await call(a, adminToken, "POST", "/v1/ai-accounts", { friendly_name: "erin" });
-    expect(capped.status).toBe(403);
-    expect(capped.body.error).toMatchObject({ code: "SVC_PLAN_LIMIT_EXCEEDED", details: { limit: "ai_accounts", cap: live, used: live } });
+    const accountCapped = await call(a, adminToken, "POST", "/v1/ai-accounts", { friendly_name: "erin" });
+    expect(accountCapped.status).toBe(403);
+    expect(accountCapped.body.error).toMatchObject({ code: "SVC_PLAN_LIMIT_EXCEEDED", details: { limit: "ai_accounts", cap: live, used: live } });
   });
 });
