@@ -129,6 +129,21 @@ describe("webhook operations", () => {
     expect(JSON.stringify(env.world.tables.messaging.idempotency.values())).not.toContain(res.body.signing_secret.slice(6));
   });
 
+  it("the probe of create and of a URL change runs outside any transaction (another transaction completes during it)", async () => {
+    const env = await setup();
+    const probeSawTransaction: string[] = [];
+    const inner = env.transport.post.bind(env.transport);
+    env.transport.post = async (p) => {
+      // The in-memory TxRunner runs one transaction at a time: inside one, this would never finish.
+      const other = env.world.deps.tx.run(async () => "completed");
+      probeSawTransaction.push(await Promise.race([other, new Promise<string>((r) => setTimeout(() => r("blocked"), 1_000))]));
+      return inner(p);
+    };
+    const { body } = await create(env);
+    await call(env, env.a.principal, "update_webhook", { webhook_id: body.webhook.id, url: "https://moved.example.com/" });
+    expect(probeSawTransaction).toEqual(["completed", "completed"]);
+  });
+
   it("create: a failed probe is 400 with details.verification_failure_reason and stores nothing", async () => {
     const env = await setup();
     env.transport.next = [{ kind: "failed", reason: "destination_not_public" }];

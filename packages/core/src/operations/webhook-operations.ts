@@ -4,10 +4,12 @@ import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
+import { replayOrConflict } from "../idempotency/replay.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { isUlid } from "../ids.ts";
 import { PRIORITIES } from "../messaging/message.ts";
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, rotateSigningKey, updateWebhook, type KeyedWebhook } from "../webhooks/manage-webhooks.ts";
+import { deleteWebhook, getWebhook, insertWebhook, listDeliveries, listWebhooks, planWebhook, rotateSigningKey, updateWebhook, verifyUrlChange, type KeyedWebhook } from "../webhooks/manage-webhooks.ts";
+import { verifyDestination } from "../webhooks/verify-destination.ts";
 import { signingSecretFromSeal } from "../webhooks/signing.ts";
 import { deliveryView, webhookView, type WebhookView } from "../webhooks/webhook-views.ts";
 import { DELIVERY_STATES, MAX_DELIVERY_ATTEMPTS, type DeliveryState } from "../webhooks/webhook.ts";
@@ -118,6 +120,17 @@ function unsealKeyed(deps: CoreDeps, result: OperationResult): OperationResult {
   return { ...result, body: { webhook: sealed.webhook, signing_secret: signingSecretFromSeal(deps.secrets.pepper, sealed.signing_secret_seal) } };
 }
 
+/**
+ * The stored response of a finished request with this Idempotency-Key (or its conflict), looked
+ * up before the destination probe so a replay never probes again. Null for a new key or one whose
+ * first request is still running (`runIdempotent` then waits for it and decides).
+ */
+async function finishedReplay(deps: CoreDeps, ctx: OperationContext): Promise<OperationResult | null> {
+  if (ctx.idempotencyKey === null) return null;
+  const record = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key: ctx.idempotencyKey });
+  return record === null || record.status === null ? null : replayOrConflict(record, ctx);
+}
+
 function pageOf<T>(deps: CoreDeps, ctx: OperationContext, resource: string, filters: Record<string, string | null>, nextAfter: string | null, items: T[]) {
   return { items, next_cursor: nextAfter === null ? null : encodeCursor(deps, { resource, workspaceId: ctx.principal.workspace.id, filters }, nextAfter) };
 }
@@ -142,11 +155,13 @@ const createWebhookOp = defineOperation({
   }),
   output: KeyedSchema,
   successStatus: 201,
+  // The probe (up to 5 s of outbound HTTP) runs outside the transaction: no connection or key lock is held meanwhile.
   async handler(deps, ctx, input) {
-    const result = await runIdempotent(deps, ctx, async (stores) => {
-      const keyed = await createWebhook(deps, stores, ctx, { aiAccountId: input.ai_account_id, url: input.url, name: input.name, ...(input.filter === undefined ? {} : { filter: input.filter }), ...(input.max_attempts === undefined ? {} : { maxAttempts: input.max_attempts }) });
-      return { status: 201, body: sealKeyed(deps, keyed) };
-    });
+    const replay = await finishedReplay(deps, ctx);
+    if (replay !== null) return unsealKeyed(deps, replay);
+    const planned = await planWebhook(deps, deps.stores, ctx, { aiAccountId: input.ai_account_id, url: input.url, name: input.name, ...(input.filter === undefined ? {} : { filter: input.filter }), ...(input.max_attempts === undefined ? {} : { maxAttempts: input.max_attempts }) });
+    await verifyDestination(deps, { webhookId: planned.id, workspaceId: planned.workspaceId, url: planned.url, keys: planned.signingKeys });
+    const result = await runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: sealKeyed(deps, await insertWebhook(deps, stores, ctx, planned)) }));
     return unsealKeyed(deps, result);
   },
 });
@@ -205,17 +220,28 @@ const updateWebhookOp = defineOperation({
   }),
   output: WebhookSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { webhook, stats } = await updateWebhook(deps, stores, ctx, {
-        webhookId: input.webhook_id,
-        ...(input.url === undefined ? {} : { url: input.url }),
-        ...(input.name === undefined ? {} : { name: input.name }),
-        ...(input.filter === undefined ? {} : { filter: input.filter }),
-        ...(input.max_attempts === undefined ? {} : { maxAttempts: input.max_attempts }),
-      });
+  // A new URL is probed outside the transaction (see create).
+  async handler(deps, ctx, input) {
+    const replay = await finishedReplay(deps, ctx);
+    if (replay !== null) return replay;
+    const verifiedUrl = input.url === undefined ? undefined : await verifyUrlChange(deps, deps.stores, ctx, { webhookId: input.webhook_id, url: input.url });
+    return runIdempotent(deps, ctx, async (stores) => {
+      const { webhook, stats } = await updateWebhook(
+        deps,
+        stores,
+        ctx,
+        {
+          webhookId: input.webhook_id,
+          ...(input.url === undefined ? {} : { url: input.url }),
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.filter === undefined ? {} : { filter: input.filter }),
+          ...(input.max_attempts === undefined ? {} : { maxAttempts: input.max_attempts }),
+        },
+        verifiedUrl === undefined ? {} : { verifiedUrl },
+      );
       return { status: 200, body: webhookView(webhook, stats, deps.clock.now()) };
-    }),
+    });
+  },
 });
 
 const listDeliveriesOp = defineOperation({

@@ -82,39 +82,86 @@ async function withStats(stores: Stores, webhook: WebhookRecord): Promise<Webhoo
   return { webhook, stats: await stores.webhooks.stats({ workspaceId: webhook.workspaceId, webhookId: webhook.id, recentDeadLimit: RECENT_DEAD_SHOWN }) };
 }
 
+/** What create takes (already shape-checked). */
+export interface CreateWebhookInput {
+  aiAccountId: string;
+  url: string;
+  name: string;
+  filter?: WebhookFilterInput;
+  maxAttempts?: number;
+}
+
+async function liveAccountOrThrow(stores: Stores, workspaceId: string, aiAccountId: string) {
+  const account = isUlid(aiAccountId) ? await stores.accounts.findById({ workspaceId, accountId: aiAccountId }) : null;
+  if (account === null || account.state === "revoked") throw notFound("AI account");
+  const existing = await stores.webhooks.list({ workspaceId, aiAccountId: account.id, after: null, limit: MAX_WEBHOOKS_PER_ACCOUNT });
+  if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) throw new DomainError("SVC_RESOURCE_CONFLICT", `An AI account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`, { limit: MAX_WEBHOOKS_PER_ACCOUNT });
+  return account;
+}
+
 /**
- * Creates a webhook pushing the deliveries of one AI account (`webhook.created`): the account
- * exists here and is not revoked; it has fewer than MAX_WEBHOOKS_PER_ACCOUNT live webhooks; the
- * URL passes the verification probe (signed with the new key), else nothing is stored.
- * @throws DomainError SVC_MALFORMED_REQUEST (fields; details.verification_failure_reason when
- *   the probe fails), SVC_RESOURCE_NOT_FOUND (account), SVC_RESOURCE_CONFLICT (too many webhooks).
+ * The first half of a create, with no write: checks the fields, the AI account (exists here,
+ * not revoked) and its webhook count, and builds the record with fresh ids and a new signing
+ * key. The caller probes the destination (`verifyDestination`) outside any transaction, then
+ * stores the record with `insertWebhook`.
+ * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RESOURCE_NOT_FOUND (account), SVC_RESOURCE_CONFLICT (too many webhooks).
  */
-export async function createWebhook(
-  deps: Pick<CoreDeps, "clock" | "ids" | "secrets" | "webhookTransport">,
-  stores: Stores,
-  caller: AccessCaller,
-  input: { aiAccountId: string; url: string; name: string; filter?: WebhookFilterInput; maxAttempts?: number },
-): Promise<KeyedWebhook> {
+export async function planWebhook(deps: Pick<CoreDeps, "clock" | "ids">, stores: Stores, caller: Pick<AccessCaller, "principal">, input: CreateWebhookInput): Promise<WebhookRecord> {
   const url = checkWebhookUrl(input.url);
   const name = checkName(input.name);
   const filter = checkFilter(input.filter);
   const maxAttempts = checkMaxAttempts(input.maxAttempts);
   const workspaceId = caller.principal.workspace.id;
-  const account = isUlid(input.aiAccountId) ? await stores.accounts.findById({ workspaceId, accountId: input.aiAccountId }) : null;
-  if (account === null || account.state === "revoked") throw notFound("AI account");
-  const existing = await stores.webhooks.list({ workspaceId, aiAccountId: account.id, after: null, limit: MAX_WEBHOOKS_PER_ACCOUNT });
-  if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) throw new DomainError("SVC_RESOURCE_CONFLICT", `An AI account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`, { limit: MAX_WEBHOOKS_PER_ACCOUNT });
-
+  const account = await liveAccountOrThrow(stores, workspaceId, input.aiAccountId);
   const now = deps.clock.now();
-  const id = deps.ids.next();
   const key: SigningKey = { id: deps.ids.next(), seal: newSigningSeal(), createdAt: now, expiresAt: null };
-  await verifyDestination(deps, { webhookId: id, workspaceId, url, keys: [key] });
-  const webhook: WebhookRecord = { id, workspaceId, aiAccountId: account.id, url, name, filter, maxAttempts, signingKeys: [key], createdAt: now, updatedAt: now, deletedAt: null };
+  return { id: deps.ids.next(), workspaceId, aiAccountId: account.id, url, name, filter, maxAttempts, signingKeys: [key], createdAt: now, updatedAt: now, deletedAt: null };
+}
+
+/**
+ * The second half of a create, in the caller's transaction: checks the account and the webhook
+ * count again, stores the planned (and verified) webhook and its `webhook.created` audit row.
+ * @throws DomainError SVC_RESOURCE_NOT_FOUND (account revoked meanwhile), SVC_RESOURCE_CONFLICT.
+ */
+export async function insertWebhook(deps: Pick<CoreDeps, "ids">, stores: Stores, caller: AccessCaller, webhook: WebhookRecord): Promise<KeyedWebhook> {
+  await liveAccountOrThrow(stores, webhook.workspaceId, webhook.aiAccountId);
   await stores.webhooks.insert({ webhook });
+  const key = webhook.signingKeys[0]!;
   await stores.audit.append({
-    entry: webhookAuditEntry(deps, caller, { workspaceId, occurredAt: now, activity: "webhook.created", webhookId: id, details: { ai_account_id: account.id, url, name, filter: { templates: filter.templates, min_priority: filter.minPriority }, max_attempts: maxAttempts, signing_key_id: key.id } }),
+    entry: webhookAuditEntry(deps, caller, {
+      workspaceId: webhook.workspaceId,
+      occurredAt: webhook.createdAt,
+      activity: "webhook.created",
+      webhookId: webhook.id,
+      details: { ai_account_id: webhook.aiAccountId, url: webhook.url, name: webhook.name, filter: { templates: webhook.filter.templates, min_priority: webhook.filter.minPriority }, max_attempts: webhook.maxAttempts, signing_key_id: key.id },
+    }),
   });
   return { webhook, stats: emptyStats(), seal: key.seal };
+}
+
+/**
+ * Creates a webhook pushing the deliveries of one AI account (`webhook.created`) on one set of
+ * stores: `planWebhook`, the verification probe (signed with the new key; a failure stores
+ * nothing), `insertWebhook`. The operation runs the probe outside its transaction instead.
+ * @throws DomainError SVC_MALFORMED_REQUEST (fields; details.verification_failure_reason when
+ *   the probe fails), SVC_RESOURCE_NOT_FOUND (account), SVC_RESOURCE_CONFLICT (too many webhooks).
+ */
+export async function createWebhook(deps: Pick<CoreDeps, "clock" | "ids" | "secrets" | "webhookTransport">, stores: Stores, caller: AccessCaller, input: CreateWebhookInput): Promise<KeyedWebhook> {
+  const webhook = await planWebhook(deps, stores, caller, input);
+  await verifyDestination(deps, { webhookId: webhook.id, workspaceId: webhook.workspaceId, url: webhook.url, keys: webhook.signingKeys });
+  return insertWebhook(deps, stores, caller, webhook);
+}
+
+/**
+ * Probes a webhook's new URL ahead of `updateWebhook` (outside any transaction): returns the
+ * normalized URL once it is verified, or when it is the current URL (nothing to verify).
+ * @throws DomainError SVC_MALFORMED_REQUEST (url; failed probe), SVC_RESOURCE_NOT_FOUND.
+ */
+export async function verifyUrlChange(deps: Pick<CoreDeps, "clock" | "ids" | "secrets" | "webhookTransport">, stores: Stores, caller: Pick<AccessCaller, "principal">, p: { webhookId: string; url: string }): Promise<string> {
+  const current = await findWebhook(stores, caller, p.webhookId);
+  const url = checkWebhookUrl(p.url);
+  if (url !== current.url) await verifyDestination(deps, { webhookId: current.id, workspaceId: current.workspaceId, url, keys: signingKeysAt(current.signingKeys, deps.clock.now()) });
+  return url;
 }
 
 /** Statistics of a webhook with no deliveries. */
@@ -139,7 +186,8 @@ export async function listWebhooks(stores: Stores, caller: Pick<AccessCaller, "p
 
 /**
  * Changes a webhook's URL, name, filter or attempt ceiling (`webhook.updated`, naming the
- * changed fields). A new URL is verified again (signed with the keys that sign now).
+ * changed fields). A new URL is verified again (signed with the keys that sign now), unless it
+ * is `opts.verifiedUrl` (already probed by `verifyUrlChange`).
  * @throws DomainError SVC_MALFORMED_REQUEST (nothing to change; fields; failed probe), SVC_RESOURCE_NOT_FOUND.
  */
 export async function updateWebhook(
@@ -147,6 +195,7 @@ export async function updateWebhook(
   stores: Stores,
   caller: AccessCaller,
   input: { webhookId: string; url?: string; name?: string; filter?: WebhookFilterInput; maxAttempts?: number },
+  opts: { verifiedUrl?: string } = {},
 ): Promise<WebhookWithStats> {
   if (input.url === undefined && input.name === undefined && input.filter === undefined && input.maxAttempts === undefined) {
     throw malformed("Give at least one of url, name, filter, max_attempts.", { field: "url" });
@@ -157,7 +206,7 @@ export async function updateWebhook(
   if (input.url !== undefined) {
     const url = checkWebhookUrl(input.url);
     if (url !== current.url) {
-      await verifyDestination(deps, { webhookId: current.id, workspaceId: current.workspaceId, url, keys: signingKeysAt(current.signingKeys, now) });
+      if (url !== opts.verifiedUrl) await verifyDestination(deps, { webhookId: current.id, workspaceId: current.workspaceId, url, keys: signingKeysAt(current.signingKeys, now) });
       changes.url = url;
     }
   }
