@@ -138,6 +138,15 @@ export interface MessageStore {
   ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult>;
 
   /**
+   * Acknowledges several held messages of one recipient at once (one statement in PostgreSQL):
+   * each item guarded on its own exactly as `ackIfHeld` (its own lease, live and not expired),
+   * each acknowledged item with its own audit row. Returns one result per item, in item order:
+   * the acknowledged message, or the snapshot and clock explaining why that item's guard matched
+   * nothing. Message ids must be distinct (the caller removes repeats).
+   */
+  ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[] }): Promise<LeaseWriteResult[]>;
+
+  /**
    * Declines a held message: guarded like ack, plus no nack of this message within
    * `minIntervalMs` before now, and now + redeliverAfterMs before expiry. Sets state pending,
    * visibleAt = now + redeliverAfterMs, lastNackedAt = now, clears the lease; writes the audit

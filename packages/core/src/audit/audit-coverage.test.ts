@@ -14,6 +14,7 @@ const COVERED: Readonly<Record<string, string>> = {
   extend_lease: "message.lease_extended",
   nack: "message.nacked",
   ack: "message.acknowledged",
+  ack_batch: "message.acknowledged",
   release_dead_letter: "message.released",
   purge_dead_letter: "message.purged",
   create_ai_account: "ai_account.created",
@@ -50,6 +51,9 @@ describe("audit coverage", () => {
     let lease = ((await run(s.bob, "get_pending", {})).items as { lease: { lease_id: string } }[])[0]?.lease.lease_id;
     await run(s.bob, "extend_lease", { message_id: m1, lease_id: lease, visibility_timeout: "PT600S" });
     await run(s.bob, "ack", { message_id: m1, lease_id: lease });
+    const m3 = (await callOperation(deps, s.alice, "send", sendBody())).body as { message_id: string };
+    lease = ((await callOperation(deps, s.bob, "get_pending", {})).body as { items: { lease: { lease_id: string } }[] }).items[0]?.lease.lease_id;
+    await run(s.bob, "ack_batch", { items: [{ message_id: m3.message_id, lease_id: lease }] });
 
     const m2 = (await callOperation(deps, s.alice, "send", sendBody())).body as { message_id: string };
     lease = ((await callOperation(deps, s.bob, "get_pending", {})).body as { items: { lease: { lease_id: string } }[] }).items[0]?.lease.lease_id;

@@ -26,6 +26,7 @@ describe("messaging operations in the catalogue", () => {
       ["validate", "POST", "/v1/messages/validate", "operational:validate", "none", 200],
       ["get_pending", "POST", "/v1/messages/get-pending", "operational:get_pending", "none", 200],
       ["ack", "POST", "/v1/messages/{message_id}/ack", "operational:ack", "none", 200],
+      ["ack_batch", "POST", "/v1/messages/ack", "operational:ack", "none", 200],
       ["nack", "POST", "/v1/messages/{message_id}/nack", "operational:nack", "none", 200],
       ["extend_lease", "POST", "/v1/messages/{message_id}/extend_lease", "operational:ack", "none", 200],
       ["list_messages", "GET", "/v1/messages", "operational:null", "none", 200],

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { MESSAGE_STATES, PRIORITIES } from "../messaging/message.ts";
 import { ackMessage } from "../messaging/ack-message.ts";
+import { ACK_BATCH_MAX_ITEMS, ackMessages } from "../messaging/ack-messages.ts";
 import { claimMessages } from "../messaging/claim-messages.ts";
 import { listDeadLetters, purgeDeadLetter, releaseDeadLetter } from "../messaging/dead-letters.ts";
 import { extendLease } from "../messaging/extend-lease.ts";
@@ -155,6 +156,40 @@ const ack = defineOperation({
   handler: async (deps, ctx, input) => ({ status: 200, body: await ackMessage(deps, ctx, input) }),
 });
 
+const ackBatch = defineOperation({
+  name: "ack_batch",
+  summary: `Acknowledge up to ${ACK_BATCH_MAX_ITEMS} messages you hold, each under its own live lease, in one request; each item is answered on its own, as ack would answer it.`,
+  http: { method: "POST", path: "/v1/messages/ack" },
+  auth: messageRoute("ack"),
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({
+    items: Type.Array(
+      Type.Object({
+        message_id: Type.String({ description: "ULID of the message." }),
+        lease_id: Type.String({ description: "lease.lease_id of the claim that delivered the message." }),
+        outcome_summary: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "What came of the message, up to 2000 characters." })),
+      }),
+      { description: `The acks, 1 to ${ACK_BATCH_MAX_ITEMS}; a message may appear once.` },
+    ),
+  }),
+  output: Type.Object({
+    results: Type.Array(
+      Type.Union([
+        Type.Object({ message_id: Type.String(), status: Type.Literal(200), state: Type.Literal("acknowledged"), acknowledged_at: Timestamp("When it was acknowledged.") }),
+        Type.Object({
+          message_id: Type.String(),
+          status: Type.Integer({ description: "The HTTP status ack would have answered for this item." }),
+          error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
+        }),
+      ]),
+      { description: "One result per item, in item order." },
+    ),
+  }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await ackMessages(deps, ctx, input) }),
+});
+
 const nack = defineOperation({
   name: "nack",
   summary: "Decline a message you hold; it returns to pending after redeliver_after. At most one nack per 30 seconds per message.",
@@ -305,6 +340,7 @@ export const MESSAGING_OPERATIONS = [
   validate,
   getPending,
   ack,
+  ackBatch,
   nack,
   extend,
   listMessagesOp,

@@ -121,6 +121,12 @@ export class InMemoryMessageStore implements MessageStore {
     return { ok: true, message: next };
   }
 
+  async ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[] }): Promise<LeaseWriteResult[]> {
+    const results: LeaseWriteResult[] = [];
+    for (const item of p.items) results.push(await this.ackIfHeld({ workspaceId: p.workspaceId, recipientId: p.recipientId, ...item }));
+    return results;
+  }
+
   async nackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; redeliverAfterMs: number; minIntervalMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
     const now = this.nowMs();
     const m = this.owned(p.workspaceId, p.messageId, p.recipientId);

@@ -347,6 +347,81 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
       });
     });
 
+    describe("ackBatchIfHeld (held -> acknowledged, many at once)", () => {
+      const ackBatch = async (items: { m: { id: string }; leaseId: string; outcomeSummary?: string | null }[], recipient: AiAccount = w.recipient) =>
+        h.stores.messages.ackBatchIfHeld({
+          workspaceId: recipient.workspaceId,
+          recipientId: recipient.id,
+          items: await Promise.all(items.map(async (i) => ({ messageId: i.m.id, leaseId: i.leaseId, outcomeSummary: i.outcomeSummary ?? null, audit: await auditOf(i.m.id, "message.acknowledged", recipient.workspaceId) }))),
+        });
+
+      it("acknowledges every item under its own live lease, with its own outcome and audit row, results in item order", async () => {
+        for (let i = 0; i < 5; i++) await send();
+        const { claimed } = await claim({ max: 5 });
+        expect(claimed).toHaveLength(5);
+        const t = (await now()).getTime();
+        const reversed = [...claimed].reverse();
+        const results = await ackBatch(reversed.map((c, i) => ({ m: c, leaseId: c.leaseId as string, outcomeSummary: i % 2 === 0 ? `outcome ${i}` : null })));
+        expect(results).toHaveLength(5);
+        results.forEach((r, i) => {
+          expect(r.ok).toBe(true);
+          if (!r.ok) return;
+          expect(r.message).toMatchObject({ id: reversed[i]?.id, state: "acknowledged", leaseId: reversed[i]?.leaseId, outcomeSummary: i % 2 === 0 ? `outcome ${i}` : null });
+          expectNear(r.message.acknowledgedAt, t);
+        });
+        for (const c of claimed) expect(await activities(c)).toEqual(["message.sent", "message.claimed", "message.acknowledged"]);
+        expect((await claim()).claimed).toEqual([]);
+      });
+
+      it("refuses each item on its own: the others are acknowledged; refused items carry the snapshot the single ack would", async () => {
+        for (let i = 0; i < 3; i++) await send();
+        const pending = await send(); // the fourth: not among the three claimed
+        const { claimed } = await claim({ max: 3 });
+        const [a, b, c] = claimed as (MessageRecord & { leaseId: string })[];
+        if (!a || !b || !c) throw new Error("expected three claimed messages");
+        expect((await ack(b, b.leaseId)).ok).toBe(true);
+        const missing = { id: fixtureId() };
+        const results = await ackBatch([
+          { m: a, leaseId: a.leaseId },
+          { m: b, leaseId: "not-the-lease" },
+          { m: missing, leaseId: a.leaseId },
+          { m: c, leaseId: c.leaseId },
+          { m: pending, leaseId: "no-such-lease" },
+        ]);
+        expect(results.map((r) => r.ok)).toEqual([true, false, false, true, false]);
+        expect(refusal(results[1] as LeaseWriteResult, { kind: "ack" }, "not-the-lease")).toBe("SVC_LEASE_NOT_HELD");
+        expect(refusal(results[2] as LeaseWriteResult, { kind: "ack" }, a.leaseId)).toBe("SVC_RESOURCE_NOT_FOUND");
+        expect(refusal(results[4] as LeaseWriteResult, { kind: "ack" }, "no-such-lease")).toBe("SVC_LEASE_NOT_HELD");
+        // The repeat of an acknowledged message with its own lease reports the acknowledged snapshot.
+        const [again] = await ackBatch([{ m: b, leaseId: b.leaseId }]);
+        expect(again).toMatchObject({ ok: false, snapshot: { id: b.id, state: "acknowledged", leaseId: b.leaseId } });
+        expect(await activities(a)).toEqual(["message.sent", "message.claimed", "message.acknowledged"]);
+        expect(await activities(b)).toEqual(["message.sent", "message.claimed", "message.acknowledged"]);
+      });
+
+      it("never acknowledges another recipient's or another workspace's message", async () => {
+        await send();
+        const c = await claimOne();
+        const [asBystander] = await ackBatch([{ m: c, leaseId: c.leaseId }], w.bystander);
+        expect(asBystander).toMatchObject({ ok: false, snapshot: null });
+        const other = await seedWorkspace(h.stores);
+        const cross = await h.stores.messages.ackBatchIfHeld({ workspaceId: other.workspace.id, recipientId: w.recipient.id, items: [{ messageId: c.id, leaseId: c.leaseId, outcomeSummary: null, audit: await auditOf(c.id, "message.acknowledged", other.workspace.id) }] });
+        expect(cross).toMatchObject([{ ok: false, snapshot: null }]);
+        expect((await ack(c, c.leaseId)).ok).toBe(true);
+      });
+
+      it("two concurrent batches naming the same messages acknowledge each message once", async () => {
+        for (let i = 0; i < 20; i++) await send();
+        const { claimed } = await claim({ max: 20 });
+        const items = claimed.map((c) => ({ m: c, leaseId: c.leaseId as string }));
+        const [first, second] = await Promise.all([ackBatch(items), ackBatch([...items].reverse())]);
+        const okFirst = (first ?? []).filter((r) => r.ok).length;
+        const okSecond = (second ?? []).filter((r) => r.ok).length;
+        expect(okFirst + okSecond).toBe(20);
+        for (const c of claimed) expect(await activities(c)).toEqual(["message.sent", "message.claimed", "message.acknowledged"]);
+      });
+    });
+
     describe("nack (held -> pending at the redelivery time)", () => {
       it("returns the message to pending at now + redeliver_after, clears the lease and audits", async () => {
         const m = await send();

@@ -1,0 +1,88 @@
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import type { CoreDeps } from "../deps.ts";
+import { isDomainError, malformed, type DomainError, type ErrorCode, type ErrorDetails } from "../errors.ts";
+import type { OperationContext } from "../operations/operation.ts";
+import type { AckMessageInput, AckMessageResponse } from "./ack-message.ts";
+import { leaseRefusal } from "./lease-refusal.ts";
+import { messageAuditEntry } from "./message-audit.ts";
+import { parseLeaseId, parseMessageId, parseOptionalText } from "./message-fields.ts";
+import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+
+/** Most items one batch ack carries. */
+export const ACK_BATCH_MAX_ITEMS = 100;
+
+/** The body of a batch ack. */
+export interface AckMessagesInput {
+  items: AckMessageInput[];
+}
+
+/** The answer for one item: what POST /v1/messages/{message_id}/ack would have answered for it. */
+export type AckItemResult =
+  | ({ status: 200 } & AckMessageResponse)
+  | { message_id: string; status: number; error: { code: ErrorCode; message: string; details?: ErrorDetails } };
+
+/** The 200 body of a batch ack: one result per item, in item order. */
+export interface AckMessagesResponse {
+  results: AckItemResult[];
+}
+
+function failed(messageId: string, e: DomainError): AckItemResult {
+  return { message_id: messageId, status: e.status, error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) } };
+}
+
+/**
+ * POST /v1/messages/ack: acknowledges up to 100 messages the caller holds, each under its own
+ * live lease, in one store write. Every item is answered on its own, as the single ack would
+ * answer it (status and body, or status and error with its SVC_ code): a malformed item, an
+ * unknown message or a lost lease refuses that item only. A repeat with the same lease answers
+ * 200 with the original acknowledged_at. An item naming a message an earlier item of the batch
+ * names is refused (400 SVC_MALFORMED_REQUEST, field message_id); the earlier one is processed.
+ * @throws DomainError SVC_MALFORMED_REQUEST (field items) when items is empty or holds more than 100.
+ */
+export async function ackMessages(deps: CoreDeps, ctx: OperationContext, input: AckMessagesInput): Promise<AckMessagesResponse> {
+  const items: unknown = input.items;
+  if (!Array.isArray(items) || items.length === 0 || items.length > ACK_BATCH_MAX_ITEMS) {
+    throw malformed(`items must hold 1 to ${ACK_BATCH_MAX_ITEMS} acks.`, { field: "items", max: ACK_BATCH_MAX_ITEMS });
+  }
+  const results: (AckItemResult | null)[] = [];
+  const valid: { index: number; messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[] = [];
+  const seen = new Set<string>();
+  for (const [index, raw] of (items as AckMessageInput[]).entries()) {
+    const rawId = typeof raw?.message_id === "string" ? raw.message_id : "";
+    try {
+      const messageId = parseMessageId(raw?.message_id);
+      const leaseId = parseLeaseId(raw?.lease_id);
+      const outcomeSummary = parseOptionalText(raw?.outcome_summary, "outcome_summary", MESSAGING_LIMITS.outcomeSummaryMaxLength);
+      if (seen.has(messageId)) throw malformed("This message is already acknowledged by an earlier item of the batch.", { field: "message_id" });
+      seen.add(messageId);
+      const audit = messageAuditEntry(deps, ctx, { messageId, activity: "message.acknowledged", details: { lease_id: leaseId, ...(outcomeSummary === null ? {} : { outcome_summary: outcomeSummary }) } });
+      valid.push({ index, messageId, leaseId, outcomeSummary, audit });
+      results.push(null);
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      results.push(failed(rawId, e));
+    }
+  }
+  if (valid.length > 0) {
+    const written = await deps.stores.messages.ackBatchIfHeld({
+      workspaceId: ctx.principal.workspace.id,
+      recipientId: ctx.principal.account.id,
+      items: valid.map(({ messageId, leaseId, outcomeSummary, audit }) => ({ messageId, leaseId, outcomeSummary, audit })),
+    });
+    valid.forEach((item, k) => {
+      const r = written[k];
+      if (r === undefined) throw new Error("ackBatchIfHeld answered fewer results than items");
+      if (r.ok) {
+        results[item.index] = { message_id: item.messageId, status: 200, state: "acknowledged", acknowledged_at: (r.message.acknowledgedAt ?? r.message.visibleAt).toISOString() };
+        return;
+      }
+      const s = r.snapshot;
+      if (s !== null && s.state === "acknowledged" && s.leaseId === item.leaseId && s.acknowledgedAt !== null) {
+        results[item.index] = { message_id: item.messageId, status: 200, state: "acknowledged", acknowledged_at: s.acknowledgedAt.toISOString() };
+        return;
+      }
+      results[item.index] = failed(item.messageId, leaseRefusal({ op: { kind: "ack" }, leaseId: item.leaseId, snapshot: s, now: r.now }));
+    });
+  }
+  return { results: results as AckItemResult[] };
+}
