@@ -18,6 +18,18 @@ export function agentqConfig({ tsconfigRootDir, core = false }) {
         "@typescript-eslint/require-await": "off",
       },
     },
+    // Tests read JSON response bodies, which are untyped by nature.
+    {
+      files: ["**/*.test.ts", "**/testing/**/*.ts"],
+      rules: {
+        "@typescript-eslint/no-explicit-any": "off",
+        "@typescript-eslint/no-unsafe-member-access": "off",
+        "@typescript-eslint/no-unsafe-assignment": "off",
+        "@typescript-eslint/no-unsafe-call": "off",
+        "@typescript-eslint/no-unsafe-argument": "off",
+        "@typescript-eslint/no-unsafe-return": "off",
+      },
+    },
     core
       ? {
           rules: {

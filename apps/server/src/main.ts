@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   });
   const background = service.startBackground();
 
-  const server = serve({ fetch: service.fetch, hostname: env.host, port: env.port }, (info: AddressInfo) => {
+  const server = serve({ fetch: (request, env) => service.fetch(request, env), hostname: env.host, port: env.port }, (info: AddressInfo) => {
     logger.info({ host: info.address, port: info.port, base_url: env.publicBaseUrl }, "agentq listening");
   });
   server.on("error", (error) => {
