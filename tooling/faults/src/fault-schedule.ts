@@ -103,13 +103,15 @@ export async function injectFaults(schedule: readonly PlannedFault[], targets: F
           const downMs = random.int(300, 2_000);
           record("postgres", downMs);
           const stopping = Date.now();
-          await targets.pg.stop(planned.kind === "pg_restart_fast" ? "fast" : "immediate");
+          const ended = await targets.pg.stop(planned.kind === "pg_restart_fast" ? "fast" : "immediate");
           const stoppedIn = Date.now() - stopping;
+          const last = faults.at(-1);
+          if (ended !== "fast" && ended !== "immediate" && last) last.target = `postgres (shutdown ${ended})`;
           await sleep(downMs);
           const starting = Date.now();
           await targets.pg.start();
           targets.proxy.setTarget(targets.pg.port());
-          log(`postgres stopped in ${stoppedIn} ms, started in ${Date.now() - starting} ms (port ${targets.pg.port()})`);
+          log(`postgres stopped (${ended}) in ${stoppedIn} ms, started in ${Date.now() - starting} ms (port ${targets.pg.port()})`);
           break;
         }
         case "pg_terminate_backends": {

@@ -94,7 +94,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
   try {
     log(`starting PostgreSQL in ${pgDir}`);
     const pg = await startPgControl(join(pgDir, "pg"));
-    cleanups.push(() => pg.stop("fast"));
+    cleanups.push(async () => void (await pg.stop("fast")));
     const admin = postgres(pg.url(), { max: 2, onnotice: () => undefined, connection: { application_name: "agentq-faults" } });
     cleanups.push(() => admin.end({ timeout: 2 }));
     await admin`create database agentq`;
