@@ -275,7 +275,11 @@ export interface WebhookStore {
    * A send after this writes no outbox row for it.
    */
   softDelete(p: { workspaceId: string; webhookId: string; now: Date }): Promise<{ webhook: WebhookRecord; purged: number } | null>;
-  /** Outbox counts by state, last success and failure, and up to `recentDeadLimit` dead deliveries (newest first). */
+  /**
+   * Outbox counts by state, the last success (deliveredAt), the last failed attempt of a delivery
+   * that is retrying or dead (with its lastError), and up to `recentDeadLimit` dead deliveries
+   * (newest first).
+   */
   stats(p: { workspaceId: string; webhookId: string; recentDeadLimit: number }): Promise<WebhookStats>;
   /** The webhook's deliveries, newest first (id descending), optionally of one state; `after` is a delivery id. */
   listDeliveries(p: { workspaceId: string; webhookId: string; state: DeliveryState | null; after: string | null; limit: number }): Promise<DeliveryRecord[]>;

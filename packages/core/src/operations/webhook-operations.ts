@@ -69,9 +69,9 @@ const WebhookSchema = Type.Object(
     updated_at: Timestamp("When its configuration or keys last changed."),
     health: Type.Object(
       {
-        status: Type.Union([Type.Literal("healthy"), Type.Literal("failing"), Type.Literal("idle")], { description: "idle: no attempt yet; failing: the latest attempt failed; healthy: it succeeded." }),
+        status: Type.Union([Type.Literal("healthy"), Type.Literal("failing"), Type.Literal("idle")], { description: "idle: no attempt yet; failing: a delivery is retrying or dead and failed after the last success; healthy: otherwise." }),
         last_success_at: NullableTimestamp("Last 2xx."),
-        last_failure_at: NullableTimestamp("Last failed attempt."),
+        last_failure_at: NullableTimestamp("Last failed attempt of a delivery still retrying or dead."),
         last_failure_reason: Nullable(Type.String(), "Why the last failed attempt failed."),
       },
       { description: "Delivery health." },

@@ -130,7 +130,7 @@ export class InMemoryWebhookStore implements WebhookStore {
     for (const d of rows) {
       counts[d.state]++;
       if (d.deliveredAt && (lastSuccessAt === null || d.deliveredAt > lastSuccessAt)) lastSuccessAt = d.deliveredAt;
-      if (d.lastError !== null && d.lastAttemptAt && (lastFailure === null || d.lastAttemptAt > (lastFailure.lastAttemptAt as Date))) lastFailure = d;
+      if (d.state !== "delivered" && d.lastError !== null && d.lastAttemptAt && (lastFailure === null || d.lastAttemptAt > (lastFailure.lastAttemptAt as Date))) lastFailure = d;
     }
     const recentDead = rows
       .filter((d) => d.state === "dead")

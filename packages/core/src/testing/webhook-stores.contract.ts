@@ -182,6 +182,21 @@ export function describeWebhookStoresContract(make: MessagingHarnessFactory): vo
       expect((await h.stores.webhooks.listDeliveries({ workspaceId: w.workspace.id, webhookId: a.id, state: "delivered", after: null, limit: 10 })).map((d) => d.id)).toEqual([ok!.delivery.id]);
     });
 
+    it("a delivery that failed and then got through is no longer the last failure", async () => {
+      const a = await hook();
+      await send();
+      const [c] = await claimMine(60_000, "f1");
+      await h.stores.outbox.recordFailure({ workspaceId: w.workspace.id, deliveryId: c!.delivery.id, claimToken: "f1", status: 500, error: "status_500", retryInMs: 0 });
+      let stats = await h.stores.webhooks.stats({ workspaceId: w.workspace.id, webhookId: a.id, recentDeadLimit: 5 });
+      expect(stats).toMatchObject({ counts: { retrying: 1 }, lastSuccessAt: null, lastFailureReason: "status_500" });
+      const [again] = await claimMine(60_000, "f2");
+      expect(await h.stores.outbox.recordSuccess({ workspaceId: w.workspace.id, deliveryId: again!.delivery.id, claimToken: "f2", status: 200 })).toBe(true);
+      stats = await h.stores.webhooks.stats({ workspaceId: w.workspace.id, webhookId: a.id, recentDeadLimit: 5 });
+      expect(stats).toMatchObject({ counts: { retrying: 0, delivered: 1 }, lastFailureAt: null, lastFailureReason: null });
+      expect(stats.lastSuccessAt).toBeInstanceOf(Date);
+      expect((await deliveries(a.id))[0]).toMatchObject({ state: "delivered", attempts: 2, lastError: "status_500", lastStatus: 200 });
+    });
+
     it("claims skip rows of deleted webhooks", async () => {
       const a = await hook();
       await send();

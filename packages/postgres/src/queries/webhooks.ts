@@ -131,7 +131,11 @@ export async function webhooksSoftDelete(sql: SqlClient, p: { workspaceId: strin
   return row ? { webhook: toWebhook(row), purged: row.purged } : null;
 }
 
-/** Outbox counts by state, the last success and failure, and the most recent dead deliveries. */
+/**
+ * Outbox counts by state, the last success, the last failure of a delivery still failing
+ * (retrying or dead: a delivery that failed and then got through is not a failure any more), and
+ * the most recent dead deliveries.
+ */
 export async function webhooksStats(sql: SqlClient, p: { workspaceId: string; webhookId: string; recentDeadLimit: number }): Promise<WebhookStats> {
   const [summary] = await sql<{ counts: Partial<Record<DeliveryState, number>> | null; last_success_at: Date | null; last_failure_at: Date | null; last_failure_reason: string | null }[]>`
     select
@@ -144,7 +148,7 @@ export async function webhooksStats(sql: SqlClient, p: { workspaceId: string; we
     from (select 1) as one
     left join lateral (
       select last_attempt_at, last_error from webhook_outbox
-      where workspace_id = ${p.workspaceId} and webhook_id = ${p.webhookId} and last_error is not null and last_attempt_at is not null
+      where workspace_id = ${p.workspaceId} and webhook_id = ${p.webhookId} and state <> 'delivered' and last_error is not null and last_attempt_at is not null
       order by last_attempt_at desc
       limit 1
     ) as failure on true`;
