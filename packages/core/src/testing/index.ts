@@ -36,3 +36,4 @@ export { InMemoryGuardRailTables, InMemoryPolicyStore, InMemoryPlanStore } from 
 export { callOperation, refusalCode, refusalOf, sendBody } from "./guard-rail-calls.ts";
 export { InMemoryWebhookTables, InMemoryWebhookStore, InMemoryWebhookOutbox, writeSendOutboxRows, filterMatches } from "./in-memory-webhooks.ts";
 export { describeWebhookStoresContract, makeWebhook } from "./webhook-stores.contract.ts";
+export { describePolicyStoreContract, describePlanStoreContract, describeRateLimiterContract } from "./guard-rail-stores.contract.ts";
