@@ -20,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   const reasonAt = rest.indexOf("--reason");
   const reason = reasonAt >= 0 ? (rest[reasonAt + 1] ?? null) : null;
   const env = readEnv();
-  const db = await openDatabase(env, { max: 2 });
+  const db = await openDatabase(env, { max: 2, stopEmbeddedOnClose: false });
   try {
     const deps = createPgDeps({ sql: db.sql, secrets: loadSecrets(env).secrets, clock: systemClock, ids: ulidSource() });
     try {

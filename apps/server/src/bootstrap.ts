@@ -24,7 +24,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const env = readEnv();
-  const db = await openDatabase(env, { max: 2 });
+  const db = await openDatabase(env, { max: 2, stopEmbeddedOnClose: false });
   try {
     const { secrets } = loadSecrets(env);
     const deps = createPgDeps({ sql: db.sql, secrets, clock: systemClock, ids: ulidSource() });

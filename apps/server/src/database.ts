@@ -15,9 +15,14 @@ export interface OpenDatabase {
 /**
  * Opens the database `pnpm start` and `pnpm bootstrap` share: DATABASE_URL when set, else the
  * embedded PostgreSQL under `<dataDir>/pg` (reused when another process already runs it), and
- * applies the migrations.
+ * applies the migrations. `pnpm bootstrap` and `pnpm admin` pass `stopEmbeddedOnClose: false`,
+ * so a server they started stays up for `pnpm start` (which reuses it) instead of being stopped
+ * under a running server that reused it.
  */
-export async function openDatabase(env: Pick<ServerEnv, "databaseUrl" | "dataDir">, options: { max?: number; onNotice?: (text: string) => void } = {}): Promise<OpenDatabase> {
+export async function openDatabase(
+  env: Pick<ServerEnv, "databaseUrl" | "dataDir">,
+  options: { max?: number; onNotice?: (text: string) => void; /** Short-lived commands leave the embedded server running for the next process (default true: stop it). */ stopEmbeddedOnClose?: boolean } = {},
+): Promise<OpenDatabase> {
   let embedded: EmbeddedPostgres | null = null;
   let url = env.databaseUrl;
   if (url === null) {
@@ -41,7 +46,7 @@ export async function openDatabase(env: Pick<ServerEnv, "databaseUrl" | "dataDir
     kind: embedded ? "embedded" : "external",
     async close() {
       await sql.end({ timeout: 5 });
-      await embedded?.stop();
+      if (options.stopEmbeddedOnClose ?? true) await embedded?.stop();
     },
   };
 }
