@@ -92,6 +92,8 @@ function describeOperation(op: Operation): Record<string, unknown> {
     summary: op.summary,
     ...(isPublic ? { security: [] } : {}),
     ...(op.auth.kind === "credential" ? { "x-agentq-tier": op.auth.tier, "x-agentq-scope": op.auth.scope } : {}),
+    // "scope view_audit_log, or an administrative-tier credential": the tier that needs no scope.
+    ...(op.auth.kind === "credential" && op.auth.scopeWaivedForTier !== undefined ? { "x-agentq-scope-waived-for-tier": op.auth.scopeWaivedForTier } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
   };
   if (hasBody) {

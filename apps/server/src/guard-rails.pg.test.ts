@@ -143,10 +143,13 @@ describe("guard rails on PostgreSQL", () => {
     expect(scope.headers.get("X-RateLimit-Remaining")).toBe("2");
   });
 
-  it("lists the guard-rail tools over MCP", async () => {
+  it("lists the guard-rail tools over MCP and the routes in the OpenAPI document", async () => {
     const list = await mcp(a, adminToken, "tools/list", {});
     const names = (list.result.tools as { name: string }[]).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["get_policies", "acknowledge_policies", "publish_policy", "browse_audit_log", "verify_audit_log", "export_audit_chain"]));
+    const openapi = (await (await a.fetch(new Request("http://agentq.test/v1/openapi.json"))).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    expect(openapi.paths["/v1/audit-log"]?.["get"]).toMatchObject({ operationId: "browse_audit_log", "x-agentq-scope": "view_audit_log", "x-agentq-scope-waived-for-tier": "administrative" });
+    expect(openapi.paths["/v1/policies/{policy_id}/acknowledge"]?.["post"]).toMatchObject({ operationId: "acknowledge_policies", "x-agentq-scope": "acknowledge_policies" });
   });
 
   it("screens send participants with a sanctions list; caps messages per UTC month and AI accounts by plan", async () => {
