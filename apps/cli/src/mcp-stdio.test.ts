@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -74,7 +75,6 @@ describe("agentq mcp stdio (real subprocess)", () => {
   }, SUBPROCESS_TIMEOUT_MS);
 
   it("exits 0 when standard input closes", async () => {
-    const { spawn } = await import("node:child_process");
     const agent = await service.agent();
     const child = spawn(process.execPath, [BIN, "mcp", "stdio"], { env: { PATH: process.env["PATH"] ?? "", SVC_BASE_URL: service.url, SVC_CREDENTIAL: agent.token }, stdio: ["pipe", "pipe", "pipe"] });
     child.stdin.end();
@@ -83,7 +83,6 @@ describe("agentq mcp stdio (real subprocess)", () => {
   }, SUBPROCESS_TIMEOUT_MS);
 
   it("exits with the auth exit code and CODE: message on stderr when the service refuses the credential", async () => {
-    const { spawn } = await import("node:child_process");
     const child = spawn(process.execPath, [BIN, "mcp", "stdio"], {
       env: { PATH: process.env["PATH"] ?? "", SVC_BASE_URL: service.url, SVC_CREDENTIAL: "agq_op_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
       stdio: ["pipe", "pipe", "pipe"],

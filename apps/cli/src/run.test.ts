@@ -1,6 +1,9 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seedAccount, seedTokenCredential } from "@agentq/core/testing";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EXIT } from "./exit-codes.ts";
 import { run } from "./run.ts";
@@ -104,6 +107,20 @@ describe("agentq against the REST app", () => {
     expect(second.out).toBe(first.out);
   });
 
+  it("a key spent by agentq send (REST) replays on the MCP send tool, and conflicts there with another body", async () => {
+    const alice = await service.agent();
+    const bob = await service.agent();
+    const sent = await cli(["--json", "send", bob.friendlyName, "--template", "directive", "--payload", JSON.stringify(directive), "--priority", "high", "--idempotency-key", "cross-interface"], alice.token);
+    const client = new Client({ name: "cross", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${alice.token}` } } }));
+    const args = { recipient: { friendly_name: bob.friendlyName }, template: "directive", priority: "high", payload: directive, idempotency_key: "cross-interface" };
+    const replay = await client.callTool({ name: "send", arguments: args });
+    expect(replay.structuredContent).toEqual(JSON.parse(sent.out));
+    const conflict = await client.callTool({ name: "send", arguments: { ...args, priority: "low" } });
+    expect(conflict.structuredContent).toMatchObject({ error: { code: "SVC_IDEMPOTENCY_CONFLICT" } });
+    await client.close();
+  });
+
   it("nack, extend, messages list and messages show", async () => {
     const { sender, recipient, messageId, leaseId } = await sendAndClaim();
     const extended = await cli(["extend", messageId, "--lease", leaseId, "--visibility-timeout", "PT300S"], recipient.token);
@@ -160,7 +177,6 @@ describe("exit codes", () => {
   });
 
   it("3 for SVC_SCOPE_INSUFFICIENT", async () => {
-    const { seedAccount, seedTokenCredential } = await import("@agentq/core/testing");
     const account = await seedAccount(service.world, service.workspaceId);
     const { token } = await seedTokenCredential(service.world, account, { scopes: ["send"] });
     const r = await cli(["pending"], token);
