@@ -106,7 +106,7 @@ export type { RateLimitStatus } from "./rate-limits/rate-limit-status.ts";
 export { parseSanctionsList, listSanctionsScreen, allowAllSanctionsScreen } from "./screening/sanctions-list.ts";
 export type { SanctionsListEntry } from "./screening/sanctions-list.ts";
 export { checkSendGuards, auditSendRefusal, SEND_GUARD_CODES } from "./screening/check-send-guards.ts";
-export { MESSAGE_SENT_EVENT, VERIFICATION_EVENT, DELIVERY_EXHAUSTED_ACTIVITY, MAX_DELIVERY_ATTEMPTS, DELIVERY_STATES } from "./webhooks/webhook.ts";
+export { MESSAGE_SENT_EVENT, VERIFICATION_EVENT, DELIVERY_EXHAUSTED_ACTIVITY, MAX_DELIVERY_ATTEMPTS, DELIVERY_STATES, DELIVERY_RETENTION_MS } from "./webhooks/webhook.ts";
 export type { WebhookFilter, SigningKey, WebhookRecord, DeliveryState, DeliveryRecord, WebhookStats, ClaimedDelivery } from "./webhooks/webhook.ts";
 export { SIGNING_SECRET_PREFIX, newSigningSeal, signingKeyFromSeal, signingSecretFromSeal, signDelivery, signingKeysAt } from "./webhooks/signing.ts";
 export type { SignedHeaders } from "./webhooks/signing.ts";

@@ -305,6 +305,8 @@ export interface WebhookOutbox {
    * null. Returns the updated row, or null when the claim was lost.
    */
   recordFailure(p: { workspaceId: string; deliveryId: string; claimToken: string; status: number | null; error: string; retryInMs: number | null }): Promise<DeliveryRecord | null>;
+  /** Deletes up to `limit` delivered or dead deliveries (any workspace) that finished before `finishedBefore`; returns how many. */
+  purgeFinished(p: { finishedBefore: Date; limit: number }): Promise<number>;
 }
 
 /** Why an outbound webhook request got no HTTP response. */

@@ -1,7 +1,7 @@
 import type { WebhookOutbox, WebhookStore } from "@agentq/core";
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "./core-types.ts";
 import { withPgErrors } from "./pg-errors.ts";
-import { webhookOutboxClaimDue, webhookOutboxListDeliveries, webhookOutboxRecordFailure, webhookOutboxRecordSuccess } from "./queries/webhook-outbox.ts";
+import { webhookOutboxClaimDue, webhookOutboxListDeliveries, webhookOutboxPurgeFinished, webhookOutboxRecordFailure, webhookOutboxRecordSuccess } from "./queries/webhook-outbox.ts";
 import { webhooksFindLive, webhooksInsert, webhooksList, webhooksReplaceSigningKeys, webhooksSoftDelete, webhooksStats, webhooksUpdate } from "./queries/webhooks.ts";
 import type { SqlClient } from "./sql-client.ts";
 
@@ -60,5 +60,9 @@ export class PgWebhookOutbox implements WebhookOutbox {
 
   recordFailure(p: { workspaceId: string; deliveryId: string; claimToken: string; status: number | null; error: string; retryInMs: number | null }): Promise<DeliveryRecord | null> {
     return withPgErrors(() => webhookOutboxRecordFailure(this.sql, p));
+  }
+
+  purgeFinished(p: { finishedBefore: Date; limit: number }): Promise<number> {
+    return withPgErrors(() => webhookOutboxPurgeFinished(this.sql, p));
   }
 }

@@ -189,6 +189,19 @@ export class InMemoryWebhookOutbox implements WebhookOutbox {
     return true;
   }
 
+  async purgeFinished(p: { finishedBefore: Date; limit: number }): Promise<number> {
+    let purged = 0;
+    for (const d of this.tables.outbox.values()) {
+      if (purged >= p.limit) break;
+      const finishedAt = d.deliveredAt ?? d.deadAt;
+      if ((d.state === "delivered" || d.state === "dead") && finishedAt !== null && finishedAt.getTime() < p.finishedBefore.getTime()) {
+        this.tables.outbox.delete(this.tx, key(d.workspaceId, d.id));
+        purged++;
+      }
+    }
+    return purged;
+  }
+
   async recordFailure(p: { workspaceId: string; deliveryId: string; claimToken: string; status: number | null; error: string; retryInMs: number | null }): Promise<DeliveryRecord | null> {
     const d = this.claimed(p.workspaceId, p.deliveryId, p.claimToken);
     if (d === null) return null;

@@ -197,6 +197,23 @@ export function describeWebhookStoresContract(make: MessagingHarnessFactory): vo
       expect((await deliveries(a.id))[0]).toMatchObject({ state: "delivered", attempts: 2, lastError: "status_500", lastStatus: 200 });
     });
 
+    it("purgeFinished deletes delivered and dead rows finished before the cutoff, never pending or retrying ones", async () => {
+      const a = await hook();
+      for (let i = 0; i < 4; i++) await send();
+      const [d1, d2, d3] = await claimMine(60_000, "p1");
+      await h.stores.outbox.recordSuccess({ workspaceId: w.workspace.id, deliveryId: d1!.delivery.id, claimToken: "p1", status: 200 });
+      await h.stores.outbox.recordFailure({ workspaceId: w.workspace.id, deliveryId: d2!.delivery.id, claimToken: "p1", status: 500, error: "status_500", retryInMs: null });
+      await h.stores.outbox.recordFailure({ workspaceId: w.workspace.id, deliveryId: d3!.delivery.id, claimToken: "p1", status: 500, error: "status_500", retryInMs: 60_000 });
+      const now = await h.stores.messages.now();
+      expect(await h.stores.outbox.purgeFinished({ finishedBefore: new Date(now.getTime() - 60_000), limit: 100 })).toBe(0);
+      await h.advance(120_000);
+      const later = await h.stores.messages.now();
+      let purged = 0;
+      for (let n = 1; n > 0; purged += n) n = await h.stores.outbox.purgeFinished({ finishedBefore: new Date(later.getTime() - 60_000), limit: 100 });
+      expect(purged).toBeGreaterThanOrEqual(2);
+      expect((await deliveries(a.id)).map((d) => d.state).sort()).toEqual(["pending", "retrying"]);
+    });
+
     it("claims skip rows of deleted webhooks", async () => {
       const a = await hook();
       await send();

@@ -7,6 +7,9 @@ export const VERIFICATION_EVENT = "webhook.verification";
 /** Activity of the alert raised (audit row and log line) when a delivery is exhausted. */
 export const DELIVERY_EXHAUSTED_ACTIVITY = "webhook.delivery_exhausted";
 
+/** How long delivered and dead deliveries are kept before the background purge deletes them (7 days). */
+export const DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Most attempts a delivery gets: the first plus five retries (spec §Events 3). */
 export const MAX_DELIVERY_ATTEMPTS = 6;
 

@@ -116,3 +116,24 @@ export async function webhookOutboxRecordFailure(sql: SqlClient, p: { workspaceI
   return row ? toDelivery(row) : null;
 }
 
+
+/**
+ * Deletes up to `limit` delivered or dead deliveries, any workspace, that finished (delivered_at,
+ * dead_at) before `finishedBefore`: the retention purge. Walks the partial index
+ * `webhook_outbox_finished_idx`; rows are picked with SKIP LOCKED so concurrent purgers (one per
+ * process) never wait on each other.
+ */
+export async function webhookOutboxPurgeFinished(sql: SqlClient, p: { finishedBefore: Date; limit: number }): Promise<number> {
+  const rows = await sql`
+    with old as (
+      select workspace_id, id from webhook_outbox
+      where state in ('delivered', 'dead') and coalesce(delivered_at, dead_at) < ${p.finishedBefore}
+      order by coalesce(delivered_at, dead_at)
+      limit ${p.limit}
+      for update skip locked
+    )
+    delete from webhook_outbox o using old
+    where o.workspace_id = old.workspace_id and o.id = old.id
+    returning 1`;
+  return rows.length;
+}

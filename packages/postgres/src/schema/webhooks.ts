@@ -62,6 +62,8 @@ export const webhookOutbox = pgTable(
     // The dispatcher's work queue: only deliveries still to attempt, in due order.
     index("webhook_outbox_due_idx").on(t.nextAttemptAt, t.id).where(sql`state in ('pending', 'retrying')`),
     index("webhook_outbox_webhook_idx").on(t.workspaceId, t.webhookId, t.id),
+    // The retention purge: finished deliveries in the order they finished.
+    index("webhook_outbox_finished_idx").on(sql`coalesce(${t.deliveredAt}, ${t.deadAt})`).where(sql`state in ('delivered', 'dead')`),
     check("webhook_outbox_state_check", sql`${t.state} in ('pending', 'retrying', 'delivered', 'dead')`),
   ],
 );

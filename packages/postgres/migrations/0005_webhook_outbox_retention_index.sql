@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_outbox_finished_idx" ON "webhook_outbox" USING btree (coalesce("delivered_at", "dead_at")) WHERE state in ('delivered', 'dead');
