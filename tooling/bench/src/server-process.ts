@@ -49,6 +49,9 @@ export async function startServer(databaseUrl: string): Promise<ServerProcess> {
     HOST: "127.0.0.1",
     PORT: "0",
     LOG_LEVEL: "info",
+    // The per-minute rate limits (600/min per credential by default) would cap the load itself;
+    // the bench measures the queue (docs/guard-rails.md: SVC_RATE_LIMITER).
+    SVC_RATE_LIMITER: "off",
   };
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
