@@ -1,0 +1,57 @@
+import type { Operation } from "@agentq/core";
+import type { Hono } from "hono";
+import type { RestEnv } from "../rest-env.ts";
+import { call } from "../testing/call.ts";
+import type { CallResult } from "../testing/call.ts";
+
+/** A syntactically valid ULID that names nothing, for path parameters of refusal tests. */
+export const NOWHERE_ULID = "01JZZZZZZZZZZZZZZZZZZZZZZZ";
+
+/** The `{name}` path parameters of an operation's route, in order. */
+export function pathParamsOf(op: Operation): string[] {
+  return [...op.http.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? "");
+}
+
+/** The operation's path with every `{param}` replaced by `values[param]` (URL-encoded). */
+export function fillPath(op: Operation, values: Readonly<Record<string, string>>): string {
+  return op.http.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for path parameter {${name}} of ${op.name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Whether the route reads a JSON body (the REST edge reads one for POST, PUT and PATCH). */
+export function hasBody(op: Operation): boolean {
+  return op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH";
+}
+
+let keyCounter = 0;
+
+/**
+ * Calls `op`'s route: path parameters from `pathValues`, `input` split into the query string
+ * (the operation's declared query names) and the JSON body (anything else, for body methods;
+ * `{}` when there is none), a fresh Idempotency-Key when the operation honours one.
+ */
+export function callOperationRoute(
+  app: Hono<RestEnv>,
+  op: Operation,
+  p: { authorization?: string; pathValues?: Readonly<Record<string, string>>; input?: Readonly<Record<string, unknown>> },
+): Promise<CallResult> {
+  const params = new Set(pathParamsOf(op));
+  const queryNames = new Set(op.http.query ?? []);
+  const query = new URLSearchParams();
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(p.input ?? {})) {
+    if (params.has(k)) continue;
+    if (queryNames.has(k)) query.set(k, String(v));
+    else body[k] = v;
+  }
+  const qs = query.toString();
+  const path = fillPath(op, p.pathValues ?? {}) + (qs === "" ? "" : `?${qs}`);
+  return call(app, op.http.method, path, {
+    ...(p.authorization === undefined ? {} : { authorization: p.authorization }),
+    ...(op.idempotency === "none" ? {} : { key: `matrix-${++keyCounter}` }),
+    ...(hasBody(op) ? { body } : {}),
+  });
+}
