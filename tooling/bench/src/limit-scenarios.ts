@@ -20,12 +20,12 @@ export function parties(ctx: BenchContext, recipient: string): RawParties {
 export const LEVELS = [1, 8, 32] as const;
 
 /**
- * L1, the PostgreSQL limit: the rows of a send inserted directly at 1, 8 and 32 in flight (one
- * statement per transaction), then a drain of the backlog as raw SQL (4 workers, claim 100 +
- * ack the batch in one statement).
+ * L1, the PostgreSQL limit, in the limit database (same server, same schema): the rows of a send
+ * inserted directly at 1, 8 and 32 in flight (one statement per transaction), then a drain of
+ * the backlog as raw SQL (4 workers, claim 100 + ack the batch in one statement).
  */
 export async function runLimit(ctx: BenchContext): Promise<void> {
-  const pool = postgres(ctx.db.url, { max: 32, onnotice: () => undefined, connection: { application_name: "agentq-bench-l1" } });
+  const pool = postgres(ctx.db.limitUrl, { max: 32, onnotice: () => undefined, connection: { application_name: "agentq-bench-l1" } });
   const ids = ulidSource();
   const p = parties(ctx, "l1");
   try {
@@ -38,8 +38,8 @@ export async function runLimit(ctx: BenchContext): Promise<void> {
       ctx.log(`  ${perSecond(r.count, r.elapsedMs).toFixed(0)} rows/s, p50 ${s.p50.toFixed(2)} ms`);
     }
     ctx.log(`L1 drain: pre-loading ${ctx.sizes.drainCount} messages`);
-    await preloadMessages(ctx.sql, { ...p, count: ctx.sizes.drainCount });
-    const [{ backlog } = { backlog: 0 }] = await ctx.sql<{ backlog: number }[]>`select count(*)::int as backlog from messages where workspace_id = ${p.workspaceId} and recipient_id = ${p.recipientId} and state = 'pending'`;
+    await preloadMessages(pool, { ...p, count: ctx.sizes.drainCount });
+    const [{ backlog } = { backlog: 0 }] = await pool<{ backlog: number }[]>`select count(*)::int as backlog from messages where workspace_id = ${p.workspaceId} and recipient_id = ${p.recipientId} and state = 'pending'`;
     ctx.log(`L1 drain: ${backlog} messages, 4 workers, claim 100 + ack the batch as raw SQL`);
     const started = performance.now();
     const deadline = started + ctx.sizes.drainMaxMs;
@@ -99,7 +99,7 @@ export async function runPgbench(ctx: BenchContext): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "agentq-bench-pgbench-"));
   const script = join(dir, "send-rows.sql");
   writeFileSync(script, PGBENCH_SCRIPT);
-  const url = new URL(ctx.db.url);
+  const url = new URL(ctx.db.limitUrl);
   const p = parties(ctx, "sink");
   const env = { ...process.env, PGHOST: url.hostname, PGPORT: url.port || "5432", PGUSER: decodeURIComponent(url.username), PGPASSWORD: decodeURIComponent(url.password), PGDATABASE: url.pathname.slice(1) };
   const args = ["-n", "-M", "prepared", "-c", "32", "-j", "2", "-T", String(ctx.sizes.pgbenchSeconds), "-f", script, "-D", `ws=${p.workspaceId}`, "-D", `sender=${p.senderId}`, "-D", `recipient=${p.recipientId}`, "-D", `payload=${JSON.stringify(PAYLOAD)}`];

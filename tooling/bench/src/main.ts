@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline]`: agentq against the PostgreSQL
+// `pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only ...]`: agentq against the PostgreSQL
 // limit and against pg-boss, in one run (issue 7). Progress on stderr; the table on stdout; JSON
 // and markdown under bench/results/.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -19,14 +19,14 @@ import { hasBatchAck, runDrain, runSend, runWakeup } from "./rest-scenarios.ts";
 import { startServer } from "./server-process.ts";
 import { runSoak } from "./soak-scenario.ts";
 
-const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline]";
+const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5]";
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ options: { quick: { type: "boolean", default: false }, soak: { type: "boolean", default: false }, "soak-messages": { type: "string" }, baseline: { type: "boolean", default: false } }, strict: true }));
+    ({ values } = parseArgs({ options: { quick: { type: "boolean", default: false }, soak: { type: "boolean", default: false }, "soak-messages": { type: "string" }, baseline: { type: "boolean", default: false }, profile: { type: "boolean", default: false }, only: { type: "string" } }, strict: true }));
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
     return 2;
@@ -61,22 +61,29 @@ async function main(): Promise<number> {
   const notes: string[] = [];
   try {
     log("starting the production server (node --import tsx apps/server/src/main.ts)");
-    server = await startServer(db.url);
+    server = await startServer(db.url, values.profile ? { cpuProfileDir: join(RESULTS_DIR, "profiles") } : {});
+    if (values.profile) log(`CPU profile of the server: ${join(RESULTS_DIR, "profiles")} (written when it stops)`);
     log(`server ${server.baseUrl}, pid ${server.pid}`);
     const fixture = await createFixture(server, sql);
     log(`workspace ${fixture.workspaceId}: producer and ${["l1", "sink", "drain", "drainbatch", "wake*", "mcp", "soak"].join(", ")}`);
     const ctx: BenchContext = { db, sql, server, fixture, sizes, log, m, notes };
 
-    await runLimit(ctx);
-    await runPgbench(ctx);
-    await runSend(ctx);
-    await runDrain(ctx, "single");
+    // --only (for working on one lever): the scenarios named; the table then lacks the others' ratios.
+    const only = values.only === undefined ? null : new Set(values.only.split(",").map((x) => x.trim()));
+    const runs = (name: string) => only === null || only.has(name);
+    if (runs("L1")) await runLimit(ctx);
+    if (runs("pgbench")) await runPgbench(ctx);
+    if (runs("S1")) await runSend(ctx);
     const batch = await hasBatchAck(ctx);
-    if (batch) await runDrain(ctx, "batch");
-    else notes.push("S2 batch: this server has no POST /v1/messages/ack; not measured.");
-    await runWakeup(ctx);
-    await runMcp(ctx);
-    await runPgBoss(ctx);
+    if (runs("S2")) {
+      await runDrain(ctx, "single");
+      if (batch) await runDrain(ctx, "batch");
+      else notes.push("S2 batch: this server has no POST /v1/messages/ack; not measured.");
+    }
+    if (runs("S3")) await runWakeup(ctx);
+    if (runs("S4")) await runMcp(ctx);
+    if (runs("S5")) await runPgBoss(ctx);
+    if (only !== null) notes.push(`Partial run: --only ${values.only}.`);
     if (values.soak) await runSoak(ctx, { count: soakCount, maxMs: soakMaxMs, batchAck: batch });
     m.set("server.rss_peak_mb", server.rssPeakMb());
   } finally {

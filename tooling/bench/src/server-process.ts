@@ -39,7 +39,7 @@ function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
  * CLI's supervising process, so `pid` is the server itself) on 127.0.0.1 and a free port, and
  * waits for its "agentq listening" log line.
  */
-export async function startServer(databaseUrl: string): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string } = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "agentq-bench-data-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -53,7 +53,8 @@ export async function startServer(databaseUrl: string): Promise<ServerProcess> {
     // the bench measures the queue (docs/guard-rails.md: SVC_RATE_LIMITER).
     SVC_RATE_LIMITER: "off",
   };
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+  const profile = options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`];
+  const child: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", "src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   let pending = "";
   let resolvePort: (port: number) => void = () => undefined;
