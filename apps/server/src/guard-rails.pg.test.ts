@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment -- response bodies are read loosely here, as in server.process.test.ts */
 import { bootstrapWorkspace, listSanctionsScreen, sealAuditChains, verifyAuditExport } from "@agentq/core";
 import { ManualClock, TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
