@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- response bodies are read loosely here, as in guard-rails.pg.test.ts */
 import { bootstrapWorkspace } from "@agentq/core";
 import { createHttpWebhookTransport, deriveDispatcherSecrets } from "@agentq/dispatcher";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
