@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createRestApp } from "../app.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { recordingLogger } from "../testing/test-app.ts";
-import { callOperationRoute, NOWHERE_ULID, pathParamsOf } from "./route-request.ts";
+import { callOperationRoute, NOWHERE_ULID, pathParamsOf } from "../testing/matrix/route-request.ts";
 
 // Catalogue-driven: every operation that takes a credential, whatever area added it, gets the
 // refusals of issue 3 (no credential, wrong tier, missing scope). Nothing here names a route.

@@ -1,8 +1,8 @@
 import type { Operation } from "@agentq/core";
 import type { Hono } from "hono";
-import type { RestEnv } from "../rest-env.ts";
-import { call } from "../testing/call.ts";
-import type { CallResult } from "../testing/call.ts";
+import type { RestEnv } from "../../rest-env.ts";
+import { call } from "../call.ts";
+import type { CallResult } from "../call.ts";
 
 /** A syntactically valid ULID that names nothing, for path parameters of refusal tests. */
 export const NOWHERE_ULID = "01JZZZZZZZZZZZZZZZZZZZZZZZ";

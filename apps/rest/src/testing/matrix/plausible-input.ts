@@ -1,0 +1,61 @@
+import type { Operation } from "@agentq/core";
+import { Value } from "@sinclair/typebox/value";
+import { directiveTo } from "../rest-scenario.ts";
+import { A_NAMES } from "./isolation-world.ts";
+import type { IsolationWorld } from "./isolation-world.ts";
+
+/**
+ * Values by input field name, aimed at workspace A wherever the field names a record (so a
+ * cross-workspace call is as close as B can get to touching A's data), plausible otherwise.
+ * Used for any operation that has a field of that name, required or not.
+ */
+function knownFields(a: IsolationWorld["a"]): Record<string, unknown> {
+  return {
+    ai_account_id: a.worker.id,
+    message_id: a.leasedMessageId,
+    lease_id: a.leaseId,
+    version: 1,
+    overlap_window: "PT1S",
+    visibility_timeout: "PT30S",
+    friendly_name: "mallory-q7",
+    url: "https://mallory-q7.example.com/in",
+    name: "mallory-q7",
+    tier: "operational",
+    scopes: ["send"],
+    outcome_summary: "done",
+    reason: "no",
+  };
+}
+
+/**
+ * Per-operation inputs the field table cannot derive (nested shapes, semantics). Keyed by
+ * operation name; merged over the derived input.
+ */
+const OVERRIDES: Readonly<Record<string, (a: IsolationWorld["a"]) => Record<string, unknown>>> = {
+  send: () => directiveTo(A_NAMES.worker),
+  validate: () => directiveTo(A_NAMES.worker),
+  ack_batch: (a) => ({ items: [{ message_id: a.leasedMessageId, lease_id: a.leaseId }] }),
+  publish_policy: () => ({ name: "mallory-q7", body: "B's policy." }),
+};
+
+/**
+ * A minimal valid input of `op` (path parameters excluded: the caller fills the path): every
+ * field the table knows, every other required field from TypeBox's `Value.Create` (defaults,
+ * minimal values), then the operation's override.
+ */
+export function plausibleInput(op: Operation, a: IsolationWorld["a"]): Record<string, unknown> {
+  const known = knownFields(a);
+  const required = new Set(op.input.required ?? []);
+  const input: Record<string, unknown> = {};
+  for (const [field, schema] of Object.entries(op.input.properties)) {
+    if (field in known) input[field] = known[field];
+    else if (required.has(field)) {
+      try {
+        input[field] = Value.Create(schema);
+      } catch {
+        // No value derivable (pattern, format): the override must give one; the caller checks.
+      }
+    }
+  }
+  return { ...input, ...(OVERRIDES[op.name]?.(a) ?? {}) };
+}
