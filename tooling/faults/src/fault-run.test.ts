@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runFaults } from "./run-faults.ts";
 import { faultCounts } from "./summary.ts";
@@ -25,6 +26,8 @@ describe("fault run (short)", () => {
       expect(result.report.checked.acknowledgedSends).toBeGreaterThan(0);
       expect(result.report.examples).toEqual([]);
       expect(result.report.ok).toBe(true);
+      // Kept when the run fails (the history is the evidence); removed when it passes.
+      rmSync(result.outDir, { recursive: true, force: true });
     },
     420_000,
   );
