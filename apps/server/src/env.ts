@@ -13,6 +13,8 @@ export interface ServerEnv {
   /** The address clients use to reach this server (MCP metadata, mcp_config); default from host and port. */
   publicBaseUrl: string;
   logLevel: string;
+  /** The source commit shown by GET /v1/version (AGENTQ_COMMIT), if known. */
+  commit: string | null;
   /**
    * SVC_RATE_LIMITER: `memory` (default: counters in this process, right for one server),
    * `postgres` (counters shared by every process on the database: set it when running several
@@ -40,6 +42,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     dataDir: env.AGENTQ_DATA_DIR?.trim() || `${REPO_ROOT}.data`,
     publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL?.trim() || "info",
+    commit: env.AGENTQ_COMMIT?.trim() || null,
     rateLimiter: readRateLimiter(env.SVC_RATE_LIMITER),
     sanctionsListPath: env.SVC_SANCTIONS_LIST?.trim() || null,
   };

@@ -6,3 +6,5 @@ export { readEnv } from "./env.ts";
 export type { ServerEnv } from "./env.ts";
 export { loadSecrets, deriveSecrets } from "./secrets.ts";
 export { createLogger } from "./logger.ts";
+export { runService, runServiceProcess } from "./run-service.ts";
+export type { ServedInterfaces } from "./run-service.ts";

@@ -1,0 +1,40 @@
+import { isDomainError, ulidSource } from "@agentq/core";
+import { createPgDeps, systemClock, type PgDeps } from "@agentq/postgres";
+import { openDatabase } from "./database.ts";
+import { readEnv } from "./env.ts";
+import { loadSecrets } from "./secrets.ts";
+
+/**
+ * Runs an operator command (`pnpm bootstrap`, `pnpm admin`) against the database `pnpm start`
+ * uses, whether or not the server runs: opens it (leaving an embedded server running for the
+ * next process), builds the core deps, runs `fn`, closes everything, and exits with `fn`'s code.
+ * A DomainError prints `CODE: message` and exits 1; any other failure prints its message and
+ * exits 1.
+ */
+export function runCommand(fn: (deps: PgDeps) => Promise<number>): void {
+  const run = async (): Promise<number> => {
+    const env = readEnv();
+    const db = await openDatabase(env, { max: 2, stopEmbeddedOnClose: false });
+    try {
+      const deps = createPgDeps({ sql: db.sql, secrets: loadSecrets(env).secrets, clock: systemClock, ids: ulidSource() });
+      try {
+        return await fn(deps);
+      } finally {
+        await deps.close();
+      }
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      process.stderr.write(`${e.code}: ${e.message}\n`);
+      return 1;
+    } finally {
+      await db.close();
+    }
+  };
+  run().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

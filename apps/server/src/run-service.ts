@@ -1,0 +1,94 @@
+import { DomainError, toErrorEnvelope } from "@agentq/core";
+import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { composeService } from "./compose.ts";
+import { openDatabase } from "./database.ts";
+import { readEnv } from "./env.ts";
+import { createLogger } from "./logger.ts";
+import { loadSanctionsScreen } from "./sanctions-file.ts";
+import { loadSecrets } from "./secrets.ts";
+
+const DRAIN_TIMEOUT_MS = 25_000;
+
+/** Which interfaces a process serves: everything (`pnpm start`), or only REST or only MCP. */
+export type ServedInterfaces = "all" | "rest" | "mcp";
+
+const SERVES: Readonly<Record<Exclude<ServedInterfaces, "all">, { matches(path: string): boolean; refusal: string }>> = {
+  rest: { matches: (path) => path === "/v1" || path.startsWith("/v1/"), refusal: "This process serves only the REST API under /v1." },
+  mcp: { matches: (path) => path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/.well-known/oauth-protected-resource"), refusal: "This process serves only the MCP endpoint at /mcp." },
+};
+
+/**
+ * The one way a server process runs, whatever it serves: reads the environment, opens the
+ * database (DATABASE_URL or the embedded PostgreSQL) and applies migrations, composes the
+ * service, optionally runs the background work, listens on HOST:PORT and logs
+ * `"agentq listening"` with the port, and on SIGTERM/SIGINT stops accepting connections, lets
+ * in-flight requests and long polls finish, stops the background work and exits 0.
+ */
+export async function runService(options: { serves: ServedInterfaces; background: boolean }): Promise<void> {
+  const env = readEnv();
+  const logger = createLogger(env.logLevel);
+  const db = await openDatabase(env, { onNotice: (text) => logger.debug({ notice: text }, "postgres notice") });
+  logger.info({ database: db.kind }, "database ready, migrations applied");
+  const { secrets, source } = loadSecrets(env);
+  if (source !== "env" && db.kind === "external") logger.warn("SVC_SECRET_KEY is not set: using the key in the data folder; set SVC_SECRET_KEY in production so every replica shares it.");
+  const sanctions = env.sanctionsListPath === null ? null : loadSanctionsScreen(env.sanctionsListPath);
+  if (sanctions !== null) logger.info({ entries: sanctions.entries }, "sanctions list loaded");
+  const service = composeService({
+    sql: db.sql,
+    secrets,
+    publicBaseUrl: env.publicBaseUrl,
+    logger,
+    rateLimiter: env.rateLimiter,
+    ...(sanctions === null ? {} : { sanctions: sanctions.screen }),
+    ...(env.commit === null ? {} : { commit: env.commit }),
+  });
+  const background = options.background ? service.startBackground() : { stop: async () => undefined };
+
+  const only = options.serves === "all" ? null : SERVES[options.serves];
+  const fetch = (request: Request, bindings?: unknown): Response | Promise<Response> => {
+    if (only === null || only.matches(new URL(request.url).pathname)) return service.fetch(request, bindings);
+    const requestId = service.deps.ids.next();
+    const envelope = toErrorEnvelope(new DomainError("SVC_ROUTE_NOT_FOUND", only.refusal), requestId);
+    return Response.json(envelope, { status: 404, headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" } });
+  };
+
+  const server = serve({ fetch, hostname: env.host, port: env.port }, (info: AddressInfo) => {
+    logger.info({ host: info.address, port: info.port, base_url: env.publicBaseUrl, serves: options.serves, background: options.background }, "agentq listening");
+  });
+  server.on("error", (error) => {
+    logger.fatal({ err: error }, "server could not listen");
+    process.exit(1);
+  });
+
+  let draining = false;
+  const drain = async (signal: string) => {
+    if (draining) return;
+    draining = true;
+    logger.info({ signal }, "draining: no new connections; in-flight requests and long polls finish");
+    const forced = setTimeout(() => {
+      logger.warn("drain timed out; exiting");
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS + 5_000);
+    forced.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      if ("closeIdleConnections" in server) server.closeIdleConnections();
+    });
+    await background.stop();
+    await service.close();
+    await db.close();
+    logger.info("stopped cleanly");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void drain("SIGTERM"));
+  process.on("SIGINT", () => void drain("SIGINT"));
+}
+
+/** Runs `runService` as a process's entry point: a start-up failure prints its reason and exits 1. */
+export function runServiceProcess(options: { serves: ServedInterfaces; background: boolean }): void {
+  runService(options).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
