@@ -1,15 +1,11 @@
-import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES } from "@agentq/core";
+import { ADMINISTRATIVE_SCOPES, bootstrapWorkspace, OPERATIONAL_SCOPES } from "@agentq/core";
 import type { WebhookTransport } from "@agentq/core";
-import { bootstrapScenarioWorkspace, createInMemoryDeps } from "@agentq/core/testing";
-import type { AccessScenarioWorkspace, InMemoryWorld } from "@agentq/core/testing";
-import type { Hono } from "hono";
+import { createInMemoryDeps } from "@agentq/core/testing";
 import { createRestApp } from "../../app.ts";
-import type { RestEnv } from "../../rest-env.ts";
-import { call } from "../call.ts";
-import type { CallResult } from "../call.ts";
-import { createAgent, directiveTo } from "../rest-scenario.ts";
-import type { RestAgent } from "../rest-scenario.ts";
+import { directiveTo } from "../rest-scenario.ts";
 import { recordingLogger } from "../test-app.ts";
+import { matrixCall } from "./route-request.ts";
+import type { MatrixResult, RequestClient } from "./route-request.ts";
 
 /** A destination that answers every probe and delivery 204 (no network), counting requests. */
 export class AcceptingTransport implements WebhookTransport {
@@ -20,36 +16,76 @@ export class AcceptingTransport implements WebhookTransport {
   }
 }
 
-/** One resource of workspace A that a path parameter can name. */
-export interface NamedResource {
-  /** What it is, for test names ("leased message", "dead letter", ...). */
-  label: string;
+/**
+ * The service the isolation matrix runs against: in memory (`inMemoryMatrixTarget`) or the
+ * composed server over PostgreSQL. Its webhook transport must accept every probe without the
+ * network (`AcceptingTransport`).
+ */
+export interface MatrixTarget {
+  client: RequestClient;
+  /** Bootstraps a workspace; returns its id and its admin's Authorization header. */
+  bootstrap(name: string): Promise<{ workspaceId: string; authorization: string }>;
+  /** Sets a workspace's max_deliveries (before any of its credentials is first used). */
+  setMaxDeliveries(workspaceId: string, n: number): Promise<void>;
+  /** Releases what the target holds (pools, schemas). */
+  close(): Promise<void>;
+}
+
+/** The REST app over fresh in-memory deps. */
+export function inMemoryMatrixTarget(): MatrixTarget {
+  const world = createInMemoryDeps();
+  // Before createRestApp: the app copies the deps.
+  world.deps.webhookTransport = new AcceptingTransport();
+  const app = createRestApp(world.deps, { logger: recordingLogger() });
+  return {
+    client: app,
+    async bootstrap(name) {
+      const r = await bootstrapWorkspace(world.deps, { workspaceName: name, email: `${name}@example.test` });
+      return { workspaceId: r.workspace_id, authorization: `Bearer ${r.token}` };
+    },
+    async setMaxDeliveries(workspaceId, n) {
+      const ws = world.tables.access.workspaces.get(workspaceId);
+      if (ws === undefined) throw new Error(`no workspace ${workspaceId}`);
+      world.tables.access.workspaces.set(null, workspaceId, { ...ws, maxDeliveries: n });
+    },
+    async close() {},
+  };
+}
+
+/** An AI account made through the API, with an operational credential carrying every operational scope. */
+export interface MatrixAgent {
   id: string;
+  name: string;
+  credentialId: string;
+  authorization: string;
+}
+
+/** A workspace's admin (bootstrap credential). */
+export interface MatrixAdmin {
+  workspaceId: string;
+  authorization: string;
+  accountId: string;
+  credentialId: string;
 }
 
 /** Workspace A with one of each resource kind, and workspace B's two principals. */
 export interface IsolationWorld {
-  world: InMemoryWorld;
-  app: Hono<RestEnv>;
-  transport: AcceptingTransport;
+  client: RequestClient;
   a: {
-    admin: AccessScenarioWorkspace;
-    /** The admin's account and credential ids (bootstrap). */
-    adminAccountId: string;
-    adminCredentialId: string;
-    sender: RestAgent;
-    worker: RestAgent;
+    admin: MatrixAdmin;
+    sender: MatrixAgent;
+    worker: MatrixAgent;
     /** Sent by sender to worker, claimed by worker (lease PT600S, so it holds all test long). */
     leasedMessageId: string;
     leaseId: string;
-    /** Sent to worker and dead-lettered past max_deliveries. */
+    /** Sent to worker and dead-lettered past max_deliveries (1 in A: claimed, nacked, claimed again). */
     deadLetterId: string;
     webhookId: string;
     policyId: string;
     /** Every string of A's that B must never see: ids, unique names, tokens, payload text. */
     secrets: readonly string[];
   };
-  b: { admin: AccessScenarioWorkspace; operational: RestAgent };
+  b: { admin: MatrixAdmin; operational: MatrixAgent };
 }
 
 /** Unique names of A's records (no other test data contains them). */
@@ -63,71 +99,70 @@ export const A_NAMES = {
   instructions: "alpha-secret-instructions-q7",
 } as const;
 
-function ok(res: CallResult, what: string): CallResult {
+function ok(res: MatrixResult, what: string): MatrixResult {
   if (res.status < 200 || res.status > 299) throw new Error(`${what}: ${res.status} ${res.text}`);
   return res;
 }
 
-/**
- * Builds workspaces A and B over fresh in-memory deps, through the REST API as their users
- * would (a webhook transport that accepts everything stands in for the network).
- */
-export async function buildIsolationWorld(): Promise<IsolationWorld> {
-  const world = createInMemoryDeps();
-  const transport = new AcceptingTransport();
-  // Before createRestApp: the app copies the deps.
-  world.deps.webhookTransport = transport;
-  const app = createRestApp(world.deps, { logger: recordingLogger() });
+let keys = 0;
+const key = () => `isolation-setup-${++keys}`;
 
-  const admin = await bootstrapScenarioWorkspace(world, A_NAMES.workspace);
-  const sender = await createAgent(app, admin, A_NAMES.sender, OPERATIONAL_SCOPES);
-  const worker = await createAgent(app, admin, A_NAMES.worker, OPERATIONAL_SCOPES);
+async function admin(target: MatrixTarget, name: string, setup?: (workspaceId: string) => Promise<void>): Promise<MatrixAdmin> {
+  const { workspaceId, authorization } = await target.bootstrap(name);
+  await setup?.(workspaceId);
+  const me = ok(await matrixCall(target.client, "GET", "/v1/me", { authorization }), "admin me");
+  const scopes = me.body.credential.scopes as string[];
+  if (ADMINISTRATIVE_SCOPES.some((s) => !scopes.includes(s))) throw new Error(`${name}'s admin lacks an administrative scope: ${me.text}`);
+  return { workspaceId, authorization, accountId: me.body.ai_account.id, credentialId: me.body.credential.id };
+}
+
+async function agent(client: RequestClient, ws: MatrixAdmin, name: string): Promise<MatrixAgent> {
+  const account = ok(await matrixCall(client, "POST", "/v1/ai-accounts", { authorization: ws.authorization, key: key(), body: { friendly_name: name } }), `create ${name}`);
+  const cred = ok(await matrixCall(client, "POST", "/v1/credentials", { authorization: ws.authorization, key: key(), body: { ai_account_id: account.body.id, tier: "operational", scopes: OPERATIONAL_SCOPES, name: `${name}-cred` } }), `issue ${name}`);
+  return { id: account.body.id, name, credentialId: cred.body.credential.id, authorization: `Bearer ${cred.body.token as string}` };
+}
+
+/** Builds workspaces A and B in `target`, through the REST API as their users would. */
+export async function buildIsolationWorld(target: MatrixTarget): Promise<IsolationWorld> {
+  const { client } = target;
+  const aAdmin = await admin(target, A_NAMES.workspace, (id) => target.setMaxDeliveries(id, 1));
+  const sender = await agent(client, aAdmin, A_NAMES.sender);
+  const worker = await agent(client, aAdmin, A_NAMES.worker);
   const send = async (): Promise<string> => {
     const body = directiveTo(A_NAMES.worker);
     (body.payload as Record<string, unknown>).instructions = A_NAMES.instructions;
-    return ok(await call(app, "POST", "/v1/messages/send", { authorization: sender.authorization, key: `send-${world.deps.ids.next()}`, body }), "send").body.message_id as string;
+    return ok(await matrixCall(client, "POST", "/v1/messages/send", { authorization: sender.authorization, key: key(), body }), "send").body.message_id as string;
+  };
+  const claimOne = async (messageId: string, visibility: string): Promise<string> => {
+    const claim = ok(await matrixCall(client, "POST", "/v1/messages/get-pending", { authorization: worker.authorization, body: { visibility_timeout: visibility } }), "claim");
+    const item = (claim.body.items as { envelope: { message_id: string }; lease: { lease_id: string } }[]).find((i) => i.envelope.message_id === messageId);
+    if (item === undefined) throw new Error(`claim of ${messageId}: ${claim.text}`);
+    return item.lease.lease_id;
   };
 
-  // A dead letter: claimed and let expire until a claim finds it past max_deliveries.
+  // A dead letter: with max_deliveries 1, claimed, nacked, and dead-lettered by the next claim.
   const deadLetterId = await send();
-  for (let i = 0; i < 50; i++) {
-    const claimed = ok(await call(app, "POST", "/v1/messages/get-pending", { authorization: worker.authorization, body: { visibility_timeout: "PT10S" } }), "claim");
-    if (claimed.body.items.length === 0) break;
-    world.clock.advance(11_000);
-  }
-  const dead = ok(await call(app, "GET", "/v1/dead-letters", { authorization: admin.authorization }), "list dead letters");
+  const firstLease = await claimOne(deadLetterId, "PT10S");
+  ok(await matrixCall(client, "POST", `/v1/messages/${deadLetterId}/nack`, { authorization: worker.authorization, body: { lease_id: firstLease } }), "nack");
+  ok(await matrixCall(client, "POST", "/v1/messages/get-pending", { authorization: worker.authorization, body: {} }), "dead-lettering claim");
+  const dead = ok(await matrixCall(client, "GET", "/v1/dead-letters", { authorization: aAdmin.authorization }), "list dead letters");
   if (!(dead.body.items as { envelope: { message_id: string } }[]).some((d) => d.envelope.message_id === deadLetterId)) throw new Error(`no dead letter: ${dead.text}`);
 
-  // A message held under a lease for the rest of the test (the clock does not move again).
+  // A message held under a lease for the rest of the run (PT600S, the longest).
   const leasedMessageId = await send();
-  const claim = ok(await call(app, "POST", "/v1/messages/get-pending", { authorization: worker.authorization, body: { visibility_timeout: "PT600S" } }), "claim");
-  const item = (claim.body.items as { envelope: { message_id: string }; lease: { lease_id: string } }[]).find((i) => i.envelope.message_id === leasedMessageId);
-  if (item === undefined) throw new Error(`claim: ${claim.text}`);
+  const leaseId = await claimOne(leasedMessageId, "PT600S");
 
-  const webhook = ok(await call(app, "POST", "/v1/webhooks", { authorization: admin.authorization, key: "a-webhook", body: { ai_account_id: worker.id, url: A_NAMES.webhookUrl, name: A_NAMES.webhook } }), "create webhook");
-  const policy = ok(await call(app, "POST", "/v1/policies", { authorization: admin.authorization, key: "a-policy", body: { name: A_NAMES.policy, body: "Be kind.", required: false } }), "publish policy");
-  const me = ok(await call(app, "GET", "/v1/me", { authorization: admin.authorization }), "admin me");
+  const webhook = ok(await matrixCall(client, "POST", "/v1/webhooks", { authorization: aAdmin.authorization, key: key(), body: { ai_account_id: worker.id, url: A_NAMES.webhookUrl, name: A_NAMES.webhook } }), "create webhook");
+  const policy = ok(await matrixCall(client, "POST", "/v1/policies", { authorization: aAdmin.authorization, key: key(), body: { name: A_NAMES.policy, body: "Be kind.", required: false } }), "publish policy");
 
-  const bAdmin = await bootstrapScenarioWorkspace(world, "isolation-beta-workspace");
-  const bOperational = await createAgent(app, bAdmin, "beta-agent", OPERATIONAL_SCOPES);
-  if (ADMINISTRATIVE_SCOPES.some((s) => !bAdmin.principal.credential.scopes.includes(s))) throw new Error("B's admin lacks an administrative scope");
+  const bAdmin = await admin(target, "isolation-beta-workspace");
+  const bOperational = await agent(client, bAdmin, "beta-agent");
 
-  const a = {
-    admin,
-    adminAccountId: me.body.ai_account.id as string,
-    adminCredentialId: me.body.credential.id as string,
-    sender,
-    worker,
-    leasedMessageId,
-    leaseId: item.lease.lease_id,
-    deadLetterId,
-    webhookId: webhook.body.webhook.id as string,
-    policyId: policy.body.id as string,
-  };
-  const tokens = [admin.authorization, sender.authorization, worker.authorization].map((h) => h.slice("Bearer ".length));
+  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string };
+  const tokens = [aAdmin.authorization, sender.authorization, worker.authorization].map((h) => h.slice("Bearer ".length));
   const secrets = [
-    admin.workspace_id, a.adminAccountId, a.adminCredentialId, sender.id, sender.credentialId, worker.id, worker.credentialId,
-    leasedMessageId, a.leaseId, deadLetterId, a.webhookId, a.policyId, ...Object.values(A_NAMES), ...tokens,
+    aAdmin.workspaceId, aAdmin.accountId, aAdmin.credentialId, sender.id, sender.credentialId, worker.id, worker.credentialId,
+    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, ...Object.values(A_NAMES), ...tokens,
   ];
-  return { world, app, transport, a: { ...a, secrets }, b: { admin: bAdmin, operational: bOperational } };
+  return { client, a: { ...a, secrets }, b: { admin: bAdmin, operational: bOperational } };
 }

@@ -1,11 +1,34 @@
 import type { Operation } from "@agentq/core";
-import type { Hono } from "hono";
-import type { RestEnv } from "../../rest-env.ts";
-import { call } from "../call.ts";
-import type { CallResult } from "../call.ts";
 
 /** A syntactically valid ULID that names nothing, for path parameters of refusal tests. */
 export const NOWHERE_ULID = "01JZZZZZZZZZZZZZZZZZZZZZZZ";
+
+/**
+ * Whatever answers requests in process: a Hono app (`app.request`) or the composed server
+ * (`{ request: (path, init) => service.fetch(new Request(base + path, init)) }`).
+ */
+export interface RequestClient {
+  request(path: string, init: RequestInit): Response | Promise<Response>;
+}
+
+/** What `matrixCall` returns: the status, the raw text, the parsed JSON (when any) and the headers. */
+export interface MatrixResult {
+  status: number;
+  text: string;
+  body: any;
+  headers: Headers;
+}
+
+/** One request: `authorization` is the full header value, `body` is sent as JSON, `key` as Idempotency-Key. */
+export async function matrixCall(client: RequestClient, method: string, path: string, p: { authorization?: string; body?: unknown; key?: string } = {}): Promise<MatrixResult> {
+  const headers: Record<string, string> = {};
+  if (p.authorization !== undefined) headers.Authorization = p.authorization;
+  if (p.key !== undefined) headers["Idempotency-Key"] = p.key;
+  if (p.body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await client.request(path, { method, headers, ...(p.body === undefined ? {} : { body: JSON.stringify(p.body) }) });
+  const text = await res.text();
+  return { status: res.status, text, body: text === "" ? undefined : JSON.parse(text), headers: res.headers };
+}
 
 /** The `{name}` path parameters of an operation's route, in order. */
 export function pathParamsOf(op: Operation): string[] {
@@ -34,10 +57,10 @@ let keyCounter = 0;
  * `{}` when there is none), a fresh Idempotency-Key when the operation honours one.
  */
 export function callOperationRoute(
-  app: Hono<RestEnv>,
+  client: RequestClient,
   op: Operation,
   p: { authorization?: string; pathValues?: Readonly<Record<string, string>>; input?: Readonly<Record<string, unknown>> },
-): Promise<CallResult> {
+): Promise<MatrixResult> {
   const params = new Set(pathParamsOf(op));
   const queryNames = new Set(op.http.query ?? []);
   const query = new URLSearchParams();
@@ -49,7 +72,7 @@ export function callOperationRoute(
   }
   const qs = query.toString();
   const path = fillPath(op, p.pathValues ?? {}) + (qs === "" ? "" : `?${qs}`);
-  return call(app, op.http.method, path, {
+  return matrixCall(client, op.http.method, path, {
     ...(p.authorization === undefined ? {} : { authorization: p.authorization }),
     ...(op.idempotency === "none" ? {} : { key: `matrix-${++keyCounter}` }),
     ...(hasBody(op) ? { body } : {}),

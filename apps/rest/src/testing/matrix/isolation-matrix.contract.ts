@@ -1,0 +1,189 @@
+import { OPERATIONS } from "@agentq/core";
+import type { Operation } from "@agentq/core";
+import { Value } from "@sinclair/typebox/value";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildIsolationWorld } from "./isolation-world.ts";
+import type { IsolationWorld, MatrixTarget } from "./isolation-world.ts";
+import { plausibleInput } from "./plausible-input.ts";
+import { callOperationRoute, matrixCall, pathParamsOf } from "./route-request.ts";
+import type { MatrixResult } from "./route-request.ts";
+
+// Catalogue-driven: every operation, whatever area added it, is called by workspace B's
+// principals aimed at workspace A's records, and must neither show nor change them. Shared by
+// the in-memory run (apps/rest) and the PostgreSQL run (apps/server).
+
+/** One of A's records a path parameter can name. */
+interface NamedResource {
+  /** What it is, for messages ("leased message", "dead letter", ...). */
+  label: string;
+  id: string;
+}
+
+/** A's records each path parameter can name. Add one here when a new kind of record appears. */
+const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedResource[]>> = {
+  message_id: (a) => [{ label: "leased message", id: a.leasedMessageId }, { label: "dead letter", id: a.deadLetterId }],
+  ai_account_id: (a) => [{ label: "worker account", id: a.worker.id }, { label: "admin account", id: a.admin.accountId }],
+  credential_id: (a) => [{ label: "worker credential", id: a.worker.credentialId }, { label: "admin credential", id: a.admin.credentialId }],
+  webhook_id: (a) => [{ label: "webhook", id: a.webhookId }],
+  policy_id: (a) => [{ label: "policy", id: a.policyId }],
+};
+
+/** Path parameters that name no workspace record (global catalogues), with the reason. */
+const GLOBAL_PATH_PARAMS: Readonly<Record<string, string>> = {
+  name: "template names are global (the template catalogue is shared by every workspace)",
+};
+
+/**
+ * Operations without path parameters whose refused requests answer 2xx with a result per item:
+ * the check that each item was refused.
+ */
+const ITEM_RESULTS: Readonly<Record<string, (body: any) => unknown[]>> = {
+  ack_batch: (body) => body.results ?? body.items,
+};
+
+const CREDENTIAL_OPERATIONS = OPERATIONS.filter((op) => op.auth.kind === "credential");
+const workspaceParams = (op: Operation) => pathParamsOf(op).filter((p) => !(p in GLOBAL_PATH_PARAMS));
+const AIMED_OPERATIONS = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
+const UNPARAMETERISED = CREDENTIAL_OPERATIONS.filter((op) => pathParamsOf(op).length === 0);
+
+/**
+ * The isolation matrix against `makeTarget`'s service: workspace A gets one record of each
+ * kind a path parameter can name; B's principals call every operation of the catalogue aimed at
+ * them and must get 404 or 403 (routes with a path parameter), never anything of A's in an
+ * answer, and never a change to A's records.
+ */
+export function describeIsolationMatrix(label: string, makeTarget: () => Promise<MatrixTarget>): void {
+  let target: MatrixTarget;
+  let w: IsolationWorld;
+  let before: Record<string, unknown>;
+
+  /**
+   * B's principals that get past `op`'s auth rule: its admin on administrative routes, its
+   * operational agent (every operational scope) on operational routes, and its admin there too
+   * when the route needs no scope or waives it for administrative credentials.
+   */
+  function bCallers(op: Operation): { label: string; authorization: string }[] {
+    const admin = { label: "B admin", authorization: w.b.admin.authorization };
+    const operational = { label: "B operational", authorization: w.b.operational.authorization };
+    if (op.auth.kind !== "credential") return [];
+    if (op.auth.tier === "administrative") return [admin];
+    return op.auth.scope === null || op.auth.scopeWaivedForTier === "administrative" ? [operational, admin] : [operational];
+  }
+
+  /**
+   * A's values B has itself put in a request so far: an answer that repeats them (an error's
+   * details, B's own audit row of the refused call) tells B nothing it did not send.
+   */
+  const sentByB = new Set<string>();
+
+  /** A's secrets that occur in `res` (body or headers), not counting those B has sent itself. */
+  function leaked(res: MatrixResult, request: string): string[] {
+    for (const s of w.a.secrets) if (request.includes(s)) sentByB.add(s);
+    return w.a.secrets.filter((s) => !sentByB.has(s) && (res.text.includes(s) || [...res.headers.values()].some((v) => v.includes(s))));
+  }
+
+  /** Everything A can see of its own records, through A's credentials. */
+  async function snapshotOfA(): Promise<Record<string, unknown>> {
+    const { admin, worker, sender } = w.a;
+    const get = async (authorization: string, path: string) => {
+      const res = await matrixCall(w.client, "GET", path, { authorization });
+      return { status: res.status, body: res.body as unknown };
+    };
+    return {
+      accounts: await get(admin.authorization, "/v1/ai-accounts?limit=100"),
+      worker: await get(admin.authorization, `/v1/ai-accounts/${worker.id}`),
+      credentials: await get(admin.authorization, "/v1/credentials?limit=100"),
+      workerCredential: await get(admin.authorization, `/v1/credentials/${worker.credentialId}`),
+      workerMe: await get(worker.authorization, "/v1/me"),
+      senderMe: await get(sender.authorization, "/v1/me"),
+      workspace: await get(admin.authorization, "/v1/workspaces/me"),
+      leasedMessage: await get(worker.authorization, `/v1/messages/${w.a.leasedMessageId}`),
+      workerMessages: await get(worker.authorization, "/v1/messages?limit=100"),
+      deadLetters: await get(admin.authorization, "/v1/dead-letters?limit=100"),
+      webhook: await get(admin.authorization, `/v1/webhooks/${w.a.webhookId}`),
+      webhooks: await get(admin.authorization, "/v1/webhooks?limit=100"),
+      deliveries: await get(admin.authorization, `/v1/webhooks/${w.a.webhookId}/deliveries`),
+      policies: await get(worker.authorization, "/v1/policies"),
+    };
+  }
+
+  beforeAll(async () => {
+    target = await makeTarget();
+    w = await buildIsolationWorld(target);
+    before = await snapshotOfA();
+  });
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  describe(`isolation matrix over the whole catalogue (${label})`, () => {
+    it("knows how to fill every path parameter of every operation", () => {
+      const missing = CREDENTIAL_OPERATIONS.flatMap((op) => pathParamsOf(op).filter((p) => !(p in PATH_FIXTURES) && !(p in GLOBAL_PATH_PARAMS)).map((p) => `${op.name}: {${p}}`));
+      expect(
+        missing,
+        "The isolation matrix cannot fill these path parameters. Create one of A's records of that kind in apps/rest/src/testing/matrix/isolation-world.ts " +
+          "and name it in PATH_FIXTURES (apps/rest/src/testing/matrix/isolation-matrix.contract.ts), or, if the parameter names no workspace record, add it to GLOBAL_PATH_PARAMS with the reason.",
+      ).toEqual([]);
+    });
+
+    it("A's snapshot is readable by A (the fixtures exist)", () => {
+      for (const [k, v] of Object.entries(before)) expect((v as { status: number }).status, k).toBe(200);
+    });
+
+    describe.each(AIMED_OPERATIONS.map((op) => [`${op.http.method} ${op.http.path} (${op.name})`, op] as const))("%s", (_label, op) => {
+      const params = workspaceParams(op);
+      // One case per path parameter, over each of A's records it can name (others get their first).
+      it.each(params)("B cannot see or touch A's records named by {%s}: 404 or 403, nothing of A's in the answer", async (param) => {
+        const resources = PATH_FIXTURES[param]?.(w.a) ?? [];
+        expect(resources.length).toBeGreaterThan(0);
+        for (const resource of resources) {
+          const pathValues: Record<string, string> = {};
+          for (const p of pathParamsOf(op)) pathValues[p] = p === param ? resource.id : p in GLOBAL_PATH_PARAMS ? "note" : (PATH_FIXTURES[p]?.(w.a)[0]?.id ?? "");
+          const input = plausibleInput(op, w.a);
+          const full = { ...input, ...pathValues };
+          expect(Value.Check(op.input, full), `the matrix's input for ${op.name} is not valid (${JSON.stringify([...Value.Errors(op.input, full)].slice(0, 3).map((e) => `${e.path} ${e.message}`))}): add an override in apps/rest/src/testing/matrix/plausible-input.ts`).toBe(true);
+          for (const caller of bCallers(op)) {
+            const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues, input });
+            const request = JSON.stringify({ pathValues, input });
+            const what = `${caller.label} ${op.http.method} ${op.http.path} on A's ${resource.label} -> ${res.status} ${res.text}`;
+            expect([403, 404], what).toContain(res.status);
+            expect(leaked(res, request), what).toEqual([]);
+          }
+        }
+      });
+    });
+
+    describe.each(UNPARAMETERISED.map((op) => [`${op.http.method} ${op.http.path} (${op.name})`, op] as const))("%s", (_label, op) => {
+      it("called by B (aimed at A's records where a field can name one) shows nothing of A's and changes nothing of A's", async () => {
+        const input = plausibleInput(op, w.a);
+        const request = JSON.stringify(input);
+        const aimedAtA = w.a.secrets.some((s) => request.includes(s));
+        for (const caller of bCallers(op)) {
+          const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, input });
+          const what = `${caller.label} ${op.http.method} ${op.http.path} ${request} -> ${res.status} ${res.text}`;
+          expect(leaked(res, request), what).toEqual([]);
+          if (aimedAtA && op.mutates && res.status < 300) {
+            const items = ITEM_RESULTS[op.name];
+            expect(items, `${what}: a mutation aimed at A's records succeeded`).toBeDefined();
+            const results = items?.(res.body) ?? [];
+            expect(results.length, what).toBeGreaterThan(0);
+            for (const item of results) expect([403, 404], what).toContain((item as { status: number }).status);
+          }
+        }
+        // The same without the fields aimed at A: plain lists of B's own data.
+        if (op.http.method === "GET") {
+          for (const caller of bCallers(op)) {
+            const res = await callOperationRoute(w.client, op, { authorization: caller.authorization });
+            expect(leaked(res, ""), `${caller.label} GET ${op.http.path} -> ${res.text}`).toEqual([]);
+          }
+        }
+      });
+    });
+
+    it("left every record of A as it was (and A's lease still holds)", async () => {
+      expect(await snapshotOfA()).toEqual(before);
+      const ack = await matrixCall(w.client, "POST", `/v1/messages/${w.a.leasedMessageId}/ack`, { authorization: w.a.worker.authorization, body: { lease_id: w.a.leaseId } });
+      expect(ack.status, ack.text).toBe(200);
+    });
+  });
+}
