@@ -17,7 +17,10 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   const atLeast = (r: number, k: number) => (Number.isFinite(r) ? r >= k : null);
   const atMost = (r: number, k: number) => (Number.isFinite(r) ? r <= k : null);
 
-  for (const n of [1, 8, 32]) add({ id: `L1.send@${n}`, label: `limit: send rows, ${n} in flight`, value: v(`L1.send@${n}`), unit: "/s" });
+  for (const n of [1, 8, 32]) {
+    add({ id: `L1.send@${n}`, label: `limit: send rows, ${n} in flight`, value: v(`L1.send@${n}`), unit: "/s" });
+    add({ id: `L1.send.p50@${n}`, label: `limit: send rows p50, ${n} in flight`, value: v(`L1.send.p50@${n}`), unit: "ms" });
+  }
   add({ id: "L1.pgbench@32", label: "limit: pgbench, send rows, 32 clients", value: v("L1.pgbench@32"), unit: "/s", limit: cmp("L1.pgbench@32", "L1.send@32") });
   add({ id: "L1.drain", label: "limit: drain, claim 100 + ack batch (raw SQL, 4 workers)", value: v("L1.drain"), unit: "/s", peer: cmp("L1.drain", "pgboss.fetch100+completeIds") });
 
@@ -34,7 +37,7 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
       peer: { ref: "pgboss.send@16", ratio: p },
       ...(n === 32 ? { goal: { text: ">= 0.5 x L1.send@32 and >= 2 x pgboss.send@16", met: atLeast(r, 0.5) === null || atLeast(p, 2) === null ? null : r >= 0.5 && p >= 2 } } : {}),
     });
-    add({ id: `S1.p50@${n}`, label: `send p50, ${n} in flight`, value: v(`S1.p50@${n}`), unit: "ms" });
+    add({ id: `S1.p50@${n}`, label: `send p50, ${n} in flight`, value: v(`S1.p50@${n}`), unit: "ms", limit: cmp(`S1.p50@${n}`, `L1.send.p50@${n}`) });
     add({ id: `S1.p99@${n}`, label: `send p99, ${n} in flight`, value: v(`S1.p99@${n}`), unit: "ms" });
   }
 
