@@ -4,7 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIsolationWorld } from "./isolation-world.ts";
 import type { IsolationWorld, MatrixTarget } from "./isolation-world.ts";
-import { plausibleInput } from "./plausible-input.ts";
+import { AIMED_FIELDS, plausibleInput } from "./plausible-input.ts";
 import { callOperationRoute, matrixCall, pathParamsOf } from "./route-request.ts";
 import type { MatrixResult } from "./route-request.ts";
 
@@ -28,9 +28,15 @@ const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedRe
   policy_id: (a) => [{ label: "policy", id: a.policyId }],
 };
 
-/** Path parameters that name no workspace record (global catalogues), with the reason. */
-const GLOBAL_PATH_PARAMS: Readonly<Record<string, string>> = {
-  name: "template names are global (the template catalogue is shared by every workspace)",
+/** Path parameters that name no workspace record (global catalogues): the reason, and a value to call with. */
+const GLOBAL_PATH_PARAMS: Readonly<Record<string, { reason: string; value: string }>> = {
+  name: { reason: "template names are global (the template catalogue is shared by every workspace)", value: "note" },
+};
+
+/** `*_id` input fields that name no record of a workspace, with the reason. */
+const FREE_FORM_ID_FIELDS: Readonly<Record<string, string>> = {
+  project_id: "a free-form label a credential is restricted to, not a record",
+  correlation_id: "the sender's own free-form correlation label",
 };
 
 /**
@@ -44,7 +50,10 @@ const ITEM_RESULTS: Readonly<Record<string, (body: any) => unknown[]>> = {
 const CREDENTIAL_OPERATIONS = OPERATIONS.filter((op) => op.auth.kind === "credential");
 const workspaceParams = (op: Operation) => pathParamsOf(op).filter((p) => !(p in GLOBAL_PATH_PARAMS));
 const AIMED_OPERATIONS = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
-const UNPARAMETERISED = CREDENTIAL_OPERATIONS.filter((op) => pathParamsOf(op).length === 0);
+/** Operations whose path names no workspace record (none, or only global ones such as a template name). */
+const UNPARAMETERISED = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op).length === 0);
+/** Path values of global parameters. */
+const globalPathValues = (op: Operation) => Object.fromEntries(pathParamsOf(op).flatMap((p) => (p in GLOBAL_PATH_PARAMS ? [[p, GLOBAL_PATH_PARAMS[p]?.value ?? ""]] : [])));
 
 /**
  * The isolation matrix against `makeTarget`'s service: workspace A gets one record of each
@@ -126,6 +135,19 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
       ).toEqual([]);
     });
 
+    it("knows, for every *_id input field outside the path, which of A's records to aim it at (or that it names none)", () => {
+      const unknown = CREDENTIAL_OPERATIONS.flatMap((op) =>
+        Object.keys(op.input.properties)
+          .filter((f) => f.endsWith("_id") && !pathParamsOf(op).includes(f) && !AIMED_FIELDS.includes(f) && !(f in FREE_FORM_ID_FIELDS))
+          .map((f) => `${op.name}: ${f}`),
+      );
+      expect(
+        unknown,
+        "The isolation matrix does not aim these input fields at A's records. Give each a value naming one of A's records in knownFields " +
+          "(apps/rest/src/testing/matrix/plausible-input.ts, and list it in AIMED_FIELDS), or, if it names no workspace record, add it to FREE_FORM_ID_FIELDS with the reason.",
+      ).toEqual([]);
+    });
+
     it("A's snapshot is readable by A (the fixtures exist)", () => {
       for (const [k, v] of Object.entries(before)) expect((v as { status: number }).status, k).toBe(200);
     });
@@ -138,7 +160,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
         expect(resources.length).toBeGreaterThan(0);
         for (const resource of resources) {
           const pathValues: Record<string, string> = {};
-          for (const p of pathParamsOf(op)) pathValues[p] = p === param ? resource.id : p in GLOBAL_PATH_PARAMS ? "note" : (PATH_FIXTURES[p]?.(w.a)[0]?.id ?? "");
+          for (const p of pathParamsOf(op)) pathValues[p] = p === param ? resource.id : p in GLOBAL_PATH_PARAMS ? (GLOBAL_PATH_PARAMS[p]?.value ?? "") : (PATH_FIXTURES[p]?.(w.a)[0]?.id ?? "");
           const input = plausibleInput(op, w.a);
           const full = { ...input, ...pathValues };
           expect(Value.Check(op.input, full), `the matrix's input for ${op.name} is not valid (${JSON.stringify([...Value.Errors(op.input, full)].slice(0, 3).map((e) => `${e.path} ${e.message}`))}): add an override in apps/rest/src/testing/matrix/plausible-input.ts`).toBe(true);
@@ -159,7 +181,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
         const request = JSON.stringify(input);
         const aimedAtA = w.a.secrets.some((s) => request.includes(s));
         for (const caller of bCallers(op)) {
-          const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, input });
+          const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues: globalPathValues(op), input });
           const what = `${caller.label} ${op.http.method} ${op.http.path} ${request} -> ${res.status} ${res.text}`;
           expect(leaked(res, request), what).toEqual([]);
           if (aimedAtA && op.mutates && res.status < 300) {
@@ -173,7 +195,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
         // The same without the fields aimed at A: plain lists of B's own data.
         if (op.http.method === "GET") {
           for (const caller of bCallers(op)) {
-            const res = await callOperationRoute(w.client, op, { authorization: caller.authorization });
+            const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues: globalPathValues(op) });
             expect(leaked(res, ""), `${caller.label} GET ${op.http.path} -> ${res.text}`).toEqual([]);
           }
         }

@@ -27,6 +27,9 @@ function knownFields(a: IsolationWorld["a"]): Record<string, unknown> {
   };
 }
 
+/** Input fields (top level, outside the path) that the field table aims at one of A's records. */
+export const AIMED_FIELDS: readonly string[] = ["ai_account_id", "message_id", "lease_id"];
+
 /**
  * Per-operation inputs the field table cannot derive (nested shapes, semantics). Keyed by
  * operation name; merged over the derived input.
