@@ -10,6 +10,15 @@ import { loadSecrets } from "./secrets.ts";
 
 const DRAIN_TIMEOUT_MS = 25_000;
 
+/** postgres.js connection-loss codes: the database went away under a query, which the pool survives. */
+const CONNECTION_LOSS = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED", "ECONNRESET", "ECONNREFUSED", "EPIPE", "57P01", "57P02", "57P03"]);
+
+/** True for an error that means "the database connection was lost", not a bug. */
+export function isConnectionLoss(reason: unknown): boolean {
+  const code = typeof reason === "object" && reason !== null ? (reason as { code?: unknown }).code : undefined;
+  return typeof code === "string" && CONNECTION_LOSS.has(code);
+}
+
 /** Which interfaces a process serves: everything (`pnpm start`), or only REST or only MCP. */
 export type ServedInterfaces = "all" | "rest" | "mcp";
 
@@ -28,6 +37,17 @@ const SERVES: Readonly<Record<Exclude<ServedInterfaces, "all">, { matches(path: 
 export async function runService(options: { serves: ServedInterfaces; background: boolean }): Promise<void> {
   const env = readEnv();
   const logger = createLogger(env.logLevel);
+  // A query whose connection is cut (database restart, pg_terminate_backend, network) may reject
+  // where no request awaits it any more (postgres.js internals); that must not take the whole
+  // server down. Any other unhandled rejection is a bug: log it and exit, as Node would.
+  process.on("unhandledRejection", (reason) => {
+    if (isConnectionLoss(reason)) {
+      logger.warn({ err: reason }, "database connection lost under a query nobody awaited; continuing");
+      return;
+    }
+    logger.fatal({ err: reason }, "unhandled rejection");
+    process.exit(1);
+  });
   const db = await openDatabase(env, { onNotice: (text) => logger.debug({ notice: text }, "postgres notice") });
   logger.info({ database: db.kind }, "database ready, migrations applied");
   const { secrets, source } = loadSecrets(env);
