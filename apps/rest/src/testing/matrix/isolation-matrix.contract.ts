@@ -44,7 +44,7 @@ const FREE_FORM_ID_FIELDS: Readonly<Record<string, string>> = {
  * the check that each item was refused.
  */
 const ITEM_RESULTS: Readonly<Record<string, (body: any) => unknown[]>> = {
-  ack_batch: (body) => body.results ?? body.items,
+  ack_batch: (body) => body.results,
 };
 
 const CREDENTIAL_OPERATIONS = OPERATIONS.filter((op) => op.auth.kind === "credential");
