@@ -17,6 +17,7 @@ describe("fault run (short)", () => {
         drainTimeoutMs: 120_000,
         // Another checkout's apps/server may be put under test instead of this one's.
         ...(process.env.AGENTQ_FAULTS_SERVER_DIR ? { serverDir: process.env.AGENTQ_FAULTS_SERVER_DIR } : {}),
+        leadWith: ["server_kill", "pg_restart_immediate"],
         plan: { server_kill: 2, server_pause: 1, pg_restart_fast: 1, pg_restart_immediate: 1, pg_terminate_backends: 1, proxy_latency: 1, proxy_blackhole: 1 },
       });
       const faults = faultCounts(result.history);

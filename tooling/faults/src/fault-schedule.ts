@@ -27,9 +27,20 @@ export interface PlannedFault {
   dueMs: number;
 }
 
-/** The seeded schedule: the plan's faults shuffled into evenly spaced, jittered slots over the window. */
-export function scheduleFaults(plan: FaultPlan, windowMs: number, random: Random): PlannedFault[] {
-  const kinds = random.shuffle(Object.entries(plan).flatMap(([kind, n]) => Array.from({ length: n }, () => kind as PlannedFault["kind"])));
+/**
+ * The seeded schedule: the plan's faults shuffled into evenly spaced, jittered slots over the
+ * window. Kinds in `leadWith` (each taken from the plan) go first, in that order, so a short run
+ * on a slow machine cannot lose them to earlier faults that ran long.
+ */
+export function scheduleFaults(plan: FaultPlan, windowMs: number, random: Random, leadWith: readonly PlannedFault["kind"][] = []): PlannedFault[] {
+  const remaining: FaultPlan = { ...plan };
+  const lead: PlannedFault["kind"][] = [];
+  for (const kind of leadWith) {
+    if (remaining[kind] <= 0) continue;
+    remaining[kind] -= 1;
+    lead.push(kind);
+  }
+  const kinds = [...lead, ...random.shuffle(Object.entries(remaining).flatMap(([kind, n]) => Array.from({ length: n }, () => kind as PlannedFault["kind"])))];
   const slot = windowMs / Math.max(1, kinds.length);
   return kinds.map((kind, i) => ({ kind, dueMs: Math.max(0, Math.round(i * slot + random.next() * slot * 0.5)) }));
 }

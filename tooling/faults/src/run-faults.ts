@@ -6,7 +6,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { bundleServer } from "./bundle-server.ts";
 import { checkRun, type CheckReport } from "./checker.ts";
-import { defaultFaultPlan, injectFaults, scheduleFaults, startWithRetries, type FaultPlan } from "./fault-schedule.ts";
+import { defaultFaultPlan, injectFaults, scheduleFaults, startWithRetries, type FaultPlan, type PlannedFault } from "./fault-schedule.ts";
 import { countLive, countUnsealed, readFinalState } from "./final-state.ts";
 import type { RunHistory } from "./history.ts";
 import { startPgControl } from "./pg-control.ts";
@@ -24,6 +24,8 @@ export interface FaultRunOptions {
   seed: number;
   /** Faults per kind (default: `defaultFaultPlan` of the workload's minutes). */
   plan?: FaultPlan;
+  /** Kinds scheduled first, in order (the short run in `pnpm test` leads with a kill and a PostgreSQL restart). */
+  leadWith?: readonly PlannedFault["kind"][];
   /** The longest the quiet phase may take to drain the queue (default 180 s). */
   drainTimeoutMs?: number;
   producers?: number;
@@ -162,7 +164,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
     log(`workload: ${nProducers} producers, ${nConsumers} consumers over ${nRecipients} recipients, ${options.workloadMs / 1000} s; plan ${JSON.stringify(plan)}`);
     const producing = Promise.all(producers.map((p) => runProducer(p, ctl)));
     const consuming = Promise.all(consumers.map((c) => runConsumer(c, ctl, pending)));
-    const schedule = scheduleFaults(plan, Math.max(1_000, options.workloadMs - 5_000), random.derive("faults"));
+    const schedule = scheduleFaults(plan, Math.max(1_000, options.workloadMs - 5_000), random.derive("faults"), options.leadWith ?? []);
     const terminateServerBackends = async () => {
       const rows = await admin`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = 'agentq' and pid <> pg_backend_pid()`;
       return rows.length;
