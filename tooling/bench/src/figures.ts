@@ -64,7 +64,7 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   const soak = ratio(v("S6.last"), v("S6.first"));
   add({ id: "S6.last", label: `soak: last ${w} acknowledged (of ${(m.get("S6.total") ?? 0).toLocaleString("en")})`, value: v("S6.last"), unit: "/s", limit: { ref: "S6.first", ratio: soak }, goal: { text: ">= 0.9 x S6.first", met: atLeast(soak, 0.9) } });
   const rss = v("S6.rss_peak_mb");
-  add({ id: "S6.rss_peak_mb", label: "soak: server RSS peak (VmHWM)", value: rss, unit: "MB", goal: { text: "<= 250 MB", met: Number.isFinite(rss) ? rss <= 250 : null } });
-  if (!has("S6.rss_peak_mb")) add({ id: "server.rss_peak_mb", label: "server RSS peak over the run (VmHWM)", value: v("server.rss_peak_mb"), unit: "MB" });
+  add({ id: "S6.rss_peak_mb", label: "soak: server RSS peak during the soak (VmHWM)", value: rss, unit: "MB", goal: { text: "<= 250 MB", met: Number.isFinite(rss) ? rss <= 250 : null } });
+  add({ id: "server.rss_peak_mb", label: "server RSS peak before the soak (VmHWM)", value: v("server.rss_peak_mb"), unit: "MB" });
   return out;
 }

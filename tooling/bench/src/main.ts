@@ -84,8 +84,12 @@ async function main(): Promise<number> {
     if (runs("S4")) await runMcp(ctx);
     if (runs("S5")) await runPgBoss(ctx);
     if (only !== null) notes.push(`Partial run: --only ${values.only}.`);
-    if (values.soak) await runSoak(ctx, { count: soakCount, maxMs: soakMaxMs, batchAck: batch });
     m.set("server.rss_peak_mb", server.rssPeakMb());
+    if (values.soak) {
+      // S6's peak is the soak's own: the peak so far (the drains' 100-message answers) is reset first.
+      if (!server.resetRssPeak()) notes.push("S6: the server's peak RSS could not be reset before the soak; it covers the whole run.");
+      await runSoak(ctx, { count: soakCount, maxMs: soakMaxMs, batchAck: batch });
+    }
   } finally {
     log("stopping the server, dropping the database");
     await server?.stop();

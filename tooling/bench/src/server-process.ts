@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,8 @@ export interface ServerProcess {
   rssPeakMb(): number;
   /** Current resident set size (VmRSS), in MB; NaN where /proc is absent. */
   rssMb(): number;
+  /** Resets the peak (writes 5 to /proc/<pid>/clear_refs, Linux 4.0+), so a later `rssPeakMb` covers one scenario; false where that is not possible. */
+  resetRssPeak(): boolean;
   /** The last output lines (for diagnosis). */
   outputTail(): string;
   /** SIGTERM (the drain), then SIGKILL after 30 s. */
@@ -106,6 +108,14 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     env,
     rssPeakMb: () => procStatusMb(pid, "VmHWM"),
     rssMb: () => procStatusMb(pid, "VmRSS"),
+    resetRssPeak() {
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, "5");
+        return true;
+      } catch {
+        return false;
+      }
+    },
     outputTail: () => tail,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
