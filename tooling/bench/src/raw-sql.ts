@@ -46,7 +46,7 @@ export async function insertSendRows(sql: postgres.Sql, ids: IdSource, p: RawPar
 
 /**
  * Pre-loads `count` pending messages (and their `message.sent` audit rows) for a recipient in
- * chunks of 5,000 rows per statement: the backlog of a drain, written fast.
+ * chunks of 5,000 rows per statement, then analyzes both tables: the backlog of a drain, written fast.
  */
 export async function preloadMessages(sql: postgres.Sql, p: RawParties & { count: number }, onChunk?: (done: number) => void): Promise<void> {
   const ids = ulidSource();
@@ -74,6 +74,11 @@ export async function preloadMessages(sql: postgres.Sql, p: RawParties & { count
     done += n;
     onChunk?.(done);
   }
+  // A bulk load outruns autovacuum's analyze: refresh the planner's statistics, as the
+  // autovacuum settings of the queue tables would shortly after, so the drain is not planned
+  // on the statistics of an empty table.
+  await sql`analyze messages`;
+  await sql`analyze audit_log`;
 }
 
 /**
