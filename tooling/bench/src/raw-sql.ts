@@ -92,7 +92,7 @@ export async function claimRaw(sql: postgres.Sql, ids: IdSource, p: RawParties &
     with candidates as (
       select id from messages
       where workspace_id = ${p.workspaceId} and recipient_id = ${p.recipientId} and state in ('pending', 'held') and visible_at <= now() and expires_at > now()
-      order by priority_rank desc, accepted_at, id
+      order by priority_rank desc nulls last, accepted_at, id
       limit ${p.max}
       for update skip locked
     ),
