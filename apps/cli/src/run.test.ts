@@ -1,6 +1,9 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { seedAccount, seedTokenCredential } from "@agentq/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -148,6 +151,40 @@ describe("exit codes", () => {
   it("0 for help and version", async () => {
     expect((await cli(["--help"], undefined)).code).toBe(EXIT.ok);
     expect((await cli(["--version"], undefined)).code).toBe(EXIT.ok);
+  });
+
+  it("1 (CLI_INTERNAL) for a failure the CLI does not anticipate: standard input failing under --payload -", async () => {
+    const alice = await service.agent();
+    const bob = await service.agent();
+    const unreadable = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" }));
+      },
+    });
+    const io = captureIo({ SVC_BASE_URL: service.url, SVC_CREDENTIAL: alice.token });
+    const code = await run(["--json", "send", bob.friendlyName, "--template", "directive", "--payload", "-"], { ...io, stdin: unreadable });
+    expect(code).toBe(EXIT.internal);
+    expect(io.err()).toMatch(/^CLI_INTERNAL: EIO: i\/o error, read\n$/);
+    expect(JSON.parse(io.out())).toEqual({ error: { code: "CLI_INTERNAL", message: "EIO: i/o error, read" }, request_id: null });
+    // Nothing was sent.
+    expect((await cli(["pending"], bob.token)).out).toBe("no pending messages\n");
+  });
+
+  it("1 for an error envelope with a code it does not know at a status it cannot class (a real server answering 300)", async () => {
+    const envelope = { error: { code: "SVC_SOMETHING_NEW", message: "a newer refusal" }, request_id: "req_300" };
+    const server = createServer((_req, res) => {
+      // No Location header: fetch does not follow the redirect status and hands it to the CLI.
+      res.writeHead(300, { "Content-Type": "application/json" }).end(JSON.stringify(envelope));
+    });
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    try {
+      const r = await cli(["--json", "--base-url", `http://127.0.0.1:${(server.address() as AddressInfo).port}`, "pending"], "agq_op_x");
+      expect(r.code).toBe(EXIT.internal);
+      expect(r.err).toMatch(/^SVC_SOMETHING_NEW: /);
+      expect(JSON.parse(r.out)).toEqual(envelope);
+    } finally {
+      await new Promise<void>((closed) => server.close(() => closed()));
+    }
   });
 
   it("2 for usage errors, printed as CLI_USAGE", async () => {
