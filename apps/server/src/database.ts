@@ -14,19 +14,20 @@ export interface OpenDatabase {
 
 /**
  * Opens the database `pnpm start` and `pnpm bootstrap` share: DATABASE_URL when set, else the
- * embedded PostgreSQL under `<dataDir>/pg` (reused when another process already runs it), and
+ * embedded PostgreSQL under `<dataDir>/pg` (preferring port `embeddedPostgresPort` when given;
+ * reused when another process already runs it), and
  * applies the migrations. `pnpm bootstrap` and `pnpm admin` pass `stopEmbeddedOnClose: false`,
  * so a server they started stays up for `pnpm start` (which reuses it) instead of being stopped
  * under a running server that reused it.
  */
 export async function openDatabase(
-  env: Pick<ServerEnv, "databaseUrl" | "dataDir">,
+  env: Pick<ServerEnv, "databaseUrl" | "dataDir" | "embeddedPostgresPort">,
   options: { max?: number; onNotice?: (text: string) => void; /** Short-lived commands leave the embedded server running for the next process (default true: stop it). */ stopEmbeddedOnClose?: boolean } = {},
 ): Promise<OpenDatabase> {
   let embedded: EmbeddedPostgres | null = null;
   let url = env.databaseUrl;
   if (url === null) {
-    embedded = await startEmbeddedPostgres({ dataDir: join(env.dataDir, "pg") });
+    embedded = await startEmbeddedPostgres({ dataDir: join(env.dataDir, "pg"), ...(env.embeddedPostgresPort === null ? {} : { port: env.embeddedPostgresPort }) });
     url = embedded.url;
   }
   const sql = postgres(url, {

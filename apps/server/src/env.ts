@@ -10,6 +10,12 @@ export interface ServerEnv {
   secretKey: string | null;
   /** Where embedded PostgreSQL data and the generated secret live (default `<repo>/.data`). */
   dataDir: string;
+  /**
+   * AGENTQ_PG_PORT: the port the embedded PostgreSQL prefers when it first starts (null: the
+   * launcher's default, 54329); when taken, a free one is picked and remembered. Unused with
+   * DATABASE_URL.
+   */
+  embeddedPostgresPort: number | null;
   /** The address clients use to reach this server (MCP metadata, mcp_config); default from host and port. */
   publicBaseUrl: string;
   logLevel: string;
@@ -27,12 +33,17 @@ export interface ServerEnv {
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** Reads the server configuration from `env`; refuses a malformed PORT. */
+/** Reads the server configuration from `env`; refuses a malformed PORT or AGENTQ_PG_PORT. */
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const host = env.HOST?.trim() || "127.0.0.1";
   const portText = env.PORT?.trim() || "8080";
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(portText)}.`);
+  const pgPortText = env.AGENTQ_PG_PORT?.trim() || null;
+  const embeddedPostgresPort = pgPortText === null ? null : Number(pgPortText);
+  if (embeddedPostgresPort !== null && (!Number.isInteger(embeddedPostgresPort) || embeddedPostgresPort < 1 || embeddedPostgresPort > 65535)) {
+    throw new Error(`AGENTQ_PG_PORT must be an integer from 1 to 65535, got ${JSON.stringify(pgPortText)}.`);
+  }
   const displayHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   return {
     host,
@@ -40,6 +51,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     databaseUrl: env.DATABASE_URL?.trim() || null,
     secretKey: env.SVC_SECRET_KEY?.trim() || null,
     dataDir: env.AGENTQ_DATA_DIR?.trim() || `${REPO_ROOT}.data`,
+    embeddedPostgresPort,
     publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL?.trim() || "info",
     commit: env.AGENTQ_COMMIT?.trim() || null,
