@@ -104,18 +104,31 @@ export type LeaseWriteResult =
   /** Nothing was written. `snapshot` is the message as it stands (null when missing or not the caller's) and `now` the clock the guard used. */
   | { ok: false; snapshot: MessageRecord | null; now: Date };
 
+/** What `MessageStore.acceptSend` did. */
+export type AcceptSendResult =
+  | { kind: "accepted"; message: MessageRecord }
+  | { kind: "idempotency_exists"; record: IdempotencyRecord }
+  | { kind: "recipient_gone" }
+  | { kind: "policy_unacknowledged" };
+
 /** Messages and their leases. */
 export interface MessageStore {
   /**
    * The whole write of a send, atomically (one statement in PostgreSQL): when `idempotency` is
    * given, insert it unless the key exists; then the message, its audit row, and one outbox row
-   * per live webhook of the recipient; then wake the recipient's waiters on commit.
+   * per live webhook of the recipient; then wake the recipient's waiters on commit. Its guards,
+   * checked in the same statement: the recipient is still addressable under the resolved name
+   * (`message.recipientId` holds `message.recipientName` and is not revoked), and the sender
+   * has acknowledged the current version of every required policy of the workspace.
    * - `idempotency_exists`: the key was already stored (possibly by a concurrent request that
-   *   committed first; the call waits for it): nothing else was written.
-   * - `recipient_gone`: the recipient is no longer addressable (revoked since resolution):
-   *   nothing was written.
+   *   committed first; the call waits for it): nothing else was written. A stored key wins over
+   *   a failed guard.
+   * - `recipient_gone`: the recipient is no longer addressable under that name (revoked or
+   *   renamed since resolution): nothing was written.
+   * - `policy_unacknowledged`: the sender has not acknowledged a required policy: nothing was
+   *   written.
    */
-  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<{ kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists"; record: IdempotencyRecord } | { kind: "recipient_gone" }>;
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendResult>;
 
   /**
    * Claims up to `max` claimable messages of the recipient in dequeue order (priority

@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, NewAuditEntry, NewMessage } from "@agentq/core";
+import type { AcceptSendResult, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, NewAuditEntry, NewMessage } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
@@ -15,7 +15,7 @@ import type { SqlClient } from "./sql-client.ts";
 export class PgMessageStore implements MessageStore {
   constructor(private readonly sql: SqlClient) {}
 
-  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<{ kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists"; record: IdempotencyRecord } | { kind: "recipient_gone" }> {
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendResult> {
     return withPgErrors(async () => {
       // A conflicting key's row can vanish between the insert and the read only when the purge
       // deleted it as expired; then the send is tried again (and this time stores the key).

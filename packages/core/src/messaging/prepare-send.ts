@@ -9,6 +9,7 @@ import { PRIORITIES, type NewMessage, type Priority } from "./message.ts";
 import { parseOptionalText } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
 import { checkSendGuards } from "../screening/check-send-guards.ts";
+import { resolveRecipient } from "./recipient-cache.ts";
 
 /** The body of a send (and of validate): REST `{ envelope, payload }`. */
 export interface SendMessageInput {
@@ -27,19 +28,27 @@ export interface SendMessageInput {
 export interface PreparedSend {
   message: NewMessage;
   recipient: AiAccount;
+  /** The recipient's resolution came from the per-process cache (the write re-checks it). */
+  recipientCached: boolean;
 }
 
 /**
  * Every check of a send, without writing: field limits, recipient resolution in the sender's
  * workspace, template and payload. Shared by send and validate so the dry run is the real path.
  * The sender is always the principal's account. Last come the guard rails (`checkSendGuards`:
- * sanctions, policy gate, monthly plan cap); `dryRun` (validate) does not count the message
- * towards the monthly cap.
+ * sanctions, policy gate, monthly plan cap).
+ * - `dryRun` (validate): resolves the recipient afresh, reads the policy gate, and does not
+ *   count the message towards the monthly cap.
+ * - otherwise (send): the recipient's resolution may come from the per-process cache
+ *   (`resolveRecipient`; `freshRecipient` forbids it) and the policy gate is left to the write,
+ *   which checks both in its own statement (`MessageStore.acceptSend`): one database round trip
+ *   for the whole send when the cache holds the recipient.
  * @throws DomainError SVC_MALFORMED_REQUEST (details.field, or details.errors for the payload),
  *   SVC_RECIPIENT_RESOLUTION_FAILED, and the guard refusals (SVC_SANCTIONS_BLOCKED,
  *   SVC_SANCTIONS_REVIEW_PENDING, SVC_POLICY_NOT_ACKNOWLEDGED, SVC_PLAN_LIMIT_EXCEEDED).
  */
-export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput, opts: { dryRun?: boolean } = {}): Promise<PreparedSend> {
+export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput, opts: { dryRun?: boolean; freshRecipient?: boolean } = {}): Promise<PreparedSend> {
+  const dryRun = opts.dryRun ?? false;
   const env = input.envelope;
   const priority = parsePriority(env.priority);
   const correlationId = parseOptionalText(env.correlation_id, "envelope.correlation_id", MESSAGING_LIMITS.correlationIdMaxLength);
@@ -52,8 +61,8 @@ export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: 
   if (!template) throw malformed("Unknown template; GET /v1/templates lists them.", { field: "envelope.template" });
 
   const workspaceId = ctx.principal.workspace.id;
-  const recipient = await deps.stores.accounts.findAddressable({ workspaceId, friendlyName });
-  if (!recipient || recipient.state === "revoked") {
+  const { account: recipient, cached: recipientCached } = await resolveRecipient(deps, { workspaceId, friendlyName, fresh: dryRun || (opts.freshRecipient ?? false) });
+  if (recipient === null) {
     throw new DomainError("SVC_RECIPIENT_RESOLUTION_FAILED", "The recipient could not be resolved.", { field: "envelope.recipient.friendly_name" });
   }
 
@@ -66,12 +75,13 @@ export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: 
     throw malformed(`The payload does not satisfy template ${template.name}.`, { field: "payload", template: template.name, errors });
   }
 
-  await checkSendGuards(deps, ctx, recipient, { dryRun: opts.dryRun ?? false });
+  await checkSendGuards(deps, ctx, recipient, { dryRun, policyGateInWrite: !dryRun });
 
   const acceptedAt = deps.clock.now();
   const sender = ctx.principal.account;
   return {
     recipient,
+    recipientCached,
     message: {
       id: deps.ids.next(),
       workspaceId,

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "../access/model.ts";
 import { isDomainError } from "../errors.ts";
 import { requestFingerprint } from "../idempotency/request-fingerprint.ts";
@@ -6,6 +6,7 @@ import { createInMemoryDeps, type InMemoryWorld } from "../testing/create-in-mem
 import { callContext, seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
 import { DAY_MS } from "../time/duration.ts";
 import { claimMessages } from "./claim-messages.ts";
+import { RECIPIENT_CACHE_TTL_MS } from "./recipient-cache.ts";
 import type { SendMessageInput } from "./prepare-send.ts";
 import { sendMessage } from "./send-message.ts";
 import { validateMessage } from "./validate-message.ts";
@@ -99,6 +100,36 @@ describe("sendMessage and validateMessage", () => {
     expect(await codeOf(sendMessage(world.deps, ctxFor(body()), body({ recipient: { friendly_name: "nobody" } })))).toBe("SVC_RECIPIENT_RESOLUTION_FAILED");
     expect(await codeOf(sendMessage(world.deps, ctxFor(body()), body({ recipient: { friendly_name: "carol" } })))).toBe("SVC_RECIPIENT_RESOLUTION_FAILED");
     expect(await codeOf(validateMessage(world.deps, callContext(outsider), body()))).toBe("SVC_RECIPIENT_RESOLUTION_FAILED");
+  });
+
+  it("reads a recipient's resolution once per cache period, and a cached one never misdirects a message", async () => {
+    const reads = vi.spyOn(world.deps.stores.accounts, "findAddressable");
+    const send = (name: string) => sendMessage(world.deps, ctxFor(body({ recipient: { friendly_name: name } })), body({ recipient: { friendly_name: name } }));
+    expect((await send("bob")).status).toBe(201);
+    expect((await send("bob")).status).toBe(201);
+    expect(reads).toHaveBeenCalledTimes(1);
+    world.clock.advance(RECIPIENT_CACHE_TTL_MS);
+    expect((await send("bob")).status).toBe(201);
+    expect(reads).toHaveBeenCalledTimes(2);
+
+    // bob becomes robert, and a new account takes the name bob: "bob" is the new account at once.
+    await world.deps.stores.accounts.rename({ workspaceId: bob.workspace.id, accountId: bob.account.id, friendlyName: "robert", now: world.clock.now() });
+    const newBob = await seedPrincipal(world.deps.stores, alice.workspace, { friendlyName: "bob" });
+    expect((await send("bob")).body).toMatchObject({ recipient: { ai_account_id: newBob.account.id, friendly_name: "bob" } });
+    expect((await send("robert")).body).toMatchObject({ recipient: { ai_account_id: bob.account.id, friendly_name: "robert" } });
+    expect((await claimMessages(world.deps, callContext(newBob), {})).items).toHaveLength(1);
+    expect((await claimMessages(world.deps, callContext(bob), {})).items).toHaveLength(4);
+
+    // Revoked while cached: refused, nothing stored.
+    await world.deps.stores.accounts.transition({ workspaceId: newBob.workspace.id, accountId: newBob.account.id, from: ["active"], to: "revoked", now: world.clock.now() });
+    expect(await codeOf(send("bob"))).toBe("SVC_RECIPIENT_RESOLUTION_FAILED");
+    expect((await claimMessages(world.deps, callContext(newBob), {})).items).toEqual([]);
+  });
+
+  it("validate resolves afresh: it never answers from the send's cache", async () => {
+    expect((await sendMessage(world.deps, ctxFor(body()), body())).status).toBe(201);
+    await world.deps.stores.accounts.transition({ workspaceId: bob.workspace.id, accountId: bob.account.id, from: ["active"], to: "revoked", now: world.clock.now() });
+    expect(await codeOf(validateMessage(world.deps, callContext(alice), body()))).toBe("SVC_RECIPIENT_RESOLUTION_FAILED");
   });
 
   it.each([

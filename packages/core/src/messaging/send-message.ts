@@ -7,6 +7,7 @@ import { messageAuditEntry } from "./message-audit.ts";
 import type { AccountRef } from "./message-views.ts";
 import { prepareSend, type SendMessageInput } from "./prepare-send.ts";
 import { auditSendRefusal } from "../screening/check-send-guards.ts";
+import { checkPolicyGate, policyNotAcknowledged } from "../policies/workspace-policies.ts";
 
 /** The 201 body of a send (DESIGN §2). */
 export interface SendMessageResponse {
@@ -28,15 +29,29 @@ export interface SendMessageResponse {
  * for the first and replays it (the store serializes them). A key that is stored also wins over
  * a check that now fails (for example a recipient revoked since the original send).
  * A guard-rail refusal that is not a replay is audited (`message.send_refused`) outside the
- * send's transaction.
+ * send's transaction. The recipient's resolution may come from a per-process cache and the
+ * policy gate is checked by the write itself, so a send whose recipient is cached is one
+ * database round trip (besides the caller's authentication).
  * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RECIPIENT_RESOLUTION_FAILED, the guard refusals,
  *   SVC_IDEMPOTENCY_CONFLICT (details.original_request_id).
  */
 export async function sendMessage(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput): Promise<OperationResult> {
+  // A second attempt only when the write's guards disagreed with what was read before it: a
+  // cached resolution gone stale (renamed or revoked recipient), or a policy gate that the
+  // write found closed and the read then found open (acknowledged in between).
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await attemptSend(deps, ctx, input, { freshRecipient: attempt > 0 });
+    if (outcome !== "retry") return outcome;
+    // Policies acknowledged and required again, over and over, between write and read.
+    if (attempt >= 2) throw policyNotAcknowledged([]);
+  }
+}
+
+async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput, opts: { freshRecipient: boolean }): Promise<OperationResult | "retry"> {
   const key = ctx.idempotencyKey;
   let prepared;
   try {
-    prepared = await prepareSend(deps, ctx, input);
+    prepared = await prepareSend(deps, ctx, input, opts);
   } catch (e) {
     if (key !== null && isDomainError(e)) {
       const stored = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key });
@@ -71,6 +86,17 @@ export async function sendMessage(deps: CoreDeps, ctx: OperationContext, input: 
     case "idempotency_exists":
       return replayOrConflict(result.record, ctx);
     case "recipient_gone":
+      if (prepared.recipientCached && !opts.freshRecipient) return "retry";
       throw new DomainError("SVC_RECIPIENT_RESOLUTION_FAILED", "The recipient could not be resolved.", { field: "envelope.recipient.friendly_name" });
+    case "policy_unacknowledged":
+      // The write found a required policy unacknowledged: the read names them (and the refusal
+      // is audited); should it find none, they were acknowledged meanwhile and the send is tried again.
+      try {
+        await checkPolicyGate(deps, ctx);
+      } catch (e) {
+        await auditSendRefusal(deps, ctx, e);
+        throw e;
+      }
+      return "retry";
   }
 }

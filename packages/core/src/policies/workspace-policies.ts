@@ -104,8 +104,12 @@ export async function acknowledgePolicy(deps: Pick<CoreDeps, "ids" | "clock">, s
 export async function checkPolicyGate(deps: Pick<CoreDeps, "stores">, ctx: OperationContext): Promise<void> {
   const missing = await deps.stores.policies.unacknowledgedRequired({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, limit: 20 });
   if (missing.length === 0) return;
-  const policies = missing.map((m) => ({ id: m.policyId, name: m.name, version: m.version }));
-  throw new DomainError("SVC_POLICY_NOT_ACKNOWLEDGED", "This AI account has not acknowledged the current version of every required policy; read them with get_policies and acknowledge each.", { policies });
+  throw policyNotAcknowledged(missing.map((m) => ({ id: m.policyId, name: m.name, version: m.version })));
+}
+
+/** The policy gate's refusal, naming the policies still to acknowledge. */
+export function policyNotAcknowledged(policies: { id: string; name: string; version: number }[]): DomainError {
+  return new DomainError("SVC_POLICY_NOT_ACKNOWLEDGED", "This AI account has not acknowledged the current version of every required policy; read them with get_policies and acknowledge each.", { policies });
 }
 
 /** Audits a refused acknowledgement (`policy.acknowledge_refused`) outside any transaction. */

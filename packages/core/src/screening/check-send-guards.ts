@@ -13,12 +13,14 @@ export const SEND_GUARD_CODES: ReadonlySet<string> = new Set(["SVC_SANCTIONS_BLO
  * The guard rails of a send, after its own checks passed (shared by send and validate, so the
  * dry run answers what the send would): sanctions screening of sender and recipient, the policy
  * gate (one indexed read), then the monthly plan cap. A real send (`dryRun: false`) counts
- * towards this process's monthly estimate. Refusals are not audited here: the send audits them
+ * towards this process's monthly estimate. With `policyGateInWrite` the policy gate is not read
+ * here (the send's write checks it in its own statement), except when the plan cap refuses, so
+ * that a send refused by both still answers with the policy gate's refusal, as it comes first. Refusals are not audited here: the send audits them
  * (`auditSendRefusal`) once it knows the request is not an idempotent replay.
  * @throws DomainError SVC_SANCTIONS_BLOCKED, SVC_SANCTIONS_REVIEW_PENDING,
  *   SVC_POLICY_NOT_ACKNOWLEDGED, SVC_PLAN_LIMIT_EXCEEDED.
  */
-export async function checkSendGuards(deps: CoreDeps, ctx: OperationContext, recipient: AiAccount, opts: { dryRun: boolean }): Promise<void> {
+export async function checkSendGuards(deps: CoreDeps, ctx: OperationContext, recipient: AiAccount, opts: { dryRun: boolean; policyGateInWrite?: boolean }): Promise<void> {
   const sender = ctx.principal.account;
   if (deps.sanctions !== undefined) {
     const result = await deps.sanctions.screen({
@@ -34,8 +36,13 @@ export async function checkSendGuards(deps: CoreDeps, ctx: OperationContext, rec
         : new DomainError("SVC_SANCTIONS_REVIEW_PENDING", "A participant in this send is held pending sanctions review; a review of the decision can be requested.", { participant });
     }
   }
-  await checkPolicyGate(deps, ctx);
-  await checkMonthlyMessageCap(deps, ctx.principal.workspace.id, { spend: !opts.dryRun });
+  if (opts.policyGateInWrite !== true) await checkPolicyGate(deps, ctx);
+  try {
+    await checkMonthlyMessageCap(deps, ctx.principal.workspace.id, { spend: !opts.dryRun });
+  } catch (e) {
+    if (opts.policyGateInWrite === true) await checkPolicyGate(deps, ctx);
+    throw e;
+  }
 }
 
 /**

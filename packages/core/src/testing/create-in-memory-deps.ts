@@ -45,14 +45,15 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const webhooks = new InMemoryWebhookTables();
   const bind = (tx: InMemoryTransaction | null): Stores => {
     const accessStores = bindInMemoryAccessStores(access, tx);
+    const policies = new InMemoryPolicyStore(guardRails, tx);
     return {
       ...accessStores,
-      messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, webhooks }, tx),
+      messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, policies, webhooks }, tx),
       audit: new InMemoryAuditLog(messaging, tx),
       idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
       webhooks: new InMemoryWebhookStore(webhooks, tx),
       outbox: new InMemoryWebhookOutbox(webhooks, clock, tx),
-      policies: new InMemoryPolicyStore(guardRails, tx),
+      policies,
       plans: new InMemoryPlanStore(guardRails, { accounts: access.accounts, audit: messaging.audit }, tx),
     };
   };

@@ -2,7 +2,7 @@ import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { AiAccount } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage } from "../messaging/message.ts";
-import type { Clock, IdSource, LeaseWriteResult, MessageStore, WakeupNotifier } from "../ports.ts";
+import type { AcceptSendResult, Clock, IdSource, LeaseWriteResult, MessageStore, WakeupNotifier } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { afterCommit, type InMemoryTransaction } from "./in-memory-transaction.ts";
@@ -13,6 +13,11 @@ export interface RecipientLookup {
   findById(p: { workspaceId: string; accountId: string }): Promise<AiAccount | null>;
 }
 
+/** How InMemoryMessageStore checks a send's policy gate. */
+export interface PolicyGateLookup {
+  unacknowledgedRequired(p: { workspaceId: string; accountId: string; limit: number }): Promise<unknown[]>;
+}
+
 /**
  * In-memory MessageStore. Each method's read-check-write runs without an await in between, so
  * it is atomic with respect to every other call (the in-memory stand-in for row locks and
@@ -20,7 +25,7 @@ export interface RecipientLookup {
  */
 export class InMemoryMessageStore implements MessageStore {
   constructor(
-    private readonly deps: { tables: InMemoryMessagingTables; clock: Clock; ids: IdSource; notifier: WakeupNotifier; accounts: RecipientLookup | null; webhooks?: InMemoryWebhookTables },
+    private readonly deps: { tables: InMemoryMessagingTables; clock: Clock; ids: IdSource; notifier: WakeupNotifier; accounts: RecipientLookup | null; policies?: PolicyGateLookup; webhooks?: InMemoryWebhookTables },
     private readonly tx: InMemoryTransaction | null = null,
   ) {}
 
@@ -36,9 +41,10 @@ export class InMemoryMessageStore implements MessageStore {
     afterCommit(this.tx, () => void this.deps.notifier.notifyMessages({ workspaceId, recipientId }));
   }
 
-  async acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<{ kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists"; record: IdempotencyRecord } | { kind: "recipient_gone" }> {
+  async acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendResult> {
     for (;;) {
       const recipient = this.deps.accounts ? await this.deps.accounts.findById({ workspaceId: p.message.workspaceId, accountId: p.message.recipientId }) : null;
+      const unacknowledged = this.deps.policies ? await this.deps.policies.unacknowledgedRequired({ workspaceId: p.message.workspaceId, accountId: p.message.senderId, limit: 1 }) : [];
       // From here to the end of the write there is no await: the check and the inserts are atomic.
       if (p.idempotency) {
         const k = idempotencyKeyOf(p.idempotency);
@@ -50,7 +56,8 @@ export class InMemoryMessageStore implements MessageStore {
         const existing = this.tables.idempotency.get(k);
         if (existing && existing.expiresAt.getTime() > this.nowMs()) return { kind: "idempotency_exists", record: existing };
       }
-      if (this.deps.accounts && (recipient === null || recipient.state === "revoked")) return { kind: "recipient_gone" };
+      if (this.deps.accounts && (recipient === null || recipient.state === "revoked" || recipient.friendlyName !== p.message.recipientName)) return { kind: "recipient_gone" };
+      if (unacknowledged.length > 0) return { kind: "policy_unacknowledged" };
       if (p.idempotency) this.tables.idempotency.set(this.tx, idempotencyKeyOf(p.idempotency), p.idempotency);
       const message: MessageRecord = {
         ...p.message,

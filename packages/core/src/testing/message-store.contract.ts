@@ -144,6 +144,38 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         expect(await h.stores.audit.timeline({ workspaceId: w.workspace.id, messageId: message.id })).toEqual([]);
       });
 
+      it("refuses a recipient renamed since resolution (the name no longer holds), writing nothing", async () => {
+        const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: await now() });
+        const renamed = await h.stores.accounts.rename({ workspaceId: w.workspace.id, accountId: w.recipient.id, friendlyName: `${w.recipient.friendlyName}-renamed`, now: await now() });
+        expect(renamed.kind).toBe("renamed");
+        const r = await h.stores.messages.acceptSend({ message, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, occurredAt: message.acceptedAt }), idempotency: null });
+        expect(r).toEqual({ kind: "recipient_gone" });
+        expect(await find(message, w.sender)).toBeNull();
+      });
+
+      it("refuses a sender that has not acknowledged a required policy, writing nothing, and accepts once it has", async () => {
+        const t = await now();
+        const policy = await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, body: "Be kind.", publishedAt: t, publishedBy: null });
+        // A policy that is not required gates nothing.
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "newsletter", newId: fixtureId(), required: false, body: "Optional.", publishedAt: t, publishedBy: null });
+        const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t });
+        const record = makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: t }, { status: 201, bodyText: "{}" });
+        const audit = makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, occurredAt: t });
+        expect(await h.stores.messages.acceptSend({ message, audit, idempotency: record })).toEqual({ kind: "policy_unacknowledged" });
+        expect(await find(message, w.sender)).toBeNull();
+        expect(await h.stores.idempotency.find({ workspaceId: w.workspace.id, accountId: w.sender.id, key: record.key })).toBeNull();
+        // The gate is the sender's: the recipient's acknowledgement does not open it.
+        await h.stores.policies.acknowledge({ workspaceId: w.workspace.id, policyId: policy.id, accountId: w.recipient.id, version: policy.version, now: await now() });
+        expect((await h.stores.messages.acceptSend({ message, audit, idempotency: record })).kind).toBe("policy_unacknowledged");
+        await h.stores.policies.acknowledge({ workspaceId: w.workspace.id, policyId: policy.id, accountId: w.sender.id, version: policy.version, now: await now() });
+        expect((await h.stores.messages.acceptSend({ message, audit, idempotency: record })).kind).toBe("accepted");
+        // A stored key wins over a gate closed since: a new version is required again.
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, body: "Be kinder.", publishedAt: await now(), publishedBy: null });
+        const again = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: await now() });
+        expect(await h.stores.messages.acceptSend({ message: again, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: again.id, occurredAt: again.acceptedAt }), idempotency: record })).toMatchObject({ kind: "idempotency_exists", record: { key: record.key } });
+        expect((await h.stores.messages.acceptSend({ message: again, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: again.id, occurredAt: again.acceptedAt }), idempotency: null })).kind).toBe("policy_unacknowledged");
+      });
+
       it("wakes the recipient's long-polling waiters", async () => {
         const woken = h.notifier.waitForMessages({ workspaceId: w.workspace.id, recipientId: w.recipient.id, timeoutMs: 60_000 });
         let done = false;

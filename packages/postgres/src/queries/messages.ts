@@ -68,13 +68,16 @@ function ms(sql: SqlClient, value: number) {
 }
 
 /** The result of `messagesAcceptSend`. */
-export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists" } | { kind: "recipient_gone" };
+export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists" } | { kind: "recipient_gone" } | { kind: "policy_unacknowledged" };
 
 /**
  * The whole write of a send in ONE statement (CTEs), so it is atomic even outside a transaction:
- * 1. the recipient must still be addressable (not revoked; read, not locked: a revoke racing
- *    the send may let one message through, as if the send had come first); when it is not,
- *    a committed unexpired record of the key still answers `idempotency_exists` (a replay);
+ * 1. the guards: the recipient must still be addressable under the name it was resolved by
+ *    (same id, same friendly name, not revoked) and the sender must have acknowledged the
+ *    current version of every required policy of the workspace (both read, not locked: a
+ *    revoke, a rename or a new required policy racing the send may let one message through,
+ *    as if the send had come first); when a guard fails, a committed unexpired record of the
+ *    key still answers `idempotency_exists` (a replay);
  * 2. the idempotency record is inserted `ON CONFLICT DO NOTHING`-style (an expired record is
  *    replaced); a concurrent insert of the same key waits on the other transaction's row lock
  *    and then sees its committed row (no insert) or, when it rolled back, inserts;
@@ -88,15 +91,24 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
   const a = p.audit;
   const k = p.idempotency;
   const hasKey = k !== null;
-  const [row] = await sql<(Partial<MessageRow> & { recipient_ok: boolean; idempotency_inserted: boolean; key_exists: boolean; woke: number })[]>`
+  const [row] = await sql<(Partial<MessageRow> & { recipient_ok: boolean; policy_ok: boolean; idempotency_inserted: boolean; key_exists: boolean; woke: number })[]>`
     with recipient as (
-      select 1 from ai_accounts where workspace_id = ${m.workspaceId} and id = ${m.recipientId} and state <> 'revoked'
+      select 1 from ai_accounts where workspace_id = ${m.workspaceId} and id = ${m.recipientId} and friendly_name = ${m.recipientName} and state <> 'revoked'
+    ),
+    policy_gate as (
+      select 1 from policies p
+      left join policy_acknowledgements a on a.workspace_id = p.workspace_id and a.policy_id = p.id and a.account_id = ${m.senderId}
+      where p.workspace_id = ${m.workspaceId} and p.current_required and a.version is distinct from p.current_version
+      limit 1
+    ),
+    guards as (
+      select 1 where exists (select 1 from recipient) and not exists (select 1 from policy_gate)
     ),
     idempotency as (
       insert into idempotency_keys (workspace_id, account_id, key, fingerprint, request_id, status, body_text, created_at, expires_at)
       select ${k?.workspaceId ?? null}::text, ${k?.accountId ?? null}::text, ${k?.key ?? null}::text, ${k?.fingerprint ?? null}::text, ${k?.requestId ?? null}::text,
              ${k?.status ?? null}::smallint, ${k?.bodyText ?? null}::text, ${k?.createdAt ?? null}::timestamptz, ${k?.expiresAt ?? null}::timestamptz
-      where ${hasKey}::boolean and exists (select 1 from recipient)
+      where ${hasKey}::boolean and exists (select 1 from guards)
       on conflict (workspace_id, account_id, key) do update
         set fingerprint = excluded.fingerprint, request_id = excluded.request_id, status = excluded.status, body_text = excluded.body_text,
             created_at = excluded.created_at, expires_at = excluded.expires_at
@@ -104,7 +116,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       returning 1
     ),
     proceed as (
-      select 1 where exists (select 1 from recipient) and (not ${hasKey}::boolean or exists (select 1 from idempotency))
+      select 1 where exists (select 1 from guards) and (not ${hasKey}::boolean or exists (select 1 from idempotency))
     ),
     message as (
       insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at)
@@ -141,6 +153,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       select pg_notify(${WAKEUP_CHANNEL}, message.workspace_id || ':' || message.recipient_id) from message where message.visible_at <= now()
     )
     select exists (select 1 from recipient) as recipient_ok,
+           not exists (select 1 from policy_gate) as policy_ok,
            exists (select 1 from idempotency) as idempotency_inserted,
            (${hasKey}::boolean and exists (
              select 1 from idempotency_keys
@@ -152,6 +165,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
   if (!row) throw new Error("messagesAcceptSend: no row");
   // A stored key wins over a gone recipient: a replay answers with the original response.
   if (!row.recipient_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "recipient_gone" };
+  if (!row.policy_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "policy_unacknowledged" };
   if (row.id == null) return { kind: "idempotency_exists" };
   return { kind: "accepted", message: toMessage(row as MessageRow) };
 }
