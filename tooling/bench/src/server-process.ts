@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleServer } from "@agentq/server/bundle";
 
 /** The server package of this checkout. */
 export const SERVER_DIR = fileURLToPath(new URL("../../../apps/server/", import.meta.url));
@@ -37,8 +38,9 @@ function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
 }
 
 /**
- * Starts `node --import tsx src/main.ts` of apps/server (what `pnpm start` runs, minus the tsx
- * CLI's supervising process, so `pid` is the server itself) on 127.0.0.1 and a free port, and
+ * Builds the production bundle of apps/server (what `pnpm build` makes and `pnpm start:prod`
+ * runs: the same source as `pnpm start`, without the TypeScript loader) into a temporary folder,
+ * starts it with plain `node` on 127.0.0.1 and a free port (so `pid` is the server itself), and
  * waits for its "agentq listening" log line.
  */
 export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string } = {}): Promise<ServerProcess> {
@@ -56,7 +58,8 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     SVC_RATE_LIMITER: "off",
   };
   const profile = options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`];
-  const child: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", "src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+  const bundle = await bundleServer(SERVER_DIR, dataDir);
+  const child: ChildProcess = spawn(process.execPath, [...profile, bundle], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   let pending = "";
   let resolvePort: (port: number) => void = () => undefined;

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
-import { bundleServer } from "./bundle-server.ts";
+import { bundleServer } from "@agentq/server/bundle";
 import { checkRun, type CheckReport } from "./checker.ts";
 import { defaultFaultPlan, injectFaults, scheduleFaults, startWithRetries, type FaultPlan, type PlannedFault } from "./fault-schedule.ts";
 import { countLive, countUnsealed, readFinalState } from "./final-state.ts";
