@@ -1,10 +1,12 @@
 import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, toErrorEnvelope } from "@agentq/core";
-import type { Authenticator, CoreDeps, Operation, RateLimitStatus } from "@agentq/core";
+import type { Authenticator, CoreDeps, Operation, Principal, RateLimitStatus } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { accessLog } from "./access-log.ts";
+import type { ServedRequest } from "./access-log.ts";
 import type { ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, bearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
 import { MAX_MCP_BODY_BYTES, readMcpBody } from "./read-mcp-body.ts";
@@ -28,9 +30,11 @@ export interface McpAppOptions {
   newIdempotencyKey?: () => string;
   /** Told about server faults (errors that are not DomainErrors), for logging; their messages never reach the client. */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Told about every request answered, once its response is ready, for an access log (default: none). Never carries bodies or tokens. */
+  onRequestServed?: (entry: ServedRequest) => void;
 }
 
-type Env = { Variables: { requestId: string } };
+type Env = { Variables: { requestId: string; principal?: Principal } };
 
 function errorResponse(c: Context<Env>, error: unknown, extraHeaders: Record<string, string> = {}): Response {
   const envelope = toErrorEnvelope(error, c.get("requestId"));
@@ -60,6 +64,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   const newIdempotencyKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
 
   const app = new Hono<Env>();
+  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", async (c, next) => {
     c.set("requestId", deps.ids.next());
     await next();
@@ -91,7 +96,9 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   app.all(MCP_PATH, async (c) => {
     let caller: ToolCaller;
     try {
-      caller = { kind: "principal", principal: await authenticator.authenticate(c.req.header("Authorization") ?? null) };
+      const principal = await authenticator.authenticate(c.req.header("Authorization") ?? null);
+      c.set("principal", principal);
+      caller = { kind: "principal", principal };
     } catch (error) {
       if (!isDomainError(error)) throw error;
       if (error.status === 401) return errorResponse(c, error, { "WWW-Authenticate": challenge });

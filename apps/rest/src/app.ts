@@ -4,6 +4,8 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
+import { accessLog } from "./middleware/access-log.ts";
+import type { ServedRequest } from "./middleware/access-log.ts";
 import { requestId } from "./middleware/request-id.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -26,6 +28,11 @@ export interface RestAppOptions {
   requestIds?: IdSource;
   /** Where server faults are logged (default: JSON lines on stderr). */
   logger?: RestLogger;
+  /**
+   * Told about every request answered, once its response is ready, for an access log (default:
+   * none). The entry never carries bodies, tokens, headers or the query string.
+   */
+  onRequestServed?: (entry: ServedRequest) => void;
   /** The source commit shown by GET /v1/version. */
   commit?: string;
 }
@@ -56,6 +63,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   const routes = new RouteTable();
   const app = new Hono<RestEnv>();
 
+  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", requestId(options.requestIds ?? ulidSource()));
 
   const version = versionInfo(options.commit);

@@ -1,7 +1,11 @@
+import type { Principal } from "@agentq/core";
+
 /** The Hono environment of the REST app: per-request variables set by its middleware. */
 export interface RestEnv {
   Variables: {
     /** The request id (a ULID), sent back as X-Request-Id and in every error envelope. */
     requestId: string;
+    /** The authenticated caller, once a route has authenticated it (for the access log). */
+    principal?: Principal;
   };
 }

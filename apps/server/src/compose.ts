@@ -2,9 +2,12 @@ import { createAuthenticator, type WebhookTransport, InProcessRateLimiter, RATE_
 import { createHttpWebhookTransport, defaultDispatcherSettings, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
 import { createMcpApp } from "@agentq/mcp";
 import { createPgDeps, PgRateLimiter, type PgDeps } from "@agentq/postgres";
-import { createRestApp } from "@agentq/rest";
+import { createRestApp, type ServedRequest } from "@agentq/rest";
 import type postgres from "postgres";
 import type { Logger } from "./logger.ts";
+
+/** The message of the access-log line written for every request answered (`msg` in the JSON). */
+export const ACCESS_LOG_MESSAGE = "request served";
 
 /** The assembled service: one fetch handler for REST, MCP and the metadata documents. */
 export interface ComposedService {
@@ -57,11 +60,14 @@ export function composeService(p: {
     ...(rateLimiter === undefined ? {} : { rateLimiter }),
     ...(p.sanctions === undefined ? {} : { sanctions: p.sanctions }),
   });
-  const rest = createRestApp(deps, { authenticator, logger: p.logger, ...(p.commit === undefined ? {} : { commit: p.commit }) });
+  // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
+  const onRequestServed = (entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE);
+  const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, ...(p.commit === undefined ? {} : { commit: p.commit }) });
   const mcp = createMcpApp(deps, {
     authenticator,
     publicBaseUrl: p.publicBaseUrl,
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
+    onRequestServed,
   });
   return {
     deps,

@@ -1,15 +1,17 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 
 /**
- * The structured logger (pino, JSON lines on stdout). Authorization headers, tokens and bodies
- * are never passed to it; the redaction list is a second line of defence.
+ * The structured logger (pino, JSON lines on stdout, or on `destination` when given: tests read
+ * the lines back). Authorization headers, tokens and bodies are never passed to it; the
+ * redaction list is a second line of defence.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: "agentq" },
     redact: { paths: ["token", "*.token", "authorization", "*.authorization", "headers.authorization", "payload", "*.payload", "password", "*.password"], censor: "[redacted]" },
-  });
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
 
 export type { Logger };

@@ -1,7 +1,7 @@
 import { DomainError, toErrorEnvelope } from "@agentq/core";
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import { composeService } from "./compose.ts";
+import { ACCESS_LOG_MESSAGE, composeService } from "./compose.ts";
 import { openDatabase } from "./database.ts";
 import { readEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
@@ -70,6 +70,8 @@ export async function runService(options: { serves: ServedInterfaces; background
     if (only === null || only.matches(new URL(request.url).pathname)) return service.fetch(request, bindings);
     const requestId = service.deps.ids.next();
     const envelope = toErrorEnvelope(new DomainError("SVC_ROUTE_NOT_FOUND", only.refusal), requestId);
+    // Answered here, not by an app, so its access-log line is written here (same fields).
+    logger.info({ method: request.method, route: null, path: new URL(request.url).pathname, status: 404, duration_ms: 0, request_id: requestId }, ACCESS_LOG_MESSAGE);
     return Response.json(envelope, { status: 404, headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" } });
   };
 

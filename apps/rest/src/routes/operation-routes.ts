@@ -65,6 +65,7 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   const hasBody = BODY_METHODS.has(op.http.method);
   const body = hasBody ? await readJsonBody(request) : {};
   const principal = op.auth.kind === "public" ? undefined : await deps.authenticator.authenticate(request.headers.get("authorization"));
+  if (principal !== undefined) c.set("principal", principal);
   const query = readDeclaredQuery(request.url, op.http.query ?? []);
   const rawInput = assembleRawInput(body, query, c.req.param());
   const honoursKey = op.idempotency !== "none";
