@@ -1,9 +1,11 @@
 // `pnpm audit:export [--out FILE]`: writes the caller's sealed audit chain as JSON lines, page by
 // page from GET /v1/audit-log/chain (credential from SVC_CREDENTIAL, base URL from SVC_BASE_URL,
 // default http://127.0.0.1:8080), for `pnpm audit:verify FILE`. Needs scope view_audit_log or an
-// administrative credential.
+// administrative credential. A 429 (or 503) is waited out as its Retry-After says (at most 5 waits
+// in a row, 60 s each; see downloadAuditChain). Exit 0 written, 1 failed, 2 usage.
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { DEFAULT_RETRY_WAITS, downloadAuditChain } from "./audit-chain-download.ts";
 import { readCommandEnv } from "./env.ts";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -19,23 +21,16 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write("SVC_CREDENTIAL is not set\n");
     return 2;
   }
-  const base = env.baseUrl;
-  const lines: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const url = new URL(`${base}/v1/audit-log/chain`);
-    url.searchParams.set("limit", "100");
-    if (cursor !== null) url.searchParams.set("cursor", cursor);
-    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    const body = (await res.json()) as { items?: unknown[]; next_cursor?: string | null; error?: { code: string } };
-    if (!res.ok || !Array.isArray(body.items)) {
-      process.stderr.write(`export failed: HTTP ${res.status} ${body.error?.code ?? ""}\n`);
-      return 1;
-    }
-    for (const item of body.items) lines.push(JSON.stringify(item));
-    cursor = body.next_cursor ?? null;
-  } while (cursor !== null);
-  const text = lines.map((l) => `${l}\n`).join("");
+  const result = await downloadAuditChain({
+    baseUrl: env.baseUrl,
+    token,
+    onWait: (delayMs, attempt, status) => process.stderr.write(`HTTP ${status}: retrying in ${Math.ceil(delayMs / 1000)} s (wait ${attempt} of ${DEFAULT_RETRY_WAITS.maxWaitsPerPage})\n`),
+  });
+  if (!result.ok) {
+    process.stderr.write(`export failed: HTTP ${result.status} ${result.code ?? ""}\n`);
+    return 1;
+  }
+  const text = result.lines.map((l) => `${l}\n`).join("");
   if (out === undefined) process.stdout.write(text);
   else writeFileSync(resolve(env.workingDir, out), text);
   return 0;
