@@ -60,7 +60,7 @@ async function main(): Promise<number> {
   const m = new Map<string, number>();
   const notes: string[] = [];
   try {
-    log("starting the production server (node --import tsx apps/server/src/main.ts)");
+    log("building and starting the production server (pnpm build's bundle of apps/server, run by node)");
     server = await startServer(db.url, values.profile ? { cpuProfileDir: join(RESULTS_DIR, "profiles") } : {});
     if (values.profile) log(`CPU profile of the server: ${join(RESULTS_DIR, "profiles")} (written when it stops)`);
     log(`server ${server.baseUrl}, pid ${server.pid}`);
