@@ -31,7 +31,7 @@ export async function openDatabase(
     url = embedded.url;
   }
   const sql = postgres(url, {
-    max: options.max ?? 20,
+    max: options.max ?? 4,
     onnotice: (n) => options.onNotice?.(String(n.message)),
     connection: { application_name: "agentq" },
   });

@@ -16,6 +16,12 @@ export interface ServerEnv {
    * DATABASE_URL.
    */
   embeddedPostgresPort: number | null;
+  /**
+   * AGENTQ_PG_POOL_MAX: the server's PostgreSQL connections (default 4). Few connections with
+   * queries pipelined on each beat many: S1 at 32 requests in flight ran 1,061-1,064 sends/s with
+   * 4, about 990 with 8 or 2, and 797-804 with 20 (docs/performance.md).
+   */
+  poolMax: number;
   /** The address clients use to reach this server (MCP metadata, mcp_config); default from host and port. */
   publicBaseUrl: string;
   logLevel: string;
@@ -33,7 +39,7 @@ export interface ServerEnv {
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** Reads the server configuration from `env`; refuses a malformed PORT or AGENTQ_PG_PORT. */
+/** Reads the server configuration from `env`; refuses a malformed PORT, AGENTQ_PG_PORT or AGENTQ_PG_POOL_MAX. */
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const host = env.HOST?.trim() || "127.0.0.1";
   const portText = env.PORT?.trim() || "8080";
@@ -44,6 +50,9 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   if (embeddedPostgresPort !== null && (!Number.isInteger(embeddedPostgresPort) || embeddedPostgresPort < 1 || embeddedPostgresPort > 65535)) {
     throw new Error(`AGENTQ_PG_PORT must be an integer from 1 to 65535, got ${JSON.stringify(pgPortText)}.`);
   }
+  const poolText = env.AGENTQ_PG_POOL_MAX?.trim() || "4";
+  const poolMax = Number(poolText);
+  if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 1000) throw new Error(`AGENTQ_PG_POOL_MAX must be an integer from 1 to 1000, got ${JSON.stringify(poolText)}.`);
   const displayHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   return {
     host,
@@ -52,6 +61,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     secretKey: env.SVC_SECRET_KEY?.trim() || null,
     dataDir: env.AGENTQ_DATA_DIR?.trim() || `${REPO_ROOT}.data`,
     embeddedPostgresPort,
+    poolMax,
     publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL?.trim() || "info",
     commit: env.AGENTQ_COMMIT?.trim() || null,

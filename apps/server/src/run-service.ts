@@ -48,7 +48,7 @@ export async function runService(options: { serves: ServedInterfaces; background
     logger.fatal({ err: reason }, "unhandled rejection");
     process.exit(1);
   });
-  const db = await openDatabase(env, { onNotice: (text) => logger.debug({ notice: text }, "postgres notice") });
+  const db = await openDatabase(env, { max: env.poolMax, onNotice: (text) => logger.debug({ notice: text }, "postgres notice") });
   logger.info({ database: db.kind }, "database ready, migrations applied");
   const { secrets, source } = loadSecrets(env);
   if (source !== "env" && db.kind === "external") logger.warn("SVC_SECRET_KEY is not set: using the key in the data folder; set SVC_SECRET_KEY in production so every replica shares it.");

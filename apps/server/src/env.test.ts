@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { readEnv } from "./env.ts";
+
+describe("readEnv", () => {
+  it("defaults: port 8080 on 127.0.0.1, embedded PostgreSQL, a pool of 4 connections, the in-process rate limiter", () => {
+    const env = readEnv({});
+    expect(env).toMatchObject({ host: "127.0.0.1", port: 8080, databaseUrl: null, poolMax: 4, rateLimiter: "memory", publicBaseUrl: "http://127.0.0.1:8080" });
+  });
+
+  it("reads AGENTQ_PG_POOL_MAX and refuses what is not a count of connections", () => {
+    expect(readEnv({ AGENTQ_PG_POOL_MAX: "12" }).poolMax).toBe(12);
+    for (const bad of ["0", "-1", "2.5", "many", "1001"]) expect(() => readEnv({ AGENTQ_PG_POOL_MAX: bad })).toThrow(/AGENTQ_PG_POOL_MAX/);
+  });
+
+  it("refuses a malformed PORT, AGENTQ_PG_PORT or SVC_RATE_LIMITER", () => {
+    expect(() => readEnv({ PORT: "http" })).toThrow(/PORT/);
+    expect(() => readEnv({ AGENTQ_PG_PORT: "70000" })).toThrow(/AGENTQ_PG_PORT/);
+    expect(() => readEnv({ SVC_RATE_LIMITER: "redis" })).toThrow(/SVC_RATE_LIMITER/);
+  });
+});
