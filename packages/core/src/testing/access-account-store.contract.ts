@@ -136,5 +136,18 @@ export function describeAccountStoreContract(make: AccessStoresFactory): void {
       expect(ctx?.account.state).toBe("revoked");
       expect(await s.accounts.loadPrincipalContext({ accountId: makeAccount(ws.id).id })).toBeNull();
     });
+
+    it("loads concurrent principal contexts each as its own (across workspaces, repeated and missing ids)", async () => {
+      const a = await seedAccount(ws.id);
+      const b = await seedAccount(other.id);
+      const missing = makeAccount(ws.id).id;
+      const ids = [a.id, b.id, missing, a.id, b.id, a.id];
+      const loaded = await Promise.all(ids.map((accountId) => s.accounts.loadPrincipalContext({ accountId })));
+      expect(loaded).toEqual([{ account: a, workspace: ws }, { account: b, workspace: other }, null, { account: a, workspace: ws }, { account: b, workspace: other }, { account: a, workspace: ws }]);
+      // A change between two batches is seen by the next one.
+      await s.workspaces.setState({ workspaceId: other.id, state: "frozen" });
+      const [again] = await Promise.all([s.accounts.loadPrincipalContext({ accountId: b.id }), s.accounts.loadPrincipalContext({ accountId: a.id })]);
+      expect(again?.workspace.state).toBe("frozen");
+    });
   });
 }
