@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, deflateSync, gzipSync } from "node:zlib";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readBodyBytes } from "./read-body-bytes.ts";
 
@@ -87,5 +88,17 @@ describe("readBodyBytes", () => {
     const gz = gzipSync(text);
     expect(await codeOf(readBodyBytes(meteredStream(gz.subarray(0, gz.byteLength - 10), 64).stream, "gzip", LIMITS))).toBe("SVC_MALFORMED_REQUEST");
     expect(await codeOf(readBodyBytes(meteredStream(text, 64).stream, "br", LIMITS))).toBe("SVC_MALFORMED_REQUEST");
+  });
+
+  it("reads Node's IncomingMessage directly (node-server's bindings) with the same limits, leaving it undestroyed when it stops early", async () => {
+    const chunksOf = (bytes: Uint8Array, size: number) => Array.from({ length: Math.ceil(bytes.byteLength / size) }, (_, i) => bytes.slice(i * size, (i + 1) * size));
+    expect(await readBodyBytes(Readable.from(chunksOf(text, 7)), "identity", LIMITS)).toEqual(text);
+    expect(await readBodyBytes(Readable.from(chunksOf(gzipSync(text), 7)), "gzip", LIMITS)).toEqual(text);
+    const big = Readable.from(chunksOf(new Uint8Array(LIMITS.maxBytes + 1), 64 * 1024));
+    expect(await codeOf(readBodyBytes(big, "identity", LIMITS))).toBe("SVC_PAYLOAD_TOO_LARGE");
+    expect(big.destroyed).toBe(false);
+    const bomb = Readable.from(chunksOf(gzipSync(new Uint8Array(50 * 1024 * 1024)), 16 * 1024));
+    expect(await codeOf(readBodyBytes(bomb, "gzip", LIMITS))).toBe("SVC_PAYLOAD_TOO_LARGE");
+    expect(await codeOf(readBodyBytes(Readable.from([new Uint8Array([1, 2, 3])]), "gzip", LIMITS))).toBe("SVC_MALFORMED_REQUEST");
   });
 });

@@ -3,12 +3,13 @@ import { assertJsonContentType } from "./content-type.ts";
 import { parseContentEncoding } from "./content-encoding.ts";
 import { assertJsonDepth } from "./json-depth.ts";
 import { MAX_BODY_BYTES, MAX_COMPRESSED_BODY_BYTES, MAX_JSON_DEPTH } from "./limits.ts";
-import { readBodyBytes } from "./read-body-bytes.ts";
+import { readBodyBytes, type NodeBody } from "./read-body-bytes.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Reads the JSON object body of a POST, PUT or PATCH request, in this order:
+ * Reads the JSON object body of a POST, PUT or PATCH request (from `nodeBody`, Node's
+ * IncomingMessage, when the server provides it; else from the request's web stream), in this order:
  * 1. No body, or Content-Length 0, is `{}` whatever the headers (bodiless actions like freeze
  *    need no Content-Type).
  * 2. A declared Content-Type must be application/json (415, before reading); Content-Encoding
@@ -20,9 +21,10 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  *    JSON, and be an object (400 SVC_MALFORMED_REQUEST).
  * @throws DomainError SVC_UNSUPPORTED_CONTENT_TYPE | SVC_PAYLOAD_TOO_LARGE | SVC_MALFORMED_REQUEST
  */
-export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+export async function readJsonBody(request: Request, nodeBody: NodeBody | null = null): Promise<Record<string, unknown>> {
   const contentType = request.headers.get("content-type");
-  if (request.body === null || request.headers.get("content-length") === "0") return {};
+  const body = nodeBody ?? request.body;
+  if (body === null || request.headers.get("content-length") === "0") return {};
   // A declared non-JSON type is refused before a byte is read.
   if (contentType !== null) assertJsonContentType(contentType);
   const encoding = parseContentEncoding(request.headers.get("content-encoding"));
@@ -31,7 +33,7 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
   if (Number.isFinite(declared) && declared > wireLimit) {
     throw new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is too large.", { max_bytes: MAX_BODY_BYTES, max_compressed_bytes: MAX_COMPRESSED_BODY_BYTES });
   }
-  const bytes = await readBodyBytes(request.body, encoding, { maxBytes: MAX_BODY_BYTES, maxCompressedBytes: MAX_COMPRESSED_BODY_BYTES });
+  const bytes = await readBodyBytes(body, encoding, { maxBytes: MAX_BODY_BYTES, maxCompressedBytes: MAX_COMPRESSED_BODY_BYTES });
   if (bytes.byteLength === 0) return {};
   assertJsonContentType(contentType);
   let text: string;

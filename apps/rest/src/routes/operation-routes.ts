@@ -2,6 +2,8 @@ import { executeOperation, requestFingerprint } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, OperationContext, OperationResult, Principal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import { readJsonBody } from "../body/read-json-body.ts";
+import type { NodeBody } from "../body/read-body-bytes.ts";
+import { Readable } from "node:stream";
 import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
 import { applyRateLimitHeaders } from "../rate-limit-headers.ts";
@@ -63,7 +65,7 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
 async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps, onRateLimit: (state: RateLimitState) => void): Promise<Response> {
   const request = c.req.raw;
   const hasBody = BODY_METHODS.has(op.http.method);
-  const body = hasBody ? await readJsonBody(request) : {};
+  const body = hasBody ? await readJsonBody(request, nodeBodyOf(c)) : {};
   const principal = op.auth.kind === "public" ? undefined : await deps.authenticator.authenticate(request.headers.get("authorization"));
   if (principal !== undefined) c.set("principal", principal);
   const query = readDeclaredQuery(request.url, op.http.query ?? []);
@@ -76,11 +78,21 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
     requestId: c.get("requestId"),
     idempotencyKey: honoursKey ? request.headers.get("idempotency-key") : null,
     fingerprint: honoursKey ? requestFingerprint({ method: op.http.method, path, body: hasBody ? body : null }) : "",
-    signal: request.signal,
+    // Read lazily: under @hono/node-server the signal of a request builds a whole web Request;
+    // only a long-polling claim needs it.
+    get signal() {
+      return request.signal;
+    },
     onRateLimit,
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
   return renderResult(result);
+}
+
+/** Node's IncomingMessage of the request when served by @hono/node-server (its bindings), else null. */
+function nodeBodyOf(c: Context<RestEnv>): NodeBody | null {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  return incoming instanceof Readable ? incoming : null;
 }
 
 // The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay
