@@ -53,9 +53,9 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     HOST: "127.0.0.1",
     PORT: "0",
     LOG_LEVEL: "info",
-    // The per-minute rate limits (600/min per credential by default) would cap the load itself;
-    // the bench measures the queue (docs/guard-rails.md: SVC_RATE_LIMITER).
-    SVC_RATE_LIMITER: "off",
+    // The default in-process rate limiter stays in the path, as in production; the fixture lifts
+    // the workspace's per-minute limits far above what any scenario sends (fixture.ts).
+    SVC_RATE_LIMITER: "memory",
   };
   const profile = options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`];
   const bundle = await bundleServer(SERVER_DIR, dataDir);
