@@ -99,11 +99,12 @@ async function* limitedChunks(source: BodySource, limit: number, limits: BodyLim
   let finished = false;
   try {
     for (;;) {
-      const { done, value } = await source.next();
-      if (done === true) {
+      const step = await source.next();
+      if (step.done === true) {
         finished = true;
         return;
       }
+      const value = step.value;
       received += value.byteLength;
       if (received > limit) throw tooLarge(limits);
       yield value;
