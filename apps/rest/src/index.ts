@@ -1,7 +1,7 @@
 export { createRestApp } from "./app.ts";
 export type { RestAppOptions } from "./app.ts";
 export type { RestEnv } from "./rest-env.ts";
-export type { ServedRequest } from "./middleware/access-log.ts";
+export type { ServedRequest } from "@agentq/http";
 export type { RestLogger } from "./logger.ts";
 export { stderrLogger } from "./logger.ts";
 export { buildOpenApiDocument } from "./openapi.ts";

@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@agentq/postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnServer, type SpawnedServer } from "./testing/spawn-server.ts";
 
@@ -14,16 +15,6 @@ import { spawnServer, type SpawnedServer } from "./testing/spawn-server.ts";
 
 const START_BUDGET_MS = 30_000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** A free port that is none of the well-known PostgreSQL ports of this project's machines. */
 async function freePostgresPort(): Promise<number> {

@@ -146,7 +146,8 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now (the OS picks it; another process may take it before you do). */
+export function freePort(): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const server = createServer();
     server.once("error", reject);

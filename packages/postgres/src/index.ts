@@ -1,5 +1,5 @@
 export { migrate, MIGRATIONS_FOLDER } from "./migrate.ts";
-export { startEmbeddedPostgres, EmbeddedPostgresError, repoRoot } from "./embedded.ts";
+export { startEmbeddedPostgres, EmbeddedPostgresError, repoRoot, freePort } from "./embedded.ts";
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from "./embedded.ts";
 export { translatePgError, isUnavailable, uniqueViolationOutcome, withPgErrors } from "./pg-errors.ts";
 export type { UniqueViolationOutcome } from "./pg-errors.ts";

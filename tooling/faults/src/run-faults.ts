@@ -1,8 +1,8 @@
 import { serverEnv } from "@agentq/server/testing";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@agentq/postgres";
 import postgres from "postgres";
 import { bundleServer } from "@agentq/server/bundle";
 import { checkRun, type CheckReport } from "./checker.ts";
@@ -55,16 +55,6 @@ export interface FaultRunResult {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const SECRET = "faults-secret-key-0123456789abcdef0123456789abcdef";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /**
  * One fault run: its own embedded PostgreSQL (own data folder and port) behind a TCP proxy, two

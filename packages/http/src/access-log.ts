@@ -3,26 +3,33 @@ import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 
 /**
- * One served HTTP request, as the access log records it: method and matched route (never the
- * raw URL, its query string or any header), status, duration, request id and the caller when it
- * authenticated. Never carries a body, a tool's arguments, a token or the Authorization header.
- * The same shape as the REST app's `ServedRequest` (apps/rest), so one log serves both.
+ * One served HTTP request, as the access log records it: what was asked (method and the matched
+ * route pattern, never the raw URL, its query string or any header), how it ended and who asked.
+ * Field names are the log's (snake_case, like `request_id` in the error envelope). Never carries
+ * a body, a payload, a tool's arguments, a token or the Authorization header. REST and MCP log
+ * the same shape, so one log serves both.
  */
 export interface ServedRequest {
   method: string;
-  /** The matched route (`/mcp`, a metadata path), or null when none matched. */
+  /** The matched route pattern (`/v1/messages/:id/ack`, `/mcp`), or null when no route matched. */
   route: string | null;
-  /** The path without its query string, only when no route matched. */
+  /** The path without its query string, only when no route matched (so a 404 says what was asked). */
   path?: string;
   status: number;
+  /** From the request's arrival in the app to its response (a long poll counts its wait). */
   duration_ms: number;
   request_id: string;
+  /** The caller, when the request authenticated. */
   workspace_id?: string;
   ai_account_id?: string;
   credential_id?: string;
 }
 
-/** Reports every request the app answers to `onServed`, once its response is ready; register it first. */
+/**
+ * Reports every request the app answers to `onServed`, once, after the response is ready (errors
+ * included: the error handler has rendered the envelope by then). Register it first, so it sees
+ * the request id, the route and the caller the later middleware and handlers set.
+ */
 export function accessLog(onServed: (entry: ServedRequest) => void): MiddlewareHandler<{ Variables: { requestId: string; principal?: Principal } }> {
   return async (c, next) => {
     const startedAt = performance.now();

@@ -1,0 +1,4 @@
+import { defineProject } from "vitest/config";
+export default defineProject({
+  test: { name: "http", include: ["src/**/*.test.ts"], globalSetup: [] },
+});
