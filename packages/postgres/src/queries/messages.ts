@@ -155,10 +155,11 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
     select exists (select 1 from recipient) as recipient_ok,
            not exists (select 1 from policy_gate) as policy_ok,
            exists (select 1 from idempotency) as idempotency_inserted,
-           (${hasKey}::boolean and exists (
+           -- Read only when a guard failed (a stored key then wins): an accepted send skips it.
+           (case when exists (select 1 from guards) then false else ${hasKey}::boolean and exists (
              select 1 from idempotency_keys
              where workspace_id = ${k?.workspaceId ?? null}::text and account_id = ${k?.accountId ?? null}::text and key = ${k?.key ?? null}::text and expires_at > now()
-           )) as key_exists,
+           ) end) as key_exists,
            (select count(*) from wake)::int as woke,
            message.*
     from (select 1) as one left join message on true`;
