@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleServer } from "@agentq/server/bundle";
+import { bootstrapWorkspace } from "@agentq/server/testing";
 
 /** The server package of this checkout. */
 export const SERVER_DIR = fileURLToPath(new URL("../../../apps/server/", import.meta.url));
@@ -134,20 +135,5 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
 
 /** Runs `src/bootstrap.ts --json` of the server beside it; returns the workspace and its administrative token. */
 export function bootstrap(env: NodeJS.ProcessEnv): Promise<{ workspace_id: string; token: string; ai_account_id: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/bootstrap.ts", "--workspace", "bench", "--email", "bench@example.test", "--json"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      if (code !== 0) return reject(new Error(`bootstrap exited with ${code}: ${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as { workspace_id: string; token: string; ai_account_id: string });
-      } catch (e) {
-        reject(e instanceof Error ? e : new Error(String(e)));
-      }
-    });
-  });
+  return bootstrapWorkspace(env, { workspace: "bench", email: "bench@example.test" });
 }

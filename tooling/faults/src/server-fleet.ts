@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { bootstrapWorkspace } from "@agentq/server/testing";
 import { fileURLToPath } from "node:url";
 
 /** The server package of this checkout (a run may point at another checkout's instead). */
@@ -150,22 +151,7 @@ export function serverSlot(p: { name: string; port: number; env: NodeJS.ProcessE
   return slot;
 }
 
-/** Runs `pnpm bootstrap --json` of `serverDir` (as `node --import tsx src/bootstrap.ts`) and returns its answer. */
+/** Runs `pnpm bootstrap --json` of `serverDir` and returns its answer. */
 export function runBootstrap(serverDir: string, env: NodeJS.ProcessEnv): Promise<{ workspace_id: string; token: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/bootstrap.ts", "--workspace", "faults", "--email", "faults@example.test", "--json"], { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      if (code !== 0) return reject(new Error(`bootstrap exited with ${code}: ${stderr}`));
-      try {
-        resolve(JSON.parse(stdout) as { workspace_id: string; token: string });
-      } catch (e) {
-        reject(e instanceof Error ? e : new Error(String(e)));
-      }
-    });
-  });
+  return bootstrapWorkspace(env, { workspace: "faults", email: "faults@example.test" }, serverDir);
 }

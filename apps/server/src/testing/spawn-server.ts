@@ -58,10 +58,10 @@ export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000): P
   return { baseUrl, child, output: () => output, exited };
 }
 
-/** Runs one of the server's commands (`src/bootstrap.ts`, `src/admin.ts`) to completion. */
-export function runServerCommand(script: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs one of the server's commands (`src/bootstrap.ts`, `src/admin.ts`) to completion, from `serverDir` (default: this checkout's apps/server). */
+export function runServerCommand(script: string, args: readonly string[], env: NodeJS.ProcessEnv, serverDir: string = SERVER_DIR): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [script, ...args], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(join(serverDir, "node_modules", ".bin", "tsx"), [script, ...args], { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
@@ -69,4 +69,11 @@ export function runServerCommand(script: string, args: readonly string[], env: N
     child.once("error", reject);
     child.once("exit", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** `pnpm bootstrap --workspace NAME --email EMAIL --json` as a command: a new workspace, its owner and administrative credential. */
+export async function bootstrapWorkspace(env: NodeJS.ProcessEnv, p: { workspace: string; email: string }, serverDir: string = SERVER_DIR): Promise<{ workspace_id: string; ai_account_id: string; token: string }> {
+  const r = await runServerCommand("src/bootstrap.ts", ["--workspace", p.workspace, "--email", p.email, "--json"], env, serverDir);
+  if (r.code !== 0) throw new Error(`bootstrap exited with ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { workspace_id: string; ai_account_id: string; token: string };
 }
