@@ -9,7 +9,8 @@ import { buildMcpConfig } from "../access/mcp-config.ts";
 import type { AiAccountState } from "../access/model.ts";
 import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES, RETIRED_SCOPES } from "../access/model.ts";
 import { tokenFromSeal } from "../access/token.ts";
-import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
+import { decodeCursor } from "../cursors/cursor.ts";
+import { pageOf } from "../cursors/page.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import type { CoreDeps } from "../deps.ts";
 import { isDomainError, malformed } from "../errors.ts";
@@ -17,7 +18,7 @@ import { auditRefusal } from "../audit/refusal-audit.ts";
 import { checkAccountCap } from "../plans/plan-caps.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { isUlid } from "../ids.ts";
-import type { OperationContext, OperationResult } from "./operation.ts";
+import type { OperationResult } from "./operation.ts";
 import { defineOperation } from "./operation.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -125,10 +126,6 @@ function unsealIssue(deps: CoreDeps, result: OperationResult): OperationResult {
 
 function forgetAfterCommit(deps: CoreDeps, credentialIds: readonly string[]): void {
   for (const id of credentialIds) deps.credentialCache?.forget(id);
-}
-
-function pageOf<T>(deps: CoreDeps, ctx: OperationContext, resource: string, filters: Record<string, string | null>, nextAfter: string | null, items: T[]) {
-  return { items, next_cursor: nextAfter === null ? null : encodeCursor(deps, { resource, workspaceId: ctx.principal.workspace.id, filters }, nextAfter) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { TSchema } from "@sinclair/typebox";
-import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
+import { decodeCursor } from "../cursors/cursor.ts";
+import { pageOf } from "../cursors/page.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
@@ -129,10 +130,6 @@ async function finishedReplay(deps: CoreDeps, ctx: OperationContext): Promise<Op
   if (ctx.idempotencyKey === null) return null;
   const record = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key: ctx.idempotencyKey });
   return record === null || record.status === null ? null : replayOrConflict(record, ctx);
-}
-
-function pageOf<T>(deps: CoreDeps, ctx: OperationContext, resource: string, filters: Record<string, string | null>, nextAfter: string | null, items: T[]) {
-  return { items, next_cursor: nextAfter === null ? null : encodeCursor(deps, { resource, workspaceId: ctx.principal.workspace.id, filters }, nextAfter) };
 }
 
 // ---------------------------------------------------------------------------------------------
