@@ -274,7 +274,8 @@ describe("authentication and metadata", () => {
         body: JSON.stringify(initialize),
       });
       expect(res.status).toBe(401);
-      expect(res.headers.get("www-authenticate")).toBe(expectedChallenge);
+      // A presented but unusable credential adds error="invalid_token" (RFC 6750 §3.1); none adds nothing.
+      expect(res.headers.get("www-authenticate")).toBe(authorization === undefined ? expectedChallenge : `${expectedChallenge}, error="invalid_token"`);
       const body = (await res.json()) as { error: { code: string }; request_id: string };
       expect(body.error.code).toBe("SVC_UNAUTHENTICATED");
       expect(body.request_id).toBe(res.headers.get("x-request-id"));

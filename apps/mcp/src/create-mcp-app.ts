@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, toErrorEnvelope } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, Principal, RateLimitStatus } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -5,10 +6,10 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { accessLog, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, type ServedRequest } from "@agentq/http";
 import type { ToolCaller } from "./call-tool.ts";
-import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, bearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
-import { MAX_MCP_BODY_BYTES, readMcpBody } from "./read-mcp-body.ts";
+import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
+import { MAX_MCP_BODY_BYTES, readMcpBody, type McpNodeBody } from "./read-mcp-body.ts";
 import { toolBindings } from "./tool-binding.ts";
 import { createToolServer } from "./tool-server.ts";
 
@@ -58,12 +59,12 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   const scopes = options.scopes ?? OPERATIONAL_SCOPES;
   const bindings = toolBindings(options.operations ?? OPERATIONS);
   const metadata = protectedResourceMetadata(base, scopes);
-  const challenge = bearerChallenge(base, scopes);
   const authenticator = options.authenticator ?? createAuthenticator(deps);
   const newIdempotencyKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
 
   const app = new Hono<Env>();
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
+  app.use("*", closeAfterUnreadBody());
   app.use("*", async (c, next) => {
     c.set("requestId", deps.ids.next());
     await next();
@@ -100,7 +101,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       caller = { kind: "principal", principal };
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      if (error.status === 401) return errorResponse(c, error, { "WWW-Authenticate": challenge });
+      if (error.status === 401) return errorResponse(c, error, { "WWW-Authenticate": mcpBearerChallenge(base, scopes, c.req.header("Authorization")) });
       caller = { kind: "refused", error };
     }
     if (c.req.method !== "POST") {
@@ -109,7 +110,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     }
     const declared = Number(c.req.header("Content-Length") ?? "0");
     if (declared > MAX_MCP_BODY_BYTES) return errorResponse(c, new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is over 256 KB.", { max_bytes: MAX_MCP_BODY_BYTES }));
-    const body = await readMcpBody(c.req.raw);
+    const body = await readMcpBody(c.req.raw, nodeBodyOf(c));
     if (body.kind === "not_json") {
       return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, 400);
     }
@@ -146,4 +147,10 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     }
   });
   return app;
+}
+
+/** Node's IncomingMessage of the request when served by @hono/node-server (its bindings), else null. */
+function nodeBodyOf(c: Context<Env>): McpNodeBody | null {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  return incoming instanceof Readable ? incoming : null;
 }

@@ -6,7 +6,7 @@ export type { ToolBinding, OperationCall, JsonSchemaObject } from "./tool-bindin
 export { callTool, toolSuccess, toolFailure, RETRY_AFTER_META_KEY } from "./call-tool.ts";
 export type { ToolCaller, ToolCallContext } from "./call-tool.ts";
 export { createToolServer, MCP_SERVER_INFO } from "./tool-server.ts";
-export { MCP_PATH, METADATA_PATH_INSERTED, METADATA_PATH_APPENDED, protectedResourceMetadata, bearerChallenge } from "./protected-resource.ts";
+export { MCP_PATH, METADATA_PATH_INSERTED, METADATA_PATH_APPENDED, protectedResourceMetadata, mcpBearerChallenge } from "./protected-resource.ts";
 export type { ProtectedResourceMetadata } from "./protected-resource.ts";
 export { restRequestOf, pathParameterNames } from "./rest-request.ts";
 export type { RestRequest } from "./rest-request.ts";

@@ -1,3 +1,4 @@
+import { bearerChallenge } from "@agentq/http";
 /** Path of the MCP endpoint. */
 export const MCP_PATH = "/mcp";
 
@@ -38,8 +39,9 @@ export function protectedResourceMetadata(base: string, scopes: readonly string[
 
 /**
  * The `WWW-Authenticate` challenge of a 401 from the MCP endpoint (MCP authorization, RFC 9728
- * §5.1): where the metadata is and which scopes to ask for.
+ * §5.1): where the metadata is and which scopes to ask for, plus `error="invalid_token"` when the
+ * request presented a credential that cannot be used (RFC 6750 §3.1).
  */
-export function bearerChallenge(base: string, scopes: readonly string[]): string {
-  return `Bearer resource_metadata="${base}${METADATA_PATH_INSERTED}", scope="${scopes.join(" ")}"`;
+export function mcpBearerChallenge(base: string, scopes: readonly string[], authorization: string | null | undefined): string {
+  return bearerChallenge([`resource_metadata="${base}${METADATA_PATH_INSERTED}"`, `scope="${scopes.join(" ")}"`], authorization);
 }

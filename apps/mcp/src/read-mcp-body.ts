@@ -30,6 +30,11 @@ function nestingDepthExceeds(text: string, maxDepth: number): boolean {
   return false;
 }
 
+/** Node's IncomingMessage, as far as reading a body needs it (under @hono/node-server). */
+export interface McpNodeBody {
+  iterator(options: { destroyOnReturn: boolean }): AsyncIterator<Uint8Array>;
+}
+
 /**
  * Reads and parses the body of an MCP POST with the service's body rules: at most 256 KB
  * (counted as the bytes arrive, whatever Content-Length says), UTF-8, nested at most
@@ -38,28 +43,22 @@ function nestingDepthExceeds(text: string, maxDepth: number): boolean {
  * @throws DomainError SVC_UNSUPPORTED_CONTENT_TYPE (Content-Encoding other than identity),
  *   SVC_PAYLOAD_TOO_LARGE, SVC_MALFORMED_REQUEST (invalid UTF-8, nested too deep).
  */
-export async function readMcpBody(request: Request): Promise<McpBody> {
+export async function readMcpBody(request: Request, nodeBody: McpNodeBody | null = null): Promise<McpBody> {
   const encoding = request.headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
   if (encoding !== "identity" && encoding !== "") {
     throw new DomainError("SVC_UNSUPPORTED_CONTENT_TYPE", "The MCP endpoint accepts uncompressed request bodies only.", { content_encoding: encoding });
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (request.body !== null) {
-    const reader = (request.body as ReadableStream<Uint8Array>).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > MAX_MCP_BODY_BYTES) {
-          await reader.cancel().catch(() => undefined);
-          throw new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is over 256 KB.", { max_bytes: MAX_MCP_BODY_BYTES });
-        }
-        chunks.push(value);
-      }
-    } finally {
-      reader.releaseLock();
+  const source = nodeBody ?? (request.body as AsyncIterable<Uint8Array> | null);
+  if (source !== null) {
+    // Node's IncomingMessage is read without being destroyed when the read stops early, so what is
+    // left of a refused body can be drained before the answer goes out (closeAfterUnreadBody).
+    const chunksOf: AsyncIterable<Uint8Array> = nodeBody === null ? (source as AsyncIterable<Uint8Array>) : { [Symbol.asyncIterator]: () => nodeBody.iterator({ destroyOnReturn: false }) };
+    for await (const value of chunksOf) {
+      size += value.byteLength;
+      if (size > MAX_MCP_BODY_BYTES) throw new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is over 256 KB.", { max_bytes: MAX_MCP_BODY_BYTES });
+      chunks.push(value);
     }
   }
   let text: string;

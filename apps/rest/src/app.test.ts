@@ -80,8 +80,16 @@ describe("conventions on every route", () => {
 
   it("refuses a missing or unknown credential with 401 SVC_UNAUTHENTICATED, and authorizes by tier and scope", async () => {
     const { app } = createTestApp();
-    await expectEnvelope(await app.request("/v1/test/items"), 401, "SVC_UNAUTHENTICATED");
-    await expectEnvelope(await app.request("/v1/test/items", { headers: { Authorization: "Bearer nope" } }), 401, "SVC_UNAUTHENTICATED");
+    const missing = await app.request("/v1/test/items");
+    await expectEnvelope(missing, 401, "SVC_UNAUTHENTICATED");
+    expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="agentq"');
+    for (const authorization of ["Bearer nope", "Basic abc", `Bearer ${TOKENS.sender}x`]) {
+      const unusable = await app.request("/v1/test/items", { headers: { Authorization: authorization } });
+      await expectEnvelope(unusable, 401, "SVC_UNAUTHENTICATED");
+      expect(unusable.headers.get("www-authenticate")).toBe('Bearer realm="agentq", error="invalid_token"');
+    }
+    // Only a 401 challenges.
+    expect((await app.request("/v1/test/items/a/echo", { method: "POST", headers: jsonHeaders(TOKENS.noScopes), body: "{}" })).headers.get("www-authenticate")).toBeNull();
     await expectEnvelope(await app.request("/v1/test/items/a/echo", { method: "POST", headers: jsonHeaders(TOKENS.noScopes), body: "{}" }), 403, "SVC_SCOPE_INSUFFICIENT");
     await expectEnvelope(await app.request("/v1/test/items/a/freeze", { method: "POST", headers: jsonHeaders(TOKENS.sender, { "Idempotency-Key": "k" }) }), 403, "SVC_TIER_INSUFFICIENT");
   });

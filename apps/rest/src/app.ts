@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, type ServedRequest } from "@agentq/http";
 import { requestId } from "./middleware/request-id.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -63,6 +63,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   const app = new Hono<RestEnv>();
 
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
+  app.use("*", closeAfterUnreadBody());
   app.use("*", requestId(options.requestIds ?? ulidSource()));
 
   const version = versionInfo(options.commit);

@@ -89,7 +89,15 @@ function bodySource(body: BodyStream): BodySource {
     };
   }
   const iterator = body.iterator({ destroyOnReturn: false });
-  return { next: () => iterator.next(), stop: () => undefined, release: () => undefined };
+  // Ending the iterator detaches it from the stream without destroying it, so what is left of a
+  // refused body can still be drained (closeAfterUnreadBody) and the answer reach the client.
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    void iterator.return?.().catch(() => undefined);
+  };
+  return { next: () => iterator.next(), stop: end, release: end };
 }
 
 // Yields the source's chunks, failing once more than `limit` bytes have arrived. Stops the
