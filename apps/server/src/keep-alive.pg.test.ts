@@ -23,7 +23,7 @@ describe("keep-alive connections after early refusals (REST and MCP over a real 
     service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1", logger: createLogger("silent"), rateLimiter: "off" });
     token = (await bootstrapWorkspace(service.deps, { workspaceName: "kept-alive", email: "owner@kept-alive.test" })).token;
     await new Promise<void>((resolve) => {
-      const server = serve({ fetch: service.fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
+      const server = serve({ fetch: (request, env) => service.fetch(request, env), hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
         baseUrl = `http://127.0.0.1:${info.port}`;
         resolve();
       });
@@ -47,7 +47,7 @@ describe("keep-alive connections after early refusals (REST and MCP over a real 
     });
   };
   const upload = (path: string, headers: Record<string, string>, body: ReadableStream<Uint8Array>) =>
-    fetch(`${baseUrl}${path}`, { method: "POST", headers: { Authorization: `Bearer ${token}`, ...headers }, body, duplex: "half" } as RequestInit);
+    fetch(`${baseUrl}${path}`, { method: "POST", headers: { Authorization: `Bearer ${token}`, ...headers }, body, duplex: "half" });
 
   const refusals: { name: string; send: () => Promise<Response>; status: number; code: string }[] = [
     { name: "REST 413 (chunked, past 256 KB)", send: () => upload("/v1/ai-accounts", { "Content-Type": "application/json" }, chunkedBody(12)), status: 413, code: "SVC_PAYLOAD_TOO_LARGE" },
