@@ -1,7 +1,7 @@
-import { createAuthenticator, type WebhookTransport, InProcessRateLimiter, RATE_LIMIT_WINDOW_MS, type Clock, type RateLimiter, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
+import { createAuthenticator, forgetWorkspaceLimits, type WebhookTransport, InProcessRateLimiter, RATE_LIMIT_WINDOW_MS, type Clock, type RateLimiter, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
 import { createHttpWebhookTransport, defaultDispatcherSettings, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
 import { createMcpApp } from "@agentq/mcp";
-import { createPgDeps, PgRateLimiter, type PgDeps } from "@agentq/postgres";
+import { createPgDeps, PgRateLimiter, PLAN_CHANGED_CHANNEL, type PgDeps } from "@agentq/postgres";
 import { createRestApp, type ServedRequest } from "@agentq/rest";
 import type postgres from "postgres";
 import type { Logger } from "./logger.ts";
@@ -69,6 +69,13 @@ export function composeService(p: {
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
     onRequestServed,
   });
+  // An operator's plan change (`pnpm admin workspace plan`, another process) is in force here at
+  // once: its NOTIFY drops this process's cached limits of that workspace. The listen shares the
+  // one LISTEN connection of this pool; without it the cache's 30-second bound still holds.
+  const planListener = p.sql.listen(PLAN_CHANGED_CHANNEL, (workspaceId) => forgetWorkspaceLimits(deps, workspaceId)).catch((error: unknown) => {
+    p.logger.warn({ err: error }, "could not listen for plan changes; they reach this process within 30 s");
+    return null;
+  });
   return {
     deps,
     fetch(request, env) {
@@ -84,6 +91,9 @@ export function composeService(p: {
         onWork: (task, count) => p.logger.debug({ task, count }, "background task did work"),
       });
     },
-    close: () => deps.close(),
+    async close() {
+      await (await planListener)?.unlisten().catch(() => undefined);
+      await deps.close();
+    },
   };
 }

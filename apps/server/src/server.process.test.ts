@@ -64,10 +64,10 @@ describe("agentq server process", () => {
     expect(acked.body.state).toBe("acknowledged");
 
     // Operator freeze bites on the very next request; unfreeze restores it.
-    const freeze = await runServerCommand("src/admin.ts", ["workspace", "freeze", admin.workspace_id], env);
+    const freeze = await runServerCommand("src/admin/main.ts", ["workspace", "freeze", admin.workspace_id], env);
     expect(freeze.code).toBe(0);
     expect((await call(receiver, "POST", "/v1/messages/get-pending", {})).body.error.code).toBe("SVC_FROZEN");
-    expect((await runServerCommand("src/admin.ts", ["workspace", "unfreeze", admin.workspace_id], env)).code).toBe(0);
+    expect((await runServerCommand("src/admin/main.ts", ["workspace", "unfreeze", admin.workspace_id], env)).code).toBe(0);
     expect((await call(receiver, "POST", "/v1/messages/get-pending", {})).status).toBe(200);
 
     // A long poll in flight when SIGTERM arrives still gets its answer, and the process exits 0.

@@ -17,3 +17,4 @@ export { createPgStores, bindPgStores, PgTxRunner } from "./pg-stores.ts";
 export { createPgDeps, systemClock } from "./pg-deps.ts";
 export type { PgDeps } from "./pg-deps.ts";
 export { WAKEUP_CHANNEL } from "./queries/messages.ts";
+export { PLAN_CHANGED_CHANNEL } from "./queries/plans.ts";

@@ -58,10 +58,25 @@ export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000): P
   return { baseUrl, child, output: () => output, exited };
 }
 
-/** Runs one of the server's commands (`src/bootstrap.ts`, `src/admin.ts`) to completion, from `serverDir` (default: this checkout's apps/server). */
+/** The repository's root (where users type `pnpm ...`). */
+export const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/**
+ * Runs `pnpm <args>` from the repository's root to completion, exactly as a user types it
+ * (`pnpm admin workspace plan ...`, `pnpm bootstrap ...`).
+ */
+export function runPnpm(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string = REPO_ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return collectProcess("pnpm", args, { cwd, env });
+}
+
+/** Runs one of the server's commands (`src/bootstrap.ts`, `src/admin/main.ts`) to completion, from `serverDir` (default: this checkout's apps/server). */
 export function runServerCommand(script: string, args: readonly string[], env: NodeJS.ProcessEnv, serverDir: string = SERVER_DIR): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return collectProcess(join(serverDir, "node_modules", ".bin", "tsx"), [script, ...args], { cwd: serverDir, env });
+}
+
+function collectProcess(command: string, args: readonly string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(serverDir, "node_modules", ".bin", "tsx"), [script, ...args], { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

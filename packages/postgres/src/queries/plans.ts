@@ -8,12 +8,21 @@ export async function workspacePlansFind(sql: SqlClient, p: { workspaceId: strin
   return row ? { workspaceId: row.workspace_id, plan: row.plan, overrides: row.overrides } : null;
 }
 
-/** Inserts or replaces the workspace's plan row. */
+/** The LISTEN/NOTIFY channel a plan change is announced on (payload: the workspace id), so every process drops its cached limits. */
+export const PLAN_CHANGED_CHANNEL = "agentq_plan_changed";
+
+/**
+ * Inserts or replaces the workspace's plan row and announces the change on PLAN_CHANGED_CHANNEL
+ * (delivered at commit, so listeners never re-read the old row).
+ */
 export async function workspacePlansUpsert(sql: SqlClient, p: { plan: WorkspacePlan; now: Date }): Promise<void> {
   await sql`
-    insert into workspace_plans (workspace_id, plan, overrides, updated_at)
-    values (${p.plan.workspaceId}, ${p.plan.plan}, ${sql.json(p.plan.overrides)}::jsonb, ${p.now})
-    on conflict (workspace_id) do update set plan = excluded.plan, overrides = excluded.overrides, updated_at = excluded.updated_at`;
+    with upserted as (
+      insert into workspace_plans (workspace_id, plan, overrides, updated_at)
+      values (${p.plan.workspaceId}, ${p.plan.plan}, ${sql.json(p.plan.overrides)}::jsonb, ${p.now})
+      on conflict (workspace_id) do update set plan = excluded.plan, overrides = excluded.overrides, updated_at = excluded.updated_at
+      returning workspace_id)
+    select pg_notify(${PLAN_CHANGED_CHANNEL}, workspace_id) from upserted`;
 }
 
 /** AI accounts of the workspace that are not revoked. */
