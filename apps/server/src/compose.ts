@@ -69,13 +69,6 @@ export function composeService(p: {
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
     onRequestServed,
   });
-  // An operator's plan change (`pnpm admin workspace plan`, another process) is in force here at
-  // once: its NOTIFY drops this process's cached limits of that workspace. The listen shares the
-  // one LISTEN connection of this pool; without it the cache's 30-second bound still holds.
-  const planListener = p.sql.listen(PLAN_CHANGED_CHANNEL, (workspaceId) => forgetWorkspaceLimits(deps, workspaceId)).catch((error: unknown) => {
-    p.logger.warn({ err: error }, "could not listen for plan changes; they reach this process within 30 s");
-    return null;
-  });
   return {
     deps,
     fetch(request, env) {
@@ -91,9 +84,22 @@ export function composeService(p: {
         onWork: (task, count) => p.logger.debug({ task, count }, "background task did work"),
       });
     },
-    async close() {
-      await (await planListener)?.unlisten().catch(() => undefined);
-      await deps.close();
-    },
+    close: () => deps.close(),
   };
+}
+
+/**
+ * Makes an operator's plan change (`pnpm admin workspace plan`, another process) take effect in
+ * this process at once: the change's NOTIFY drops this process's cached limits of that workspace.
+ * Shares the pool's one LISTEN connection. Without it (listen failed) the cache's 30-second bound
+ * still holds. Resolves with the stopper.
+ */
+export async function listenForPlanChanges(sql: postgres.Sql, deps: PgDeps, logger: Logger): Promise<{ stop(): Promise<void> }> {
+  try {
+    const meta = await sql.listen(PLAN_CHANGED_CHANNEL, (workspaceId) => forgetWorkspaceLimits(deps, workspaceId));
+    return { stop: () => meta.unlisten().catch(() => undefined) };
+  } catch (error) {
+    logger.warn({ err: error }, "could not listen for plan changes; they reach this process within 30 s");
+    return { stop: async () => undefined };
+  }
 }

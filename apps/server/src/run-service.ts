@@ -1,7 +1,7 @@
 import { DomainError, toErrorEnvelope } from "@agentq/core";
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import { ACCESS_LOG_MESSAGE, composeService } from "./compose.ts";
+import { ACCESS_LOG_MESSAGE, composeService, listenForPlanChanges } from "./compose.ts";
 import { openDatabase } from "./database.ts";
 import { readEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
@@ -64,6 +64,7 @@ export async function runService(options: { serves: ServedInterfaces; background
     ...(env.commit === null ? {} : { commit: env.commit }),
   });
   const background = options.background ? service.startBackground() : { stop: async () => undefined };
+  const planChanges = await listenForPlanChanges(db.sql, service.deps, logger);
 
   const only = options.serves === "all" ? null : SERVES[options.serves];
   const fetch = (request: Request, bindings?: unknown): Response | Promise<Response> => {
@@ -98,6 +99,7 @@ export async function runService(options: { serves: ServedInterfaces; background
       if ("closeIdleConnections" in server) server.closeIdleConnections();
     });
     await background.stop();
+    await planChanges.stop();
     await service.close();
     await db.close();
     logger.info("stopped cleanly");

@@ -31,9 +31,16 @@ export interface SpawnedServer {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns `tsx src/main.ts` and waits for its "agentq listening" log line. */
-export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<SpawnedServer> {
-  const child = spawn(TSX, ["src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Spawns `tsx src/main.ts` (or `command`, e.g. `["pnpm", "start"]` from the repository's root, as
+ * a user starts it) and waits for its "agentq listening" log line. A `command` runs in a process
+ * group of its own (`stopProcessGroup` ends it with every child).
+ */
+export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000, command?: { argv: readonly [string, ...string[]]; cwd: string }): Promise<SpawnedServer> {
+  const child =
+    command === undefined
+      ? spawn(TSX, ["src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(command.argv[0], command.argv.slice(1), { cwd: command.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -56,6 +63,18 @@ export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000): P
     });
   });
   return { baseUrl, child, output: () => output, exited };
+}
+
+/** Sends SIGTERM to a process group started with `detached: true` (a `pnpm ...` and its children) and waits for the leader's exit. */
+export async function stopProcessGroup(p: { child: ChildProcess; exited: Promise<unknown> }): Promise<void> {
+  if (p.child.exitCode === null && p.child.pid !== undefined) {
+    try {
+      process.kill(-p.child.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  }
+  await p.exited;
 }
 
 /** The repository's root (where users type `pnpm ...`). */

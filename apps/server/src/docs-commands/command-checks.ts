@@ -1,0 +1,158 @@
+import type { ShellResult } from "./shell-session.ts";
+
+/** What the documentation runner offers a check: the world's values and a way to make state. */
+export interface DocsWorld {
+  /**
+   * Values for `{{name}}` in commands: `base_url`, `workspace_id`, `admin_token` (administrative),
+   * `op_token` (operational, every operational scope, account `builder`), `database_url`,
+   * `secret_key`, `repo` (the repository's root).
+   */
+  bindings: Readonly<Record<string, string>>;
+  /** Sends a fresh message to `builder` with `op_token` and claims it: its `message_id` and `lease_id`. */
+  claimedMessage(): Promise<{ message_id: string; lease_id: string }>;
+  /** Sends a fresh message to `builder` with `op_token`, left pending: its `message_id`. */
+  sentMessage(): Promise<{ message_id: string }>;
+}
+
+/** How one documented command is checked. */
+export type CommandCheck =
+  | {
+      kind: "run";
+      /** The command to run instead of the documented text (`{{name}}` from the bindings), when the text holds placeholders the standard ones do not cover. */
+      as?: string;
+      /** Makes the state the command needs; its values join the bindings. */
+      setup?: (world: DocsWorld) => Promise<Record<string, string>>;
+      /** A problem with the result, or null (default: exit 0, and a JSON answer without `error`). */
+      expect?: (result: ShellResult) => string | null;
+      /** Values later commands of the same block use (`{{name}}`). */
+      bind?: (result: ShellResult) => Record<string, string>;
+      /** Files (relative to the repository's root) the command writes, removed after the run. */
+      writes?: readonly string[];
+    }
+  /** `pnpm start &`: the runner's own server, started as `pnpm start` before any block runs. */
+  | { kind: "the-server" }
+  /** A long-running process: started in the background, checked for its ready line, then stopped. */
+  | { kind: "serve"; as?: string; ready: RegExp }
+  /** Not run by the tests, and why. */
+  | { kind: "not-run"; reason: string };
+
+/**
+ * The documented placeholders and the bindings they stand for: a reader replaces them with the
+ * values their own run printed; the runner with the world's.
+ */
+export const STANDARD_PLACEHOLDERS: readonly (readonly [string, string])[] = [
+  ["http://127.0.0.1:8080", "{{base_url}}"],
+  ["agq_ad_...", "{{admin_token}}"],
+  ["agq_op_...", "{{op_token}}"],
+  ["WORKSPACE_ID", "{{workspace_id}}"],
+  ["<message_id>", "{{message_id}}"],
+  ["<lease_id>", "{{lease_id}}"],
+  ["postgres://...", "{{database_url}}"],
+  ["<the server's>", "{{secret_key}}"],
+];
+
+const LONG_RUNS = "runs for minutes to an hour and holds both cores (it measures speed), so pnpm test does not run it; its figures are in docs/performance.md and bench/results/";
+const FAULT_RUNS = "runs for minutes, kills servers and restarts PostgreSQL; its summaries are in docs/reliability.md";
+
+const json = (r: ShellResult): Record<string, unknown> => {
+  const last = r.stdout.trim().split("\n").at(-1) ?? "";
+  return JSON.parse(last) as Record<string, unknown>;
+};
+const item0 = (r: ShellResult) => ((json(r).items as { envelope: { message_id: string }; lease: { lease_id: string } }[] | undefined) ?? [])[0];
+
+/**
+ * THE list of documented commands (every ```sh block of README.md, docs/*.md and the READMEs of
+ * apps/* and packages/*), each with how it is checked. `docs-commands.test.ts` fails when a
+ * documented command is missing here or an entry is no longer documented;
+ * `docs-commands.process.test.ts` runs every `run`, `serve` and `the-server` entry as a reader
+ * would, block by block, against a server started with `pnpm start`.
+ * Keys: the command with every whitespace run made one space.
+ */
+export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
+  // README.md: the two commands
+  "pnpm install && pnpm start": { kind: "not-run", reason: "installs dependencies: .ci/run does that from a clean clone before pnpm test, and the runner starts the server with `pnpm start` itself" },
+  "pnpm test": { kind: "not-run", reason: "the command that runs this check" },
+
+  // README.md: the curl walk-through
+  "pnpm start &": { kind: "the-server" },
+  "pnpm -s bootstrap --workspace acme --email ops@acme.test --json": { kind: "run", bind: (r) => ({ admin_token: String(json(r).token) }) },
+  "ADMIN=agq_ad_...": { kind: "run" },
+  "B=http://127.0.0.1:8080": { kind: "run" },
+  'H=(-H "Content-Type: application/json")': { kind: "run" },
+  'curl -s $B/v1/ai-accounts -H "Authorization: Bearer $ADMIN" "${H[@]}" -d \'{"friendly_name":"planner"}\'': { kind: "run", bind: (r) => ({ planner_id: String(json(r).id) }) },
+  'curl -s $B/v1/ai-accounts -H "Authorization: Bearer $ADMIN" "${H[@]}" -d \'{"friendly_name":"builder"}\'': { kind: "run", bind: (r) => ({ builder_id: String(json(r).id) }) },
+  'curl -s $B/v1/credentials -H "Authorization: Bearer $ADMIN" "${H[@]}" -d \'{"ai_account_id":"<planner id>","tier":"operational","scopes":["send","validate","list_recipients","list_templates","get_template"],"name":"planner@laptop"}\'': {
+    kind: "run",
+    as: 'curl -s $B/v1/credentials -H "Authorization: Bearer $ADMIN" "${H[@]}" -d \'{"ai_account_id":"{{planner_id}}","tier":"operational","scopes":["send","validate","list_recipients","list_templates","get_template"],"name":"planner@laptop"}\'',
+    bind: (r) => ({ planner_token: String(json(r).token) }),
+  },
+  'curl -s $B/v1/credentials -H "Authorization: Bearer $ADMIN" "${H[@]}" -d \'{"ai_account_id":"<builder id>","tier":"operational","scopes":["get_pending","ack","nack"],"name":"builder@ci"}\'': {
+    kind: "run",
+    as: 'curl -s $B/v1/credentials -H "Authorization: Bearer $ADMIN" "${H[@]}" -d \'{"ai_account_id":"{{builder_id}}","tier":"operational","scopes":["get_pending","ack","nack"],"name":"builder@ci"}\'',
+    bind: (r) => ({ builder_token: String(json(r).token) }),
+  },
+  "PLANNER=agq_op_...; BUILDER=agq_op_...": { kind: "run", as: "PLANNER={{planner_token}}; BUILDER={{builder_token}}" },
+  'curl -s $B/v1/messages/send -H "Authorization: Bearer $PLANNER" "${H[@]}" -H "Idempotency-Key: order-1" -d \'{"envelope":{"recipient":{"friendly_name":"builder"},"template":"directive","priority":"high"}, "payload":{"directive_kind":"build","summary":"Build the site","instructions":"pnpm build"}}\'': {
+    kind: "run",
+    bind: (r) => ({ message_id: String(json(r).message_id) }),
+  },
+  'curl -s $B/v1/messages/get-pending -H "Authorization: Bearer $BUILDER" "${H[@]}" -d \'{"max":10,"wait":"PT20S"}\'': {
+    kind: "run",
+    expect: (r) => (item0(r) === undefined ? "claimed nothing" : null),
+    bind: (r) => ({ lease_id: item0(r)?.lease.lease_id ?? "" }),
+  },
+  'curl -s $B/v1/messages/<message_id>/ack -H "Authorization: Bearer $BUILDER" "${H[@]}" -d \'{"lease_id":"<lease_id>","outcome_summary":"built"}\'': {
+    kind: "run",
+    expect: (r) => (json(r).state === "acknowledged" ? null : `not acknowledged: ${r.stdout}`),
+  },
+  'curl -s $B/v1/messages/<message_id> -H "Authorization: Bearer $PLANNER"': { kind: "run", expect: (r) => (json(r).state === "acknowledged" ? null : `state is not acknowledged: ${r.stdout}`) },
+
+  // README.md and apps/cli/README.md: the CLI
+  "cd apps/cli && pnpm link --global && cd -": { kind: "run" },
+  "pnpm --filter @agentq/cli exec agentq --help": { kind: "run" },
+  "(cd apps/cli && pnpm link --global)": { kind: "run" },
+  "node apps/cli/bin/agentq.js --help": { kind: "run" },
+  "export SVC_BASE_URL=http://127.0.0.1:8080 SVC_CREDENTIAL=agq_op_...": { kind: "run" },
+  "export SVC_CREDENTIAL=agq_op_...": { kind: "run", as: "export SVC_BASE_URL={{base_url}} SVC_CREDENTIAL={{op_token}}" },
+  'agentq send builder --template directive --payload \'{"directive_kind":"build","summary":"s","instructions":"i"}\'': { kind: "run" },
+  'agentq send bob --template directive --payload \'{"directive_kind":"task","summary":"s","instructions":"i"}\'': { kind: "run" },
+  "agentq pending --wait PT20S": { kind: "run", setup: (w) => w.sentMessage() },
+  "agentq ack <message_id> --lease <lease_id> --summary done": { kind: "run", setup: (w) => w.claimedMessage() },
+  "agentq ack 01J... --lease 01J... --summary done": { kind: "run", setup: (w) => w.claimedMessage(), as: "agentq ack {{message_id}} --lease {{lease_id}} --summary done" },
+  "agentq nack <message_id> --lease <lease_id> --redeliver-after PT5M": { kind: "run", setup: (w) => w.claimedMessage() },
+  "agentq extend <message_id> --lease <lease_id> --visibility-timeout PT300S": { kind: "run", setup: (w) => w.claimedMessage() },
+  "agentq messages list --state pending": { kind: "run" },
+  "agentq messages show <message_id>": { kind: "run" },
+  "agentq --json pending | jq .": { kind: "run", setup: (w) => w.sentMessage() },
+  "agentq --json pending | jq -r '.items[].envelope.message_id'": { kind: "run", setup: (w) => w.sentMessage() },
+
+  // docs/guard-rails.md
+  "pnpm admin workspace plan WORKSPACE_ID free": { kind: "run" },
+  "pnpm admin workspace plan WORKSPACE_ID standard --set messages_per_month=5000000 --set credential_requests_per_minute=1200": { kind: "run" },
+  'pnpm admin workspace plan WORKSPACE_ID enterprise --set ai_accounts=unlimited --reason "contract 42"': { kind: "run", expect: (r) => (r.code === 0 && json(r).plan === "enterprise" ? null : `exit ${r.code}: ${r.stderr}`) },
+  "SVC_CREDENTIAL=agq_ad_... pnpm audit:export --out chain.jsonl": { kind: "run", writes: ["chain.jsonl"] },
+  "pnpm audit:verify chain.jsonl": { kind: "run", writes: ["chain.jsonl"] },
+  'pnpm admin workspace freeze WORKSPACE_ID --reason "abuse report 7"': { kind: "run" },
+  "pnpm admin workspace unfreeze WORKSPACE_ID": { kind: "run" },
+
+  // docs/performance.md
+  "pnpm bench": { kind: "not-run", reason: LONG_RUNS },
+  "pnpm bench --quick": { kind: "not-run", reason: LONG_RUNS },
+  "pnpm bench --soak": { kind: "not-run", reason: LONG_RUNS },
+  "pnpm bench --soak --soak-messages 30000": { kind: "not-run", reason: LONG_RUNS },
+  "pnpm bench --baseline": { kind: "not-run", reason: LONG_RUNS },
+  "pnpm bench --only S2 --profile": { kind: "not-run", reason: LONG_RUNS },
+
+  // docs/reliability.md
+  "pnpm test:faults": { kind: "not-run", reason: FAULT_RUNS },
+  "pnpm test:faults --minutes 1 --seed 42": { kind: "not-run", reason: FAULT_RUNS },
+  "pnpm test:faults --out /tmp/run": { kind: "not-run", reason: FAULT_RUNS },
+  "pnpm test:faults --server-dir /path/to/other/checkout/apps/server": { kind: "not-run", reason: `${FAULT_RUNS}; it also needs a second checkout` },
+
+  // docs/webhooks.md
+  "DATABASE_URL=postgres://... SVC_SECRET_KEY=<the server's> pnpm --filter @agentq/dispatcher start": { kind: "serve", ready: /"dispatcher running"/ },
+
+  // packages/postgres/README.md
+  "pnpm --filter @agentq/postgres db:generate": { kind: "run", expect: (r) => (r.code === 0 && /No schema changes/i.test(r.stdout + r.stderr) ? null : `the schema and the committed migrations differ (exit ${r.code}):\n${r.stdout}${r.stderr}`) },
+  "pnpm vitest run --project postgres": { kind: "not-run", reason: "runs a part of pnpm test itself (the postgres project of the same vitest run)" },
+};
