@@ -121,3 +121,12 @@ export { dispatchDueDeliveries, deliveryBody, DEFAULT_DISPATCH_LIMITS } from "./
 export type { DispatchSettings, DispatchPass } from "./webhooks/dispatch-deliveries.ts";
 export { WEBHOOK_OPERATIONS } from "./operations/webhook-operations.ts";
 export { setWorkspacePlan, parsePlanOverrides, PLAN_OVERRIDE_KEYS } from "./plans/set-workspace-plan.ts";
+export { PROJECT_STATES, DEFAULT_PROJECT_SETTINGS, DECISION_KINDS, SOURCE_KINDS } from "./session-state/model.ts";
+export type { CreatedBy, ProjectState, ProjectSettings, Project, ProjectChanges, RecordEvent, DecisionKind, SourceKind, SourceRef, Alternative, DecisionEntry, DecisionRow, SourceAmendment, DecisionListFilters, DecisionSearchHit, DecisionAuthor } from "./session-state/model.ts";
+export { SESSION_STATE_LIMITS, TAG_PATTERN, SLUG_PATTERN, ATTRIBUTE_KEY_PATTERN } from "./session-state/fields.ts";
+export { tokenize, jaccard, slugify, stripMarkdown, oneLine, highlight } from "./session-state/text.ts";
+export { resolveProject, visibleTo, projectArchived } from "./session-state/resolve-project.ts";
+export { createProject, findProject, updateProject, setProjectState, setDefaultProject, projectCounts, projectView, checkSettings, checkAttributes, settingMs } from "./session-state/projects.ts";
+export type { CreateProjectInput, ProjectView, ProjectCounts } from "./session-state/projects.ts";
+export { recordDecision, correctDecision, amendDecisionSource, findDecision, decisionView, decisionDetail, decisionSummary, countDecisionsByPeriod, COUNT_PERIODS, MAX_PERIOD_BUCKETS } from "./session-state/decision-log.ts";
+export { SESSION_STATE_OPERATIONS } from "./operations/session-state-operations.ts";

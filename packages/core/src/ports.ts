@@ -23,6 +23,7 @@ import type { IdSource } from "./ids.ts";
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "./webhooks/webhook.ts";
 import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
+import type { DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment } from "./session-state/model.ts";
 
 export type { IdSource };
 
@@ -351,6 +352,9 @@ export interface Stores {
   outbox: WebhookOutbox;
   policies: PolicyStore;
   plans: PlanStore;
+  projects: ProjectStore;
+  decisions: DecisionLogStore;
+  recordEvents: RecordEventStore;
 }
 
 /** Runs a unit of work in one transaction. */
@@ -452,4 +456,93 @@ export type ScreeningResult = { status: "clear" } | { status: "blocked" | "revie
 export interface SanctionsScreen {
   /** Screens every party; `blocked` wins over `review` when both match. Never throws for a listed party. */
   screen(p: { parties: readonly ScreenedParty[] }): Promise<ScreeningResult>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session-state records (SESSION-STATE.md): projects, the decision log, record events
+// ---------------------------------------------------------------------------------------------
+
+/** Projects of a workspace: the unit every session-state record belongs to. */
+export interface ProjectStore {
+  /**
+   * Inserts a project; `slug_taken` (with the holder's id) when the workspace has a project with
+   * that slug, archived ones included. A project inserted with `isDefault` becomes the default
+   * only when the workspace has none at that moment (serialized against other default changes);
+   * `project` is the record as stored.
+   */
+  insert(p: { project: Project }): Promise<{ kind: "created"; project: Project } | { kind: "slug_taken"; existingId: string }>;
+  /** The project, or null (missing or of another workspace). */
+  find(p: { workspaceId: string; projectId: string }): Promise<Project | null>;
+  /** The workspace's default project, or null. */
+  findDefault(p: { workspaceId: string }): Promise<Project | null>;
+  /** Projects of the workspace by id ascending, optionally of one state or only `onlyId`; `after` is a project id. */
+  list(p: { workspaceId: string; state: ProjectState | null; onlyId: string | null; after: string | null; limit: number }): Promise<Project[]>;
+  /** Active projects of the workspace (the plan cap counts them). */
+  countActive(p: { workspaceId: string }): Promise<number>;
+  /**
+   * Applies `changes` (and version + 1, updatedAt = now) to an active project, guarded by
+   * `expectedVersion` when given: `version_conflict` carries the current record, `archived` a
+   * project that is archived.
+   */
+  update(p: { workspaceId: string; projectId: string; expectedVersion: number | null; changes: ProjectChanges; now: Date }): Promise<{ kind: "updated"; project: Project } | { kind: "version_conflict"; current: Project } | { kind: "archived" } | { kind: "not_found" }>;
+  /**
+   * Moves a project between states in one guarded write: archive needs state active and not the
+   * default (`is_default`), unarchive state archived. Version + 1.
+   */
+  setState(p: { workspaceId: string; projectId: string; to: ProjectState; now: Date }): Promise<{ kind: "changed"; project: Project } | { kind: "wrong_state"; current: Project } | { kind: "is_default" } | { kind: "not_found" }>;
+  /**
+   * Makes an active project the workspace's default and clears the previous default in the same
+   * transaction (at most one default per workspace; in PostgreSQL a partial unique index).
+   * Repeating it on the default changes nothing (`changed: false`).
+   */
+  makeDefault(p: { workspaceId: string; projectId: string; now: Date }): Promise<{ kind: "default"; project: Project; previousId: string | null; changed: boolean } | { kind: "archived" } | { kind: "not_found" }>;
+  /**
+   * The next number of a per-project sequence (decisions, backlog items), from 1. Serialized per
+   * project (a row lock in PostgreSQL, held to the end of the caller's transaction).
+   */
+  nextNumber(p: { workspaceId: string; projectId: string; sequence: "decision" | "backlog" }): Promise<number>;
+}
+
+/**
+ * The append-only decision log. Entries and amendments are only ever inserted; PostgreSQL
+ * refuses UPDATE and DELETE of them with triggers. A correction supersedes its chain's tip;
+ * chains stay linear (one successor per entry: a unique index on supersedes_id).
+ */
+export interface DecisionLogStore {
+  /**
+   * Appends an entry. For a correction (`supersedesId` set): `not_tip` with the chain's current
+   * tip when `supersedesId` already has a successor (decided by the unique index under
+   * concurrency: of two corrections of one tip, one wins).
+   */
+  append(p: { entry: DecisionEntry }): Promise<{ kind: "appended" } | { kind: "not_tip"; currentId: string }>;
+  /** The entry with its successor, or null. */
+  find(p: { workspaceId: string; id: string }): Promise<DecisionRow | null>;
+  /** Every entry of a chain, oldest first. */
+  chain(p: { workspaceId: string; chainRootId: string }): Promise<DecisionRow[]>;
+  /** Entries of a project, newest first (id descending), filtered; `after` is an entry id. */
+  list(p: { workspaceId: string; projectId: string; filters: DecisionListFilters; after: string | null; limit: number }): Promise<DecisionRow[]>;
+  /**
+   * Full-text search of a project's entries (title, context, decision, rationale, tags), best
+   * first, each with a rank and a snippet whose matched words are wrapped in `**`; `offset`
+   * pages through the ranking.
+   */
+  search(p: { workspaceId: string; projectId: string; q: string; offset: number; limit: number }): Promise<DecisionSearchHit[]>;
+  /** Per-author figures of a project's log, by entries descending then id. */
+  authors(p: { workspaceId: string; projectId: string }): Promise<DecisionAuthor[]>;
+  /** Entries per UTC day of `decidedAt` in [since, until), days without entries left out (`day` is YYYY-MM-DD). */
+  countByDay(p: { workspaceId: string; projectId: string; since: Date; until: Date }): Promise<{ day: string; count: number }[]>;
+  /** Entries of a project. */
+  count(p: { workspaceId: string; projectId: string }): Promise<number>;
+  /** Appends a source amendment. */
+  appendAmendment(p: { amendment: SourceAmendment }): Promise<void>;
+  /** An entry's amendments, oldest first. */
+  amendments(p: { workspaceId: string; entryId: string }): Promise<SourceAmendment[]>;
+}
+
+/** The change history of mutable session-state records (append-only). */
+export interface RecordEventStore {
+  /** Appends an event. */
+  append(p: { event: RecordEvent }): Promise<void>;
+  /** The newest `limit` events of one record, newest first. */
+  listFor(p: { workspaceId: string; subjectType: string; subjectId: string; limit: number }): Promise<RecordEvent[]>;
 }

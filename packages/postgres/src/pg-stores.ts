@@ -9,6 +9,7 @@ import { PgMessageStore } from "./pg-message-store.ts";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
 import { PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
 import { PgWebhookOutbox, PgWebhookStore } from "./pg-webhook-store.ts";
+import { PgDecisionLogStore, PgProjectStore, PgRecordEventStore } from "./pg-session-state-stores.ts";
 
 /** Every store bound to the pool: each call runs (and commits) on its own. */
 export function createPgStores(sql: postgres.Sql): Stores {
@@ -23,6 +24,9 @@ export function createPgStores(sql: postgres.Sql): Stores {
     outbox: new PgWebhookOutbox(sql),
     policies: new PgPolicyStore(sql),
     plans: new PgPlanStore(sql),
+    projects: new PgProjectStore(sql),
+    decisions: new PgDecisionLogStore(sql),
+    recordEvents: new PgRecordEventStore(sql),
   };
 }
 
@@ -39,6 +43,9 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     outbox: new PgWebhookOutbox(tx),
     policies: new PgPolicyStore(tx),
     plans: new PgPlanStore(tx),
+    projects: new PgProjectStore(tx),
+    decisions: new PgDecisionLogStore(tx),
+    recordEvents: new PgRecordEventStore(tx),
   };
 }
 

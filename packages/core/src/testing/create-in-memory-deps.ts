@@ -12,6 +12,7 @@ import { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
 import { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 import { ManualClock } from "./manual-clock.ts";
 import { InMemoryWebhookOutbox, InMemoryWebhookStore, InMemoryWebhookTables } from "./in-memory-webhooks.ts";
+import { InMemoryDecisionLogStore, InMemoryProjectStore, InMemoryRecordEventStore, InMemorySessionStateTables } from "./in-memory-session-state.ts";
 
 /** A complete in-memory world: CoreDeps plus the handles tests use to steer and inspect it. */
 export interface InMemoryWorld {
@@ -19,7 +20,7 @@ export interface InMemoryWorld {
   /** The clock of every store and of the core; advance it to run leases and expiries out. */
   clock: ManualClock;
   notifier: InMemoryWakeupNotifier;
-  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables; webhooks: InMemoryWebhookTables; guardRails: InMemoryGuardRailTables };
+  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables; webhooks: InMemoryWebhookTables; guardRails: InMemoryGuardRailTables; sessionState: InMemorySessionStateTables };
   /** Builds stores bound to `tx` (null: autocommit), sharing this world's tables. */
   bind(tx: InMemoryTransaction | null): Stores;
 }
@@ -43,6 +44,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const access = new InMemoryAccessTables();
   const guardRails = new InMemoryGuardRailTables();
   const webhooks = new InMemoryWebhookTables();
+  const sessionState = new InMemorySessionStateTables();
   const bind = (tx: InMemoryTransaction | null): Stores => {
     const accessStores = bindInMemoryAccessStores(access, tx);
     const policies = new InMemoryPolicyStore(guardRails, tx);
@@ -55,8 +57,11 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       outbox: new InMemoryWebhookOutbox(webhooks, clock, tx),
       policies,
       plans: new InMemoryPlanStore(guardRails, { accounts: access.accounts, audit: messaging.audit }, tx),
+      projects: new InMemoryProjectStore(sessionState, tx),
+      decisions: new InMemoryDecisionLogStore(sessionState, tx),
+      recordEvents: new InMemoryRecordEventStore(sessionState, tx),
     };
   };
   const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS };
-  return { deps, clock, notifier, tables: { messaging, access, webhooks, guardRails }, bind };
+  return { deps, clock, notifier, tables: { messaging, access, webhooks, guardRails, sessionState }, bind };
 }

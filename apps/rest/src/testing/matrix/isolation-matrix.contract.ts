@@ -26,6 +26,8 @@ const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedRe
   credential_id: (a) => [{ label: "worker credential", id: a.worker.credentialId }, { label: "admin credential", id: a.admin.credentialId }],
   webhook_id: (a) => [{ label: "webhook", id: a.webhookId }],
   policy_id: (a) => [{ label: "policy", id: a.policyId }],
+  project_id: (a) => [{ label: "project", id: a.projectId }],
+  decision_id: (a) => [{ label: "decision", id: a.decisionId }, { label: "correction (chain tip)", id: a.correctionId }],
 };
 
 /** Path parameters that name no workspace record (global catalogues): the reason, and a value to call with. */
@@ -35,7 +37,9 @@ const GLOBAL_PATH_PARAMS: Readonly<Record<string, { reason: string; value: strin
 
 /** `*_id` input fields that name no record of a workspace, with the reason. */
 const FREE_FORM_ID_FIELDS: Readonly<Record<string, string>> = {
-  project_id: "a free-form label a credential is restricted to, not a record",
+  // Session-state operations aim it at A's project (plausible-input.ts); on a credential it is
+  // the label the credential is restricted to.
+  project_id: "a credential's project restriction (session-state operations aim it at A's project in plausible-input.ts)",
   correlation_id: "the sender's own free-form correlation label",
 };
 
@@ -113,6 +117,10 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
       webhooks: await get(admin.authorization, "/v1/webhooks?limit=100"),
       deliveries: await get(admin.authorization, `/v1/webhooks/${w.a.webhookId}/deliveries`),
       policies: await get(worker.authorization, "/v1/policies"),
+      project: await get(sender.authorization, `/v1/projects/${w.a.projectId}`),
+      projects: await get(sender.authorization, "/v1/projects"),
+      decision: await get(sender.authorization, `/v1/decision-log/${w.a.decisionId}`),
+      decisions: await get(sender.authorization, "/v1/decision-log"),
     };
   }
 

@@ -82,6 +82,10 @@ export interface IsolationWorld {
     deadLetterId: string;
     webhookId: string;
     policyId: string;
+    /** A's default project (made by sender) and a decision in it, corrected once (the correction is the tip). */
+    projectId: string;
+    decisionId: string;
+    correctionId: string;
     /** Every string of A's that B must never see: ids, unique names, tokens, payload text. */
     secrets: readonly string[];
   };
@@ -97,6 +101,8 @@ export const A_NAMES = {
   webhookUrl: "https://alpha-hooks-q7.example.com/in",
   policy: "alpha-conduct-q7",
   instructions: "alpha-secret-instructions-q7",
+  project: "alpha-project-q7",
+  decision: "alpha-decision-q7",
 } as const;
 
 function ok(res: MatrixResult, what: string): MatrixResult {
@@ -155,14 +161,18 @@ export async function buildIsolationWorld(target: MatrixTarget): Promise<Isolati
   const webhook = ok(await matrixCall(client, "POST", "/v1/webhooks", { authorization: aAdmin.authorization, key: key(), body: { ai_account_id: worker.id, url: A_NAMES.webhookUrl, name: A_NAMES.webhook } }), "create webhook");
   const policy = ok(await matrixCall(client, "POST", "/v1/policies", { authorization: aAdmin.authorization, key: key(), body: { name: A_NAMES.policy, body: "Be kind.", required: false } }), "publish policy");
 
+  const project = ok(await matrixCall(client, "POST", "/v1/projects", { authorization: sender.authorization, body: { name: A_NAMES.project } }), "create project");
+  const decision = ok(await matrixCall(client, "POST", "/v1/decision-log", { authorization: sender.authorization, body: { title: A_NAMES.decision, decision_md: `${A_NAMES.decision} body` } }), "record decision");
+  const correction = ok(await matrixCall(client, "POST", `/v1/decision-log/${decision.body.id as string}/correct`, { authorization: sender.authorization, body: { decision_md: `${A_NAMES.decision} corrected`, rationale_md: "changed" } }), "correct decision");
+
   const bAdmin = await admin(target, "isolation-beta-workspace");
   const bOperational = await agent(client, bAdmin, "beta-agent");
 
-  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string };
+  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string };
   const tokens = [aAdmin.authorization, sender.authorization, worker.authorization].map((h) => h.slice("Bearer ".length));
   const secrets = [
     aAdmin.workspaceId, aAdmin.accountId, aAdmin.credentialId, sender.id, sender.credentialId, worker.id, worker.credentialId,
-    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, ...Object.values(A_NAMES), ...tokens,
+    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, ...Object.values(A_NAMES), ...tokens,
   ];
   return { client, a: { ...a, secrets }, b: { admin: bAdmin, operational: bOperational } };
 }

@@ -1,3 +1,4 @@
+import { SESSION_STATE_OPERATIONS } from "@agentq/core";
 import type { Operation } from "@agentq/core";
 import { Value } from "@sinclair/typebox/value";
 import { directiveTo } from "../rest-scenario.ts";
@@ -39,7 +40,15 @@ const OVERRIDES: Readonly<Record<string, (a: IsolationWorld["a"]) => Record<stri
   validate: () => directiveTo(A_NAMES.worker),
   ack_batch: (a) => ({ items: [{ message_id: a.leasedMessageId, lease_id: a.leaseId }] }),
   publish_policy: () => ({ name: "mallory-q7", body: "B's policy." }),
+  create_project: () => ({ name: "mallory-q7" }),
+  record_decision: () => ({ title: "mallory-q7", decision_md: "B's decision." }),
+  correct_decision: () => ({ decision_md: "B's correction.", rationale_md: "B says so." }),
+  amend_decision_source: () => ({ source: { kind: "manual", ref: "mallory-q7" }, reason: "B says so" }),
+  search_decisions: () => ({ q: "alpha" }),
 };
+
+/** Session-state operations: their project_id names a record, so it is aimed at A's project. */
+const SESSION_STATE_NAMES: ReadonlySet<string> = new Set(SESSION_STATE_OPERATIONS.map((op) => op.name));
 
 /**
  * A minimal valid input of `op` (path parameters excluded: the caller fills the path): every
@@ -60,5 +69,6 @@ export function plausibleInput(op: Operation, a: IsolationWorld["a"]): Record<st
       }
     }
   }
+  if (SESSION_STATE_NAMES.has(op.name) && "project_id" in op.input.properties) input.project_id = a.projectId;
   return { ...input, ...(OVERRIDES[op.name]?.(a) ?? {}) };
 }

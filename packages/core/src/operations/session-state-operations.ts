@@ -1,0 +1,6 @@
+import { DECISION_LOG_OPERATIONS } from "./decision-log-operations.ts";
+import type { Operation } from "./operation.ts";
+import { PROJECT_OPERATIONS } from "./project-operations.ts";
+
+/** The session-state operations (SESSION-STATE.md), area by area. */
+export const SESSION_STATE_OPERATIONS: readonly Operation[] = [...PROJECT_OPERATIONS, ...DECISION_LOG_OPERATIONS];

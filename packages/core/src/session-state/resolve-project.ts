@@ -1,0 +1,51 @@
+import { DomainError, malformed, notFound } from "../errors.ts";
+import { isUlid } from "../ids.ts";
+import type { OperationContext } from "../operations/operation.ts";
+import type { Stores } from "../ports.ts";
+import type { Project } from "./model.ts";
+
+/** The refusal of a write to an archived project: 409 with details.reason `project_archived`. */
+export function projectArchived(projectId: string): DomainError {
+  return new DomainError("SVC_RESOURCE_CONFLICT", "The project is archived (read-only); unarchive it first.", { reason: "project_archived", project_id: projectId });
+}
+
+/** The project a project-restricted credential is limited to, or null. */
+export function restrictedProjectId(ctx: Pick<OperationContext, "principal">): string | null {
+  return ctx.principal.credential.projectId;
+}
+
+/**
+ * Whether the caller may see a record of `projectId`: always, unless its credential is
+ * restricted to another project.
+ */
+export function visibleTo(ctx: Pick<OperationContext, "principal">, projectId: string): boolean {
+  const only = restrictedProjectId(ctx);
+  return only === null || only === projectId;
+}
+
+/**
+ * Which project a request is about (SESSION-STATE §1): `project_id` when given, else the
+ * credential's project, else the workspace's default project. A project-restricted credential
+ * naming another project gets 404 like a missing one. With `forWrite`, an archived project is
+ * refused.
+ * @throws DomainError SVC_RESOURCE_NOT_FOUND, SVC_MALFORMED_REQUEST (details.reason `no_project`),
+ *   SVC_RESOURCE_CONFLICT (details.reason `project_archived`, writes).
+ */
+export async function resolveProject(stores: Stores, ctx: Pick<OperationContext, "principal">, projectId: string | undefined | null, opts: { forWrite: boolean }): Promise<Project> {
+  const workspaceId = ctx.principal.workspace.id;
+  const only = restrictedProjectId(ctx);
+  let project: Project | null;
+  if (projectId !== undefined && projectId !== null && projectId !== "") {
+    if (only !== null && projectId !== only) throw notFound("Project");
+    project = isUlid(projectId) ? await stores.projects.find({ workspaceId, projectId }) : null;
+    if (project === null) throw notFound("Project");
+  } else if (only !== null) {
+    project = isUlid(only) ? await stores.projects.find({ workspaceId, projectId: only }) : null;
+    if (project === null) throw notFound("Project");
+  } else {
+    project = await stores.projects.findDefault({ workspaceId });
+    if (project === null) throw malformed("Name a project_id: the workspace has no default project.", { field: "project_id", reason: "no_project" });
+  }
+  if (opts.forWrite && project.state === "archived") throw projectArchived(project.id);
+  return project;
+}

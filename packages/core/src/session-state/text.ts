@@ -1,0 +1,76 @@
+// Text heuristics shared by the session-state areas (SESSION-STATE §1): one tokenizer, slugs,
+// one-line summaries, Jaccard similarity. Pure; no language model.
+
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  "a an and are as at be but by for from has have i if in into is it its of on or so than that the their then there these this to was we were will with you your not no do does did can should would could".split(" "),
+);
+
+/** Lower-cases `text`, splits it on non-alphanumerics and drops stop words. */
+export function tokenize(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0 && !STOP_WORDS.has(t));
+}
+
+/** Jaccard similarity of two token sets (0 when both are empty). */
+export function jaccard(a: Iterable<string>, b: Iterable<string>): number {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  if (sa.size === 0 && sb.size === 0) return 0;
+  let inter = 0;
+  for (const t of sa) if (sb.has(t)) inter++;
+  return inter / (sa.size + sb.size - inter);
+}
+
+/** A slug derived from a title: lower-case ASCII letters and digits joined by single hyphens, at most 64 characters ("project" when nothing is left). */
+export function slugify(text: string): string {
+  const base = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64)
+    .replace(/-+$/g, "");
+  return base.length === 0 ? "project" : base;
+}
+
+/** Markdown reduced to plain text: code fences, inline code marks, emphasis, links, headings and list marks removed. */
+export function stripMarkdown(md: string): string {
+  return md
+    .replace(/```[\s\S]*?```/g, " ")
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, "")
+    .replace(/[`*_~]+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The first sentence of `md` as plain text, at most `max` characters (cut at a word, with an ellipsis). */
+export function oneLine(md: string, max = 200): string {
+  const plain = stripMarkdown(md);
+  const end = /[.!?](\s|$)/.exec(plain);
+  const sentence = end === null ? plain : plain.slice(0, end.index + 1);
+  if (sentence.length <= max) return sentence;
+  const cut = sentence.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * An excerpt of `text` around the first of `terms` it contains (whole tokens, case-insensitive),
+ * every occurrence of a term wrapped in `**`; about `words` words long.
+ */
+export function highlight(text: string, terms: readonly string[], words = 24): string {
+  const wanted = new Set(terms.map((t) => t.toLowerCase()));
+  const parts = stripMarkdown(text).split(" ").filter((p) => p.length > 0);
+  const isHit = (w: string) => tokenize(w).some((t) => wanted.has(t));
+  const first = parts.findIndex(isHit);
+  const start = Math.max(0, (first < 0 ? 0 : first) - Math.floor(words / 3));
+  return parts
+    .slice(start, start + words)
+    .map((w) => (isHit(w) ? `**${w}**` : w))
+    .join(" ");
+}
