@@ -5,6 +5,19 @@ import { createInMemoryDeps, type InMemoryWorld } from "../testing/create-in-mem
 import { callOperation } from "../testing/guard-rail-calls.ts";
 import { seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
 import { outcomeOf } from "../testing/session-state-tables.contract.ts";
+import { SESSION_STATE_OPERATIONS } from "./session-state-operations.ts";
+
+/** The audit row each session-state mutation writes (every one must be listed). */
+const AUDITED: Readonly<Record<string, string>> = {
+  create_project: "project.created",
+  update_project: "project.updated",
+  archive_project: "project.archived",
+  unarchive_project: "project.unarchived",
+  set_default_project: "project.set_default",
+  record_decision: "decision.recorded",
+  correct_decision: "decision.corrected",
+  amend_decision_source: "decision.source_amended",
+};
 
 describe("session-state operations: projects and the decision log (in memory)", () => {
   let world: InMemoryWorld;
@@ -150,6 +163,28 @@ describe("session-state operations: projects and the decision log (in memory)", 
     expect(daily.buckets.map((b: { count: number }) => b.count)).toEqual([1, 0, 1]);
     expect(await outcomeOf(call(agent, "count_decisions_by_period", { since: "2024-01-01T00:00:00.000Z", until: "2026-01-01T00:00:00.000Z" }))).toMatchObject({ status: 400, code: "SVC_MALFORMED_REQUEST" });
     expect((await body(agent, "count_decisions_by_period", { period: "month", since: "2024-01-01T00:00:00.000Z", until: "2026-01-31T00:00:00.000Z" })).buckets).toHaveLength(25);
+  });
+
+  it("writes an audit row for every session-state mutation of the catalogue", async () => {
+    expect(Object.keys(AUDITED).sort()).toEqual(SESSION_STATE_OPERATIONS.filter((op) => op.mutates).map((op) => op.name).sort());
+    const seen = new Set<string>();
+    const run = async (name: string, input: Record<string, unknown>) => {
+      const count = () => world.tables.messaging.audit.values().filter((r) => r.activity === AUDITED[name] && r.workspaceId === ws.id).length;
+      const before = count();
+      const out = await body(agent, name, input);
+      if (count() > before) seen.add(name);
+      return out;
+    };
+    const p1 = await run("create_project", { name: "One" });
+    const p2 = await run("create_project", { name: "Two" });
+    await run("update_project", { project_id: p2.id, description: "d" });
+    await run("set_default_project", { project_id: p2.id });
+    await run("archive_project", { project_id: p1.id });
+    await run("unarchive_project", { project_id: p1.id });
+    const d = await run("record_decision", { title: "t", decision_md: "d" });
+    await run("correct_decision", { decision_id: d.id, decision_md: "d2", rationale_md: "r" });
+    await run("amend_decision_source", { decision_id: d.id, source: { kind: "commit", ref: "abc123" }, reason: "r" });
+    expect([...seen].sort()).toEqual(Object.keys(AUDITED).sort());
   });
 
   it("replays a write sent again with the same Idempotency-Key", async () => {
