@@ -130,3 +130,7 @@ export { createProject, findProject, updateProject, setProjectState, setDefaultP
 export type { CreateProjectInput, ProjectView, ProjectCounts } from "./session-state/projects.ts";
 export { recordDecision, correctDecision, amendDecisionSource, findDecision, decisionView, decisionDetail, decisionSummary, countDecisionsByPeriod, COUNT_PERIODS, MAX_PERIOD_BUCKETS } from "./session-state/decision-log.ts";
 export { SESSION_STATE_OPERATIONS } from "./operations/session-state-operations.ts";
+export { BUILD_SESSION_STATES, END_REASONS, PR_STATES, EMPTY_CURRENT_STATE, BACKLOG_STATUSES, TERMINAL_BACKLOG_STATUSES, BACKLOG_KINDS, BACKLOG_SORTS } from "./session-state/model.ts";
+export type { LeadLine, CurrentState, PullRequest, SessionClient, BuildSession, BuildSessionFilters, BuildSessionState, EndReason, PrState, BacklogStatus, BacklogKind, BacklogClosing, StalenessAck, BacklogItem, StalenessThresholds, BacklogFilters, BacklogSort } from "./session-state/model.ts";
+export { isStale, isTerminal, thresholdsOf, backlogView } from "./session-state/backlog.ts";
+export { sessionView, livenessOf } from "./session-state/build-sessions.ts";

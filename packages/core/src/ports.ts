@@ -23,7 +23,7 @@ import type { IdSource } from "./ids.ts";
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "./webhooks/webhook.ts";
 import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
-import type { DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment } from "./session-state/model.ts";
+import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/model.ts";
 
 export type { IdSource };
 
@@ -355,6 +355,8 @@ export interface Stores {
   projects: ProjectStore;
   decisions: DecisionLogStore;
   recordEvents: RecordEventStore;
+  buildSessions: BuildSessionStore;
+  backlog: BacklogStore;
 }
 
 /** Runs a unit of work in one transaction. */
@@ -533,6 +535,8 @@ export interface DecisionLogStore {
   countByDay(p: { workspaceId: string; projectId: string; since: Date; until: Date }): Promise<{ day: string; count: number }[]>;
   /** Entries of a project. */
   count(p: { workspaceId: string; projectId: string }): Promise<number>;
+  /** Entries recorded in one of the given build sessions, by kind. */
+  countForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<{ decisions: number; corrections: number }>;
   /** Appends a source amendment. */
   appendAmendment(p: { amendment: SourceAmendment }): Promise<void>;
   /** An entry's amendments, oldest first. */
@@ -545,4 +549,74 @@ export interface RecordEventStore {
   append(p: { event: RecordEvent }): Promise<void>;
   /** The newest `limit` events of one record, newest first. */
   listFor(p: { workspaceId: string; subjectType: string; subjectId: string; limit: number }): Promise<RecordEvent[]>;
+  /** Every event that happened in one of the given build sessions, oldest first. */
+  listForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<RecordEvent[]>;
+}
+
+/** The outcome of a compare-and-set write of a mutable record. */
+export type ReplaceResult = { kind: "replaced" } | { kind: "conflict" };
+
+/**
+ * Build sessions. The core decides every state rule on a record it read; `replace` writes the
+ * new record only when the stored `version` is still `expectedVersion` (compare-and-set), so a
+ * concurrent write is never lost: the loser gets `conflict` and reads again.
+ */
+export interface BuildSessionStore {
+  /** Inserts a session. */
+  insert(p: { session: BuildSession }): Promise<void>;
+  /** The session, or null. */
+  find(p: { workspaceId: string; id: string }): Promise<BuildSession | null>;
+  /**
+   * Replaces a session whose stored version is `expectedVersion`. At most one session names a
+   * given `previousSessionId` (a unique index in PostgreSQL): inserting a second continuation
+   * is refused by `insertContinuation`.
+   */
+  replace(p: { session: BuildSession; expectedVersion: number }): Promise<ReplaceResult>;
+  /**
+   * In one transaction's terms: ends `predecessor` (replace under `expectedVersion`) and inserts
+   * `successor`; `conflict` when the predecessor changed or already has a continuation.
+   */
+  insertContinuation(p: { predecessor: BuildSession; expectedVersion: number; successor: BuildSession }): Promise<ReplaceResult>;
+  /** The project's most recently started session other than `excludeId`, or null. */
+  latestInProject(p: { workspaceId: string; projectId: string; excludeId: string | null }): Promise<BuildSession | null>;
+  /** The account's most recently started active session in the project, or null. */
+  activeFor(p: { workspaceId: string; projectId: string; aiAccountId: string }): Promise<BuildSession | null>;
+  /**
+   * Sessions of a project, newest first (id descending), filtered; `liveness` compares
+   * `lastPingAt` with `now - silenceMs` (active sessions only); `q` is full-text over title,
+   * goal, summary, lead lines and current state. `after` is a session id.
+   */
+  search(p: { workspaceId: string; projectId: string; filters: BuildSessionFilters; now: Date; silenceMs: number; after: string | null; limit: number }): Promise<BuildSession[]>;
+  /** Every session of a chain, oldest first. */
+  chain(p: { workspaceId: string; chainRootId: string }): Promise<BuildSession[]>;
+  /** Active sessions of a project. */
+  countActive(p: { workspaceId: string; projectId: string }): Promise<number>;
+}
+
+/**
+ * The backlog. The core decides transitions on a record it read; `replace` is a compare-and-set
+ * on `version` that also never moves an item out of a terminal status (resolved, dismissed are
+ * absorbing: in PostgreSQL a guarded UPDATE, CHECK constraints and a trigger).
+ */
+export interface BacklogStore {
+  /** Inserts an item. */
+  insert(p: { item: BacklogItem }): Promise<void>;
+  /** The item, or null. */
+  find(p: { workspaceId: string; id: string }): Promise<BacklogItem | null>;
+  /** Replaces an item whose stored version is `expectedVersion` and whose stored status is not terminal unless unchanged. */
+  replace(p: { item: BacklogItem; expectedVersion: number }): Promise<ReplaceResult>;
+  /**
+   * Items of a project, filtered and ordered (`priority`: priority then oldest; `newest`,
+   * `oldest` by id; `updated`: lastActivityAt newest first); `offset` pages.
+   */
+  search(p: { workspaceId: string; projectId: string; filters: BacklogFilters; sort: BacklogSort; offset: number; limit: number }): Promise<BacklogItem[]>;
+  /**
+   * Items that are not terminal and inactive past their threshold at `now` (in_progress:
+   * `thresholds.inProgressMs`, else `openMs`), most inactive first; snoozed ones (staleness
+   * acknowledged until after `now`) only with `includeSnoozed`; optionally of one status or
+   * assignee, or inactive for more than `olderThanMs`.
+   */
+  stale(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds; status: BacklogStatus | null; assignee: string | null; olderThanMs: number | null; includeSnoozed: boolean; offset: number; limit: number }): Promise<BacklogItem[]>;
+  /** Items by status, and how many are stale (not snoozed) at `now`. */
+  countByStatus(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds }): Promise<Record<BacklogStatus | "stale", number>>;
 }

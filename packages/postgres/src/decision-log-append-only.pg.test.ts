@@ -1,4 +1,4 @@
-import { fixtureId, makeDecision, makeProject, seedWorkspace } from "@agentq/core/testing";
+import { fixtureId, makeBacklogItem, makeDecision, makeProject, seedWorkspace } from "@agentq/core/testing";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPgStores } from "./pg-stores.ts";
@@ -86,5 +86,28 @@ describe("the decision log is append-only in PostgreSQL", () => {
     await createPgStores(db.sql).projects.insert({ project: p2 });
     expect(await sqlState(db.sql`update projects set is_default = true where id = ${project.id}`)).toBe("23505");
     expect(await sqlState(db.sql`update projects set state = 'archived', archived_at = now() where id = ${p2.id}`)).toBe("23514");
+  });
+});
+
+describe("backlog terminal statuses are absorbing in PostgreSQL", () => {
+  it("refuses moving a resolved or dismissed item to another status by direct SQL (trigger, 55000); CHECKs demand evidence and reasons (23514)", async () => {
+    const stores = createPgStores(db.sql);
+    const w = await seedWorkspace(stores);
+    const project = makeProject(w.workspace.id);
+    await stores.projects.insert({ project });
+    const at = { workspaceId: w.workspace.id, projectId: project.id };
+    const resolved = makeBacklogItem({ ...at, number: 1 }, { status: "resolved", resolvedAt: new Date(), closing: { prUrl: null, commitSha: "abc1234", notesMd: [], reason: null } });
+    const dismissed = makeBacklogItem({ ...at, number: 2 }, { status: "dismissed", dismissedAt: new Date(), closing: { prUrl: null, commitSha: null, notesMd: [], reason: "dup" } });
+    const open = makeBacklogItem({ ...at, number: 3 }, { status: "open" });
+    for (const item of [resolved, dismissed, open]) await stores.backlog.insert({ item });
+    expect(await sqlState(db.sql`update backlog_items set status = 'open', resolved_at = null where id = ${resolved.id}`)).toBe("55000");
+    expect(await sqlState(db.sql`update backlog_items set status = 'resolved', dismissed_at = null, resolved_at = now(), closing_notes = '["x"]' where id = ${dismissed.id}`)).toBe("55000");
+    expect(await sqlState(db.sql`update backlog_items set closing_notes = '["later note"]' where id = ${resolved.id}`)).toBe("ok");
+    expect(await sqlState(db.sql`update backlog_items set status = 'resolved', resolved_at = now() where id = ${open.id}`)).toBe("23514");
+    expect(await sqlState(db.sql`update backlog_items set status = 'dismissed', dismissed_at = now() where id = ${open.id}`)).toBe("23514");
+    expect(await sqlState(db.sql`update backlog_items set status = 'in_progress' where id = ${open.id}`)).toBe("23514");
+    expect(await sqlState(db.sql`update backlog_items set priority = 5 where id = ${open.id}`)).toBe("23514");
+    const [row] = await db.sql<{ status: string }[]>`select status from backlog_items where id = ${resolved.id}`;
+    expect(row?.status).toBe("resolved");
   });
 });

@@ -23,7 +23,7 @@ it("applies every committed migration once into the target schema, even when sta
   const tables = await sql<{ table_name: string }[]>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`;
   expect(tables.map((t) => t.table_name)).toEqual(
     [
-      "__drizzle_migrations", "ai_accounts", "audit_log", "credentials", "decision_log_entries", "decision_source_amendments", "idempotency_keys", "messages", "persons",
+      "__drizzle_migrations", "ai_accounts", "audit_log", "backlog_items", "build_sessions", "credentials", "decision_log_entries", "decision_source_amendments", "idempotency_keys", "messages", "persons",
       "policies", "policy_acknowledgements", "policy_versions", "projects", "rate_limit_counters", "session_state_events", "webhook_outbox", "webhooks", "workspace_plans", "workspaces",
     ],
   );

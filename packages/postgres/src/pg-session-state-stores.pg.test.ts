@@ -18,4 +18,4 @@ afterAll(async () => {
 });
 
 describeSessionStateStoresContract(async () => createPgMessagingHarness(db.sql, notifier));
-describeSessionStateTables("PostgreSQL", async () => createPgDeps({ sql: db.sql, secrets: TEST_SECRETS, notifier }));
+describeSessionStateTables("PostgreSQL", async (clock) => createPgDeps({ sql: db.sql, secrets: TEST_SECRETS, notifier, clock }));

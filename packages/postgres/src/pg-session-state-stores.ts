@@ -1,10 +1,12 @@
-import type { DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionLogStore, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, ProjectStore, RecordEvent, RecordEventStore, SourceAmendment } from "@agentq/core";
+import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BacklogStore, BuildSession, BuildSessionFilters, BuildSessionStore, ReplaceResult, StalenessThresholds, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionLogStore, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, ProjectStore, RecordEvent, RecordEventStore, SourceAmendment } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import {
-  decisionLogAppend, decisionLogAuthors, decisionLogChain, decisionLogCount, decisionLogCountByDay, decisionLogFind, decisionLogList, decisionLogSearch, decisionSourceAmendmentsInsert, decisionSourceAmendmentsList,
+  decisionLogAppend, decisionLogAuthors, decisionLogChain, decisionLogCount, decisionLogCountByDay, decisionLogCountForSessions, decisionLogFind, decisionLogList, decisionLogSearch, decisionSourceAmendmentsInsert, decisionSourceAmendmentsList,
 } from "./queries/decision-log.ts";
 import { projectsCountActive, projectsFind, projectsFindDefault, projectsInsert, projectsList, projectsMakeDefault, projectsNextNumber, projectsSetState, projectsUpdate } from "./queries/projects.ts";
-import { sessionStateEventsInsert, sessionStateEventsListFor } from "./queries/session-state-events.ts";
+import { sessionStateEventsInsert, sessionStateEventsListFor, sessionStateEventsListForSessions } from "./queries/session-state-events.ts";
+import { backlogItemsCountByStatus, backlogItemsFind, backlogItemsInsert, backlogItemsReplace, backlogItemsSearch, backlogItemsStale } from "./queries/backlog-items.ts";
+import { buildSessionsActiveFor, buildSessionsChain, buildSessionsCountActive, buildSessionsFind, buildSessionsInsert, buildSessionsInsertContinuation, buildSessionsLatestInProject, buildSessionsReplace, buildSessionsSearch } from "./queries/build-sessions.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /** ProjectStore on PostgreSQL, bound to a pool or to one transaction. */
@@ -66,6 +68,9 @@ export class PgDecisionLogStore implements DecisionLogStore {
   count(p: { workspaceId: string; projectId: string }): Promise<number> {
     return withPgErrors(() => decisionLogCount(this.sql, p));
   }
+  countForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<{ decisions: number; corrections: number }> {
+    return withPgErrors(() => decisionLogCountForSessions(this.sql, p));
+  }
   appendAmendment(p: { amendment: SourceAmendment }): Promise<void> {
     return withPgErrors(() => decisionSourceAmendmentsInsert(this.sql, p));
   }
@@ -82,5 +87,63 @@ export class PgRecordEventStore implements RecordEventStore {
   }
   listFor(p: { workspaceId: string; subjectType: string; subjectId: string; limit: number }): Promise<RecordEvent[]> {
     return withPgErrors(() => sessionStateEventsListFor(this.sql, p));
+  }
+  listForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<RecordEvent[]> {
+    return withPgErrors(() => sessionStateEventsListForSessions(this.sql, p));
+  }
+}
+
+/** BuildSessionStore on PostgreSQL (compare-and-set writes on version). */
+export class PgBuildSessionStore implements BuildSessionStore {
+  constructor(private readonly sql: SqlClient) {}
+  insert(p: { session: BuildSession }): Promise<void> {
+    return withPgErrors(() => buildSessionsInsert(this.sql, p));
+  }
+  find(p: { workspaceId: string; id: string }): Promise<BuildSession | null> {
+    return withPgErrors(() => buildSessionsFind(this.sql, p));
+  }
+  replace(p: { session: BuildSession; expectedVersion: number }): Promise<ReplaceResult> {
+    return withPgErrors(() => buildSessionsReplace(this.sql, p));
+  }
+  insertContinuation(p: { predecessor: BuildSession; expectedVersion: number; successor: BuildSession }): Promise<ReplaceResult> {
+    return withPgErrors(() => buildSessionsInsertContinuation(this.sql, p));
+  }
+  latestInProject(p: { workspaceId: string; projectId: string; excludeId: string | null }): Promise<BuildSession | null> {
+    return withPgErrors(() => buildSessionsLatestInProject(this.sql, p));
+  }
+  activeFor(p: { workspaceId: string; projectId: string; aiAccountId: string }): Promise<BuildSession | null> {
+    return withPgErrors(() => buildSessionsActiveFor(this.sql, p));
+  }
+  search(p: { workspaceId: string; projectId: string; filters: BuildSessionFilters; now: Date; silenceMs: number; after: string | null; limit: number }): Promise<BuildSession[]> {
+    return withPgErrors(() => buildSessionsSearch(this.sql, p));
+  }
+  chain(p: { workspaceId: string; chainRootId: string }): Promise<BuildSession[]> {
+    return withPgErrors(() => buildSessionsChain(this.sql, p));
+  }
+  countActive(p: { workspaceId: string; projectId: string }): Promise<number> {
+    return withPgErrors(() => buildSessionsCountActive(this.sql, p));
+  }
+}
+
+/** BacklogStore on PostgreSQL (compare-and-set writes; terminal statuses absorbing in the table). */
+export class PgBacklogStore implements BacklogStore {
+  constructor(private readonly sql: SqlClient) {}
+  insert(p: { item: BacklogItem }): Promise<void> {
+    return withPgErrors(() => backlogItemsInsert(this.sql, p));
+  }
+  find(p: { workspaceId: string; id: string }): Promise<BacklogItem | null> {
+    return withPgErrors(() => backlogItemsFind(this.sql, p));
+  }
+  replace(p: { item: BacklogItem; expectedVersion: number }): Promise<ReplaceResult> {
+    return withPgErrors(() => backlogItemsReplace(this.sql, p));
+  }
+  search(p: { workspaceId: string; projectId: string; filters: BacklogFilters; sort: BacklogSort; offset: number; limit: number }): Promise<BacklogItem[]> {
+    return withPgErrors(() => backlogItemsSearch(this.sql, p));
+  }
+  stale(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds; status: BacklogStatus | null; assignee: string | null; olderThanMs: number | null; includeSnoozed: boolean; offset: number; limit: number }): Promise<BacklogItem[]> {
+    return withPgErrors(() => backlogItemsStale(this.sql, p));
+  }
+  countByStatus(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds }): Promise<Record<BacklogStatus | "stale", number>> {
+    return withPgErrors(() => backlogItemsCountByStatus(this.sql, p));
   }
 }

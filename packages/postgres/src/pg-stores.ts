@@ -9,7 +9,7 @@ import { PgMessageStore } from "./pg-message-store.ts";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
 import { PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
 import { PgWebhookOutbox, PgWebhookStore } from "./pg-webhook-store.ts";
-import { PgDecisionLogStore, PgProjectStore, PgRecordEventStore } from "./pg-session-state-stores.ts";
+import { PgBacklogStore, PgBuildSessionStore, PgDecisionLogStore, PgProjectStore, PgRecordEventStore } from "./pg-session-state-stores.ts";
 
 /** Every store bound to the pool: each call runs (and commits) on its own. */
 export function createPgStores(sql: postgres.Sql): Stores {
@@ -27,6 +27,8 @@ export function createPgStores(sql: postgres.Sql): Stores {
     projects: new PgProjectStore(sql),
     decisions: new PgDecisionLogStore(sql),
     recordEvents: new PgRecordEventStore(sql),
+    buildSessions: new PgBuildSessionStore(sql),
+    backlog: new PgBacklogStore(sql),
   };
 }
 
@@ -46,6 +48,8 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     projects: new PgProjectStore(tx),
     decisions: new PgDecisionLogStore(tx),
     recordEvents: new PgRecordEventStore(tx),
+    buildSessions: new PgBuildSessionStore(tx),
+    backlog: new PgBacklogStore(tx),
   };
 }
 

@@ -40,6 +40,7 @@ const contentFields = {
   tags: Type.Optional(TagsField()),
   files: Type.Optional(FilesField),
   decided_at: Type.Optional(Type.String({ maxLength: 40, description: "When it was decided, ISO 8601 (default now)." })),
+  build_session_id: Type.Optional(IdField("The build session it was decided in (default: your active session in the project, if any).")),
   source: Type.Optional(SourceInput),
 };
 
@@ -103,7 +104,7 @@ const recordDecisionOp = defineOperation({
 const listDecisionsOp = defineOperation({
   name: "list_decisions",
   summary: "List a project's decision log, newest first; filter by status, kind, tag, author, time (decided_at) or file.",
-  http: { method: "GET", path: "/v1/decision-log", query: ["project_id", "status", "kind", "tag", "author", "since", "until", "file", "limit", "cursor"] },
+  http: { method: "GET", path: "/v1/decision-log", query: ["project_id", "status", "kind", "tag", "author", "build_session_id", "since", "until", "file", "limit", "cursor"] },
   auth: SESSION_STATE_READ,
   idempotency: "none",
   mutates: false,
@@ -113,6 +114,7 @@ const listDecisionsOp = defineOperation({
     kind: Type.Optional(Type.String({ description: "decision or correction." })),
     tag: Type.Optional(Type.String({ maxLength: 40 })),
     author: Type.Optional(Type.String({ maxLength: 64, description: "ai_account_id of the author." })),
+    build_session_id: Type.Optional(IdField("Entries recorded in this build session.")),
     since: Type.Optional(Type.String({ description: "decided_at at or after (ISO 8601)." })),
     until: Type.Optional(Type.String({ description: "decided_at before (ISO 8601)." })),
     file: Type.Optional(Type.String({ maxLength: 500, description: "Entries whose files list this exact path or glob." })),
@@ -130,12 +132,12 @@ const listDecisionsOp = defineOperation({
       kind: parseEnum(input.kind, DECISION_KINDS, "kind"),
       tag: input.tag ?? null,
       authorId: input.author ?? null,
-      buildSessionId: null,
+      buildSessionId: input.build_session_id ?? null,
       since: parseTimestamp(input.since, "since"),
       until: parseTimestamp(input.until, "until"),
       file: input.file ?? null,
     };
-    const cursorFilters = { project: project.id, status: filters.status, kind: filters.kind, tag: filters.tag, author: filters.authorId, since: input.since ?? null, until: input.until ?? null, file: filters.file };
+    const cursorFilters = { project: project.id, status: filters.status, kind: filters.kind, tag: filters.tag, author: filters.authorId, session: filters.buildSessionId, since: input.since ?? null, until: input.until ?? null, file: filters.file };
     const after = decodeCursor(deps, { resource: "decision-log", workspaceId: ctx.principal.workspace.id, filters: cursorFilters }, input.cursor);
     const rows = await deps.stores.decisions.list({ workspaceId: project.workspaceId, projectId: project.id, filters, after, limit });
     const page = rows.slice(0, limit);

@@ -17,6 +17,21 @@ const AUDITED: Readonly<Record<string, string>> = {
   record_decision: "decision.recorded",
   correct_decision: "decision.corrected",
   amend_decision_source: "decision.source_amended",
+  start_build_session: "build_session.started",
+  ping_build_session: "build_session.pinged",
+  put_build_session_current_state: "build_session.current_state_replaced",
+  put_build_session_prs: "build_session.prs_replaced",
+  prepend_build_session_lead: "build_session.lead_prepended",
+  end_build_session: "build_session.ended",
+  continue_build_session: "build_session.continued",
+  create_backlog_item: "backlog_item.created",
+  triage_backlog_item: "backlog_item.triaged",
+  assign_backlog_item: "backlog_item.assigned",
+  reassign_backlog_item: "backlog_item.reassigned",
+  reprioritize_backlog_item: "backlog_item.reprioritized",
+  amend_backlog_item: "backlog_item.amended",
+  close_backlog_item: "backlog_item.resolved",
+  acknowledge_backlog_staleness: "backlog_item.staleness_acknowledged",
 };
 
 describe("session-state operations: projects and the decision log (in memory)", () => {
@@ -184,6 +199,22 @@ describe("session-state operations: projects and the decision log (in memory)", 
     const d = await run("record_decision", { title: "t", decision_md: "d" });
     await run("correct_decision", { decision_id: d.id, decision_md: "d2", rationale_md: "r" });
     await run("amend_decision_source", { decision_id: d.id, source: { kind: "commit", ref: "abc123" }, reason: "r" });
+    const s1 = (await run("start_build_session", { title: "s" })).session;
+    await run("ping_build_session", { session_id: s1.id });
+    await run("put_build_session_current_state", { session_id: s1.id, focus: "f", next_steps: [], blockers: [], open_questions: [], files_in_flight: [], notes_md: "" });
+    await run("put_build_session_prs", { session_id: s1.id, prs: [] });
+    await run("prepend_build_session_lead", { session_id: s1.id, text: "t" });
+    const s2 = await run("continue_build_session", { session_id: s1.id });
+    await run("end_build_session", { session_id: s2.id });
+    const item = await run("create_backlog_item", { title: "i" });
+    await run("triage_backlog_item", { backlog_item_id: item.id, decision: "accept" });
+    await run("reprioritize_backlog_item", { backlog_item_id: item.id, priority: 0 });
+    await run("amend_backlog_item", { backlog_item_id: item.id, title: "j" });
+    await run("assign_backlog_item", { backlog_item_id: item.id });
+    await run("reassign_backlog_item", { backlog_item_id: item.id, assignee_ai_account_id: agent.account.id, reason: "r" });
+    world.clock.advance(8 * 86_400_000);
+    await run("acknowledge_backlog_staleness", { backlog_item_id: item.id, reason: "r" });
+    await run("close_backlog_item", { backlog_item_id: item.id, outcome: "resolved", commit_sha: "abcdef1" });
     expect([...seen].sort()).toEqual(Object.keys(AUDITED).sort());
   });
 

@@ -1,6 +1,8 @@
 import { DECISION_LOG_OPERATIONS } from "./decision-log-operations.ts";
 import type { Operation } from "./operation.ts";
 import { PROJECT_OPERATIONS } from "./project-operations.ts";
+import { BACKLOG_OPERATIONS } from "./backlog-operations.ts";
+import { BUILD_SESSION_OPERATIONS } from "./build-session-operations.ts";
 
 /** The session-state operations (SESSION-STATE.md), area by area. */
-export const SESSION_STATE_OPERATIONS: readonly Operation[] = [...PROJECT_OPERATIONS, ...DECISION_LOG_OPERATIONS];
+export const SESSION_STATE_OPERATIONS: readonly Operation[] = [...PROJECT_OPERATIONS, ...BUILD_SESSION_OPERATIONS, ...DECISION_LOG_OPERATIONS, ...BACKLOG_OPERATIONS];

@@ -9,6 +9,7 @@ import { SOURCE_KINDS, type Alternative, type DecisionEntry, type DecisionRow, t
 import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
 import { actorOf, sessionStateAuditEntry } from "./session-state-audit.ts";
 import { oneLine } from "./text.ts";
+import { sessionOfChange } from "./backlog.ts";
 
 /** A source as it arrives. */
 export interface SourceInput {
@@ -98,7 +99,7 @@ async function appendAudited(deps: CoreDeps, stores: Stores, ctx: OperationConte
  * @throws DomainError SVC_MALFORMED_REQUEST (fields; details.reason no_project),
  *   SVC_RESOURCE_NOT_FOUND (project), SVC_RESOURCE_CONFLICT (project archived).
  */
-export async function recordDecision(deps: CoreDeps, stores: Stores, ctx: OperationContext, input: DecisionContentInput & { project_id?: string; title: string; decision_md: string }): Promise<DecisionRow> {
+export async function recordDecision(deps: CoreDeps, stores: Stores, ctx: OperationContext, input: DecisionContentInput & { project_id?: string; title: string; decision_md: string; build_session_id?: string }): Promise<DecisionRow> {
   const project = await resolveProject(stores, ctx, input.project_id, { forWrite: true });
   const now = deps.clock.now();
   const id = deps.ids.next();
@@ -116,7 +117,7 @@ export async function recordDecision(deps: CoreDeps, stores: Stores, ctx: Operat
     consequences: { good: checkStringList(input.consequences?.good, "consequences.good", 20), bad: checkStringList(input.consequences?.bad, "consequences.bad", 20) },
     tags: checkTags(input.tags),
     files: checkFiles(input.files),
-    buildSessionId: null,
+    buildSessionId: await sessionOfChange(stores, ctx, project.id, input.build_session_id),
     createdBy: actorOf(ctx),
     decidedAt: parseTimestamp(input.decided_at, "decided_at") ?? now,
     recordedAt: now,
@@ -158,7 +159,7 @@ function notTip(currentId: string): DomainError {
  * @throws DomainError SVC_RESOURCE_NOT_FOUND, SVC_MALFORMED_REQUEST, SVC_RESOURCE_CONFLICT
  *   (details.reason not_tip with details.current_id; project_archived).
  */
-export async function correctDecision(deps: CoreDeps, stores: Stores, ctx: OperationContext, id: string, input: DecisionContentInput & { decision_md: string; rationale_md: string }): Promise<DecisionRow> {
+export async function correctDecision(deps: CoreDeps, stores: Stores, ctx: OperationContext, id: string, input: DecisionContentInput & { decision_md: string; rationale_md: string; build_session_id?: string }): Promise<DecisionRow> {
   const target = await findDecision(stores, ctx, id);
   if (target.supersededById !== null) throw notTip((await tipOf(stores, target)).entry.id);
   const project = await resolveProject(stores, ctx, target.entry.projectId, { forWrite: false });
@@ -180,7 +181,7 @@ export async function correctDecision(deps: CoreDeps, stores: Stores, ctx: Opera
     consequences: input.consequences === undefined ? prev.consequences : { good: checkStringList(input.consequences.good, "consequences.good", 20), bad: checkStringList(input.consequences.bad, "consequences.bad", 20) },
     tags: input.tags === undefined ? prev.tags : checkTags(input.tags),
     files: input.files === undefined ? prev.files : checkFiles(input.files),
-    buildSessionId: null,
+    buildSessionId: await sessionOfChange(stores, ctx, prev.projectId, input.build_session_id),
     createdBy: actorOf(ctx),
     decidedAt: parseTimestamp(input.decided_at, "decided_at") ?? now,
     recordedAt: now,

@@ -155,12 +155,15 @@ export interface ProjectCounts {
 }
 
 /**
- * A project's counts. Lessons, rules and candidates are the next issue's records: none exist yet,
- * so they count 0.
+ * A project's counts at the core clock's now. Lessons, rules and candidates are the next
+ * issue's records: none exist yet, so they count 0.
  */
-export async function projectCounts(_deps: Pick<CoreDeps, "clock">, stores: Stores, project: Project): Promise<ProjectCounts> {
-  const decisions = await stores.decisions.count({ workspaceId: project.workspaceId, projectId: project.id });
-  return { untriaged: 0, open: 0, in_progress: 0, stale: 0, active_sessions: 0, decisions, lessons: 0, active_rules: 0, pending_candidates: 0 };
+export async function projectCounts(deps: Pick<CoreDeps, "clock">, stores: Stores, project: Project): Promise<ProjectCounts> {
+  const at = { workspaceId: project.workspaceId, projectId: project.id };
+  const decisions = await stores.decisions.count(at);
+  const backlog = await stores.backlog.countByStatus({ ...at, now: deps.clock.now(), thresholds: { openMs: settingMs(project, "backlog_stale_after"), inProgressMs: settingMs(project, "backlog_in_progress_stale_after") } });
+  const activeSessions = await stores.buildSessions.countActive(at);
+  return { untriaged: backlog.untriaged, open: backlog.open, in_progress: backlog.in_progress, stale: backlog.stale, active_sessions: activeSessions, decisions, lessons: 0, active_rules: 0, pending_candidates: 0 };
 }
 
 /**

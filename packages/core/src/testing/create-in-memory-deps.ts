@@ -12,7 +12,7 @@ import { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
 import { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 import { ManualClock } from "./manual-clock.ts";
 import { InMemoryWebhookOutbox, InMemoryWebhookStore, InMemoryWebhookTables } from "./in-memory-webhooks.ts";
-import { InMemoryDecisionLogStore, InMemoryProjectStore, InMemoryRecordEventStore, InMemorySessionStateTables } from "./in-memory-session-state.ts";
+import { InMemoryBacklogStore, InMemoryBuildSessionStore, InMemoryDecisionLogStore, InMemoryProjectStore, InMemoryRecordEventStore, InMemorySessionStateTables } from "./in-memory-session-state.ts";
 
 /** A complete in-memory world: CoreDeps plus the handles tests use to steer and inspect it. */
 export interface InMemoryWorld {
@@ -60,6 +60,8 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       projects: new InMemoryProjectStore(sessionState, tx),
       decisions: new InMemoryDecisionLogStore(sessionState, tx),
       recordEvents: new InMemoryRecordEventStore(sessionState, tx),
+      buildSessions: new InMemoryBuildSessionStore(sessionState, tx),
+      backlog: new InMemoryBacklogStore(sessionState, tx),
     };
   };
   const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS };

@@ -9,4 +9,4 @@ async function inMemoryHarness(): Promise<MessagingHarness> {
 }
 
 describeSessionStateStoresContract(inMemoryHarness);
-describeSessionStateTables("in memory", async () => createInMemoryDeps().deps);
+describeSessionStateTables("in memory", async (clock) => createInMemoryDeps({ clock }).deps);

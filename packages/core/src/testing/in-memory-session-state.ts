@@ -1,5 +1,10 @@
-import type { DecisionLogStore, ProjectStore, RecordEventStore } from "../ports.ts";
-import type { DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment } from "../session-state/model.ts";
+import type { BacklogStore, BuildSessionStore, DecisionLogStore, ProjectStore, RecordEventStore, ReplaceResult } from "../ports.ts";
+import { isStale } from "../session-state/backlog.ts";
+import { TERMINAL_BACKLOG_STATUSES } from "../session-state/model.ts";
+import type {
+  BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges,
+  ProjectState, RecordEvent, SourceAmendment, StalenessThresholds,
+} from "../session-state/model.ts";
 import { highlight, tokenize } from "../session-state/text.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
@@ -18,6 +23,10 @@ export class InMemorySessionStateTables {
   readonly amendments = new InMemoryTable<SourceAmendment>();
   /** Keyed by `workspaceId/eventId`. */
   readonly events = new InMemoryTable<RecordEvent>();
+  /** Keyed by `workspaceId/sessionId`. */
+  readonly sessions = new InMemoryTable<BuildSession>();
+  /** Keyed by `workspaceId/itemId`. */
+  readonly backlog = new InMemoryTable<BacklogItem>();
 }
 
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -215,6 +224,11 @@ export class InMemoryDecisionLogStore implements DecisionLogStore {
     return this.entries(p.workspaceId).filter((e) => e.projectId === p.projectId).length;
   }
 
+  async countForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<{ decisions: number; corrections: number }> {
+    const mine = this.entries(p.workspaceId).filter((e) => e.buildSessionId !== null && p.buildSessionIds.includes(e.buildSessionId));
+    return { decisions: mine.filter((e) => e.kind === "decision").length, corrections: mine.filter((e) => e.kind === "correction").length };
+  }
+
   async appendAmendment(p: { amendment: SourceAmendment }): Promise<void> {
     this.tables.amendments.set(this.tx, `${p.amendment.workspaceId}/${p.amendment.id}`, p.amendment);
   }
@@ -244,5 +258,170 @@ export class InMemoryRecordEventStore implements RecordEventStore {
       .filter((e) => e.workspaceId === p.workspaceId && e.subjectType === p.subjectType && e.subjectId === p.subjectId)
       .sort((a, b) => byId(b, a))
       .slice(0, p.limit);
+  }
+
+  async listForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<RecordEvent[]> {
+    return this.tables.events
+      .values()
+      .filter((e) => e.workspaceId === p.workspaceId && e.buildSessionId !== null && p.buildSessionIds.includes(e.buildSessionId))
+      .sort(byId);
+  }
+}
+
+const sessionText = (s: BuildSession) =>
+  tokenize([s.title, s.goal, s.summaryMd, ...s.leadLines.map((l) => l.text), s.currentState.focus, ...s.currentState.next_steps, ...s.currentState.blockers, ...s.currentState.open_questions, s.currentState.notes_md].join(" "));
+
+/** In-memory BuildSessionStore. */
+export class InMemoryBuildSessionStore implements BuildSessionStore {
+  constructor(
+    private readonly tables: InMemorySessionStateTables,
+    private readonly tx: InMemoryTransaction | null = null,
+  ) {}
+
+  private all(workspaceId: string): BuildSession[] {
+    return this.tables.sessions.values().filter((s) => s.workspaceId === workspaceId);
+  }
+
+  async insert(p: { session: BuildSession }): Promise<void> {
+    this.tables.sessions.set(this.tx, `${p.session.workspaceId}/${p.session.id}`, p.session);
+  }
+
+  async find(p: { workspaceId: string; id: string }): Promise<BuildSession | null> {
+    return this.tables.sessions.get(`${p.workspaceId}/${p.id}`) ?? null;
+  }
+
+  async replace(p: { session: BuildSession; expectedVersion: number }): Promise<ReplaceResult> {
+    const current = this.tables.sessions.get(`${p.session.workspaceId}/${p.session.id}`);
+    if (current === undefined || current.version !== p.expectedVersion) return { kind: "conflict" };
+    this.tables.sessions.set(this.tx, `${p.session.workspaceId}/${p.session.id}`, p.session);
+    return { kind: "replaced" };
+  }
+
+  async insertContinuation(p: { predecessor: BuildSession; expectedVersion: number; successor: BuildSession }): Promise<ReplaceResult> {
+    if (this.all(p.successor.workspaceId).some((s) => s.previousSessionId === p.predecessor.id)) return { kind: "conflict" };
+    const replaced = await this.replace({ session: p.predecessor, expectedVersion: p.expectedVersion });
+    if (replaced.kind === "replaced") await this.insert({ session: p.successor });
+    return replaced;
+  }
+
+  async latestInProject(p: { workspaceId: string; projectId: string; excludeId: string | null }): Promise<BuildSession | null> {
+    return this.all(p.workspaceId).filter((s) => s.projectId === p.projectId && s.id !== p.excludeId).sort((a, b) => byId(b, a))[0] ?? null;
+  }
+
+  async activeFor(p: { workspaceId: string; projectId: string; aiAccountId: string }): Promise<BuildSession | null> {
+    return this.all(p.workspaceId).filter((s) => s.projectId === p.projectId && s.state === "active" && s.createdBy.aiAccountId === p.aiAccountId).sort((a, b) => byId(b, a))[0] ?? null;
+  }
+
+  async search(p: { workspaceId: string; projectId: string; filters: BuildSessionFilters; now: Date; silenceMs: number; after: string | null; limit: number }): Promise<BuildSession[]> {
+    const f = p.filters;
+    const terms = f.q === null ? [] : tokenize(f.q);
+    return this.all(p.workspaceId)
+      .filter((s) => {
+        const live = s.state === "active" && p.now.getTime() - s.lastPingAt.getTime() <= p.silenceMs;
+        const silent = s.state === "active" && !live;
+        return (
+          s.projectId === p.projectId &&
+          (p.after === null || s.id < p.after) &&
+          (f.state === null || s.state === f.state) &&
+          (f.liveness === null || (f.liveness === "live" ? live : silent)) &&
+          (f.aiAccountId === null || s.createdBy.aiAccountId === f.aiAccountId) &&
+          (f.startedAfter === null || s.startedAt >= f.startedAfter) &&
+          (f.startedBefore === null || s.startedAt < f.startedBefore) &&
+          (f.hasOpenPr === null || s.prs.some((x) => x.state === "open" || x.state === "draft") === f.hasOpenPr) &&
+          (f.prUrl === null || s.prs.some((x) => x.url === f.prUrl)) &&
+          (f.chainRootId === null || s.chainRootId === f.chainRootId) &&
+          (terms.length === 0 || terms.every((t) => sessionText(s).includes(t)))
+        );
+      })
+      .sort((a, b) => byId(b, a))
+      .slice(0, p.limit + 1);
+  }
+
+  async chain(p: { workspaceId: string; chainRootId: string }): Promise<BuildSession[]> {
+    return this.all(p.workspaceId).filter((s) => s.chainRootId === p.chainRootId).sort(byId);
+  }
+
+  async countActive(p: { workspaceId: string; projectId: string }): Promise<number> {
+    return this.all(p.workspaceId).filter((s) => s.projectId === p.projectId && s.state === "active").length;
+  }
+}
+
+const backlogText = (i: BacklogItem) => tokenize([i.title, i.descriptionMd, i.acceptanceCriteriaMd, i.labels.join(" ")].join(" "));
+
+function backlogOrder(sort: BacklogSort): (a: BacklogItem, b: BacklogItem) => number {
+  if (sort === "priority") return (a, b) => a.priority - b.priority || byId(a, b);
+  if (sort === "oldest") return byId;
+  if (sort === "updated") return (a, b) => b.lastActivityAt.getTime() - a.lastActivityAt.getTime() || byId(b, a);
+  return (a, b) => byId(b, a);
+}
+
+/** In-memory BacklogStore (a terminal status never changes: `replace` refuses it as the database does). */
+export class InMemoryBacklogStore implements BacklogStore {
+  constructor(
+    private readonly tables: InMemorySessionStateTables,
+    private readonly tx: InMemoryTransaction | null = null,
+  ) {}
+
+  private all(workspaceId: string, projectId: string): BacklogItem[] {
+    return this.tables.backlog.values().filter((i) => i.workspaceId === workspaceId && i.projectId === projectId);
+  }
+
+  async insert(p: { item: BacklogItem }): Promise<void> {
+    this.tables.backlog.set(this.tx, `${p.item.workspaceId}/${p.item.id}`, p.item);
+  }
+
+  async find(p: { workspaceId: string; id: string }): Promise<BacklogItem | null> {
+    return this.tables.backlog.get(`${p.workspaceId}/${p.id}`) ?? null;
+  }
+
+  async replace(p: { item: BacklogItem; expectedVersion: number }): Promise<ReplaceResult> {
+    const current = this.tables.backlog.get(`${p.item.workspaceId}/${p.item.id}`);
+    if (current === undefined || current.version !== p.expectedVersion) return { kind: "conflict" };
+    if (TERMINAL_BACKLOG_STATUSES.includes(current.status) && p.item.status !== current.status) return { kind: "conflict" };
+    this.tables.backlog.set(this.tx, `${p.item.workspaceId}/${p.item.id}`, p.item);
+    return { kind: "replaced" };
+  }
+
+  async search(p: { workspaceId: string; projectId: string; filters: BacklogFilters; sort: BacklogSort; offset: number; limit: number }): Promise<BacklogItem[]> {
+    const f = p.filters;
+    const terms = f.q === null ? [] : tokenize(f.q);
+    return this.all(p.workspaceId, p.projectId)
+      .filter(
+        (i) =>
+          (f.statuses === null || f.statuses.includes(i.status)) &&
+          (f.priorityMin === null || i.priority >= f.priorityMin) &&
+          (f.priorityMax === null || i.priority <= f.priorityMax) &&
+          (f.kind === null || i.kind === f.kind) &&
+          (f.label === null || i.labels.includes(f.label)) &&
+          (f.assignee === null || i.assigneeAiAccountId === f.assignee) &&
+          (!f.unassigned || i.assigneeAiAccountId === null) &&
+          (!f.ready || (i.status === "open" && i.assigneeAiAccountId === null)) &&
+          (f.createdAfter === null || i.createdAt >= f.createdAfter) &&
+          (f.updatedAfter === null || i.updatedAt >= f.updatedAfter) &&
+          (terms.length === 0 || terms.every((t) => backlogText(i).includes(t))),
+      )
+      .sort(backlogOrder(p.sort))
+      .slice(p.offset, p.offset + p.limit + 1);
+  }
+
+  async stale(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds; status: BacklogStatus | null; assignee: string | null; olderThanMs: number | null; includeSnoozed: boolean; offset: number; limit: number }): Promise<BacklogItem[]> {
+    return this.all(p.workspaceId, p.projectId)
+      .filter((i) => {
+        if (TERMINAL_BACKLOG_STATUSES.includes(i.status)) return false;
+        const asIfUnsnoozed = { ...i, stalenessAck: null };
+        if (!isStale(p.includeSnoozed ? asIfUnsnoozed : i, p.thresholds, p.now)) return false;
+        return (p.status === null || i.status === p.status) && (p.assignee === null || i.assigneeAiAccountId === p.assignee) && (p.olderThanMs === null || p.now.getTime() - i.lastActivityAt.getTime() > p.olderThanMs);
+      })
+      .sort((a, b) => a.lastActivityAt.getTime() - b.lastActivityAt.getTime() || byId(a, b))
+      .slice(p.offset, p.offset + p.limit + 1);
+  }
+
+  async countByStatus(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds }): Promise<Record<BacklogStatus | "stale", number>> {
+    const out: Record<BacklogStatus | "stale", number> = { untriaged: 0, open: 0, in_progress: 0, resolved: 0, dismissed: 0, stale: 0 };
+    for (const i of this.all(p.workspaceId, p.projectId)) {
+      out[i.status]++;
+      if (isStale(i, p.thresholds, p.now)) out.stale++;
+    }
+    return out;
   }
 }

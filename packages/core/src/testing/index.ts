@@ -37,6 +37,6 @@ export { callOperation, refusalCode, refusalOf, sendBody } from "./guard-rail-ca
 export { InMemoryWebhookTables, InMemoryWebhookStore, InMemoryWebhookOutbox, writeSendOutboxRows, filterMatches } from "./in-memory-webhooks.ts";
 export { describeWebhookStoresContract, makeWebhook } from "./webhook-stores.contract.ts";
 export { describePolicyStoreContract, describePlanStoreContract, describeRateLimiterContract } from "./guard-rail-stores.contract.ts";
-export { InMemorySessionStateTables, InMemoryProjectStore, InMemoryDecisionLogStore, InMemoryRecordEventStore } from "./in-memory-session-state.ts";
-export { describeSessionStateStoresContract, makeProject, makeDecision } from "./session-state-stores.contract.ts";
+export { InMemorySessionStateTables, InMemoryProjectStore, InMemoryDecisionLogStore, InMemoryRecordEventStore, InMemoryBuildSessionStore, InMemoryBacklogStore } from "./in-memory-session-state.ts";
+export { describeSessionStateStoresContract, makeProject, makeDecision, makeBuildSession, makeBacklogItem } from "./session-state-stores.contract.ts";
 export { describeSessionStateTables, outcomeOf } from "./session-state-tables.contract.ts";

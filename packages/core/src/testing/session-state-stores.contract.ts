@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_PROJECT_SETTINGS, type DecisionEntry, type DecisionListFilters, type Project } from "../session-state/model.ts";
+import { DEFAULT_PROJECT_SETTINGS, EMPTY_CURRENT_STATE, type BacklogItem, type BuildSession, type DecisionEntry, type DecisionListFilters, type Project } from "../session-state/model.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
 
@@ -53,6 +53,26 @@ export function makeDecision(p: { workspaceId: string; projectId: string; number
     chainRootId: id,
     source: { kind: "manual", ref: "author", url: null },
     ...overrides,
+  };
+}
+
+/** A build session for store tests (active, its own chain root). */
+export function makeBuildSession(p: { workspaceId: string; projectId: string }, overrides: Partial<BuildSession> = {}): BuildSession {
+  const id = overrides.id ?? fixtureId();
+  return {
+    workspaceId: p.workspaceId, id, projectId: p.projectId, title: "Work", goal: "", client: null, state: "active", endReason: null, startedAt: AT, lastPingAt: AT, endedAt: null,
+    pingCount: 0, activeSeconds: 0, previousSessionId: null, nextSessionId: null, chainRootId: id, leadLines: [], summaryMd: "", learnings: [], currentState: { ...EMPTY_CURRENT_STATE },
+    currentStateVersion: 1, prs: [], version: 1, createdAt: AT, updatedAt: AT, createdBy: { aiAccountId: "01J0000000000000000000AUTH", friendlyName: "author" }, ...overrides,
+  };
+}
+
+/** A backlog item for store tests (untriaged). */
+export function makeBacklogItem(p: { workspaceId: string; projectId: string; number: number }, overrides: Partial<BacklogItem> = {}): BacklogItem {
+  return {
+    workspaceId: p.workspaceId, id: fixtureId(), projectId: p.projectId, number: p.number, title: `Item ${p.number}`, descriptionMd: "", acceptanceCriteriaMd: "", kind: "task", labels: [],
+    priority: 2, status: "untriaged", assigneeAiAccountId: null, discoveredFromId: null, duplicateOfId: null, source: { buildSessionId: null, decisionId: null, importRow: null },
+    closing: { prUrl: null, commitSha: null, notesMd: [], reason: null }, resolvedAt: null, dismissedAt: null, lastActivityAt: AT, stalenessAck: null, version: 1, createdAt: AT, updatedAt: AT,
+    createdBy: { aiAccountId: "01J0000000000000000000AUTH", friendlyName: "author" }, ...overrides,
   };
 }
 
@@ -280,6 +300,71 @@ export function describeSessionStateStoresContract(make: MessagingHarnessFactory
         }),
       ).rejects.toThrow("rollback");
       expect(await h.stores.decisions.find({ workspaceId: w.workspace.id, id: d.id })).toBeNull();
+    });
+  });
+
+  describe("BuildSessionStore and BacklogStore contract", () => {
+    let h: MessagingHarness;
+    let w: SeededWorkspace;
+    let project: Project;
+    beforeEach(async () => {
+      h = await make();
+      w = await seedWorkspace(h.stores);
+      project = makeProject(w.workspace.id);
+      await h.stores.projects.insert({ project });
+    });
+    const at = () => ({ workspaceId: w.workspace.id, projectId: project.id });
+
+    it("replaces a session only under the version it read: of concurrent writers exactly one wins", async () => {
+      const s = makeBuildSession(at(), { leadLines: [{ text: "hi", addedAt: AT, addedBy: { aiAccountId: w.sender.id, friendlyName: "s" } }], prs: [{ url: "https://e.com/1", repo: null, number: 1, title: null, state: "open", head_sha: null }] });
+      await h.stores.buildSessions.insert({ session: s });
+      expect(await h.stores.buildSessions.find({ workspaceId: w.workspace.id, id: s.id })).toEqual(s);
+      const results = await Promise.all([1, 2, 3].map((n) => h.tx.run((st) => st.buildSessions.replace({ session: { ...s, pingCount: n, version: 2 }, expectedVersion: 1 }))));
+      expect(results.filter((r) => r.kind === "replaced")).toHaveLength(1);
+      expect((await h.stores.buildSessions.find({ workspaceId: w.workspace.id, id: s.id }))?.version).toBe(2);
+      expect(await h.stores.buildSessions.activeFor({ ...at(), aiAccountId: s.createdBy.aiAccountId })).toMatchObject({ id: s.id });
+      expect(await h.stores.buildSessions.countActive(at())).toBe(1);
+    });
+
+    it("continues a session once: a second continuation is a conflict and leaves nothing behind", async () => {
+      const s = makeBuildSession(at());
+      await h.stores.buildSessions.insert({ session: s });
+      const next = (n: number) => makeBuildSession(at(), { previousSessionId: s.id, chainRootId: s.id, title: `next ${n}` });
+      const a = next(1);
+      expect(await h.stores.buildSessions.insertContinuation({ predecessor: { ...s, state: "ended", endReason: "continued", endedAt: AT, nextSessionId: a.id, version: 2 }, expectedVersion: 1, successor: a })).toEqual({ kind: "replaced" });
+      const b = next(2);
+      expect(await h.stores.buildSessions.insertContinuation({ predecessor: { ...s, nextSessionId: b.id, version: 3 }, expectedVersion: 2, successor: b })).toEqual({ kind: "conflict" });
+      expect(await h.stores.buildSessions.find({ workspaceId: w.workspace.id, id: b.id })).toBeNull();
+      expect((await h.stores.buildSessions.find({ workspaceId: w.workspace.id, id: s.id }))?.nextSessionId).toBe(a.id);
+      expect((await h.stores.buildSessions.chain({ workspaceId: w.workspace.id, chainRootId: s.id })).map((x) => x.id)).toEqual([s.id, a.id]);
+      expect((await h.stores.buildSessions.latestInProject({ ...at(), excludeId: a.id }))?.id).toBe(s.id);
+    });
+
+    it("never moves a backlog item out of a terminal status, and replaces only under the version read", async () => {
+      const item = makeBacklogItem({ ...at(), number: 1 });
+      await h.stores.backlog.insert({ item });
+      expect(await h.stores.backlog.find({ workspaceId: w.workspace.id, id: item.id })).toEqual(item);
+      expect(await h.stores.backlog.replace({ item: { ...item, title: "x", version: 2 }, expectedVersion: 2 })).toEqual({ kind: "conflict" });
+      const resolved = { ...item, status: "resolved" as const, resolvedAt: AT, closing: { ...item.closing, notesMd: ["done"] }, version: 2 };
+      expect(await h.stores.backlog.replace({ item: resolved, expectedVersion: 1 })).toEqual({ kind: "replaced" });
+      expect(await h.stores.backlog.replace({ item: { ...resolved, status: "open", resolvedAt: null, version: 3 }, expectedVersion: 2 })).toEqual({ kind: "conflict" });
+      expect(await h.stores.backlog.replace({ item: { ...resolved, closing: { ...resolved.closing, notesMd: ["done", "more"] }, version: 3 }, expectedVersion: 2 })).toEqual({ kind: "replaced" });
+      expect((await h.stores.backlog.find({ workspaceId: w.workspace.id, id: item.id }))?.status).toBe("resolved");
+    });
+
+    it("counts by status and finds stale items at a given now, honouring snoozes", async () => {
+      const t = { openMs: 30 * 86_400_000, inProgressMs: 7 * 86_400_000 };
+      const old = new Date(AT.getTime() - 31 * 86_400_000);
+      const a = makeBacklogItem({ ...at(), number: 1 }, { status: "open", lastActivityAt: old });
+      const b = makeBacklogItem({ ...at(), number: 2 }, { status: "in_progress", assigneeAiAccountId: w.sender.id, lastActivityAt: new Date(AT.getTime() - 8 * 86_400_000) });
+      const c = makeBacklogItem({ ...at(), number: 3 }, { status: "open", lastActivityAt: old, stalenessAck: { at: AT, by: { aiAccountId: w.sender.id, friendlyName: "s" }, reason: "r", until: new Date(AT.getTime() + 86_400_000), count: 1 } });
+      const d = makeBacklogItem({ ...at(), number: 4 }, { status: "dismissed", dismissedAt: AT, closing: { prUrl: null, commitSha: null, notesMd: [], reason: "no" }, lastActivityAt: old });
+      for (const item of [a, b, c, d]) await h.stores.backlog.insert({ item });
+      expect(await h.stores.backlog.countByStatus({ ...at(), now: AT, thresholds: t })).toEqual({ untriaged: 0, open: 2, in_progress: 1, resolved: 0, dismissed: 1, stale: 2 });
+      const stale = (o: { includeSnoozed?: boolean; status?: "open" | null } = {}) => h.stores.backlog.stale({ ...at(), now: AT, thresholds: t, status: o.status ?? null, assignee: null, olderThanMs: null, includeSnoozed: o.includeSnoozed ?? false, offset: 0, limit: 10 }).then((r) => r.map((x) => x.id));
+      expect(await stale()).toEqual([a.id, b.id]);
+      expect(await stale({ includeSnoozed: true })).toEqual([a.id, c.id, b.id]);
+      expect(await stale({ status: "open" })).toEqual([a.id]);
     });
   });
 

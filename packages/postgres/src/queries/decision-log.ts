@@ -188,3 +188,11 @@ export async function decisionSourceAmendmentsList(sql: SqlClient, p: { workspac
     where workspace_id = ${p.workspaceId} and entry_id = ${p.entryId} order by id`;
   return rows.map((r) => ({ workspaceId: r.workspace_id, id: r.id, entryId: r.entry_id, source: r.source, reason: r.reason, at: r.at, by: { aiAccountId: r.by_account_id, friendlyName: r.by_name } }));
 }
+
+/** Entries recorded in one of the given build sessions, by kind. */
+export async function decisionLogCountForSessions(sql: SqlClient, p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<{ decisions: number; corrections: number }> {
+  const [row] = await sql<{ decisions: number; corrections: number }[]>`
+    select count(*) filter (where kind = 'decision')::int as decisions, count(*) filter (where kind = 'correction')::int as corrections
+    from decision_log_entries where workspace_id = ${p.workspaceId} and build_session_id = any(${[...p.buildSessionIds]}::text[])`;
+  return row ?? { decisions: 0, corrections: 0 };
+}

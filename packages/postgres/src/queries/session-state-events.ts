@@ -11,14 +11,20 @@ export async function sessionStateEventsInsert(sql: SqlClient, p: { event: Recor
       ${e.oldValue === null ? null : sql.json(e.oldValue as postgres.JSONValue)}::jsonb, ${e.newValue === null ? null : sql.json(e.newValue as postgres.JSONValue)}::jsonb, ${e.buildSessionId}, ${e.at})`;
 }
 
-/** The newest `limit` events of one record, newest first. */
-export async function sessionStateEventsListFor(sql: SqlClient, p: { workspaceId: string; subjectType: string; subjectId: string; limit: number }): Promise<RecordEvent[]> {
-  const rows = await sql<{ workspace_id: string; id: string; project_id: string; subject_type: string; subject_id: string; event_type: string; actor_account_id: string; actor_name: string; old_value: Record<string, unknown> | null; new_value: Record<string, unknown> | null; build_session_id: string | null; at: Date }[]>`
+type EventRow = { workspace_id: string; id: string; project_id: string; subject_type: string; subject_id: string; event_type: string; actor_account_id: string; actor_name: string; old_value: Record<string, unknown> | null; new_value: Record<string, unknown> | null; build_session_id: string | null; at: Date };
+
+/** Every event written in one of the given build sessions, oldest first (`session_state_events_session_idx`). */
+export async function sessionStateEventsListForSessions(sql: SqlClient, p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<RecordEvent[]> {
+  const rows = await sql<EventRow[]>`
     select workspace_id, id, project_id, subject_type, subject_id, event_type, actor_account_id, actor_name, old_value, new_value, build_session_id, at
     from session_state_events
-    where workspace_id = ${p.workspaceId} and subject_type = ${p.subjectType} and subject_id = ${p.subjectId}
-    order by id desc limit ${p.limit}`;
-  return rows.map((r) => ({
+    where workspace_id = ${p.workspaceId} and build_session_id = any(${[...p.buildSessionIds]}::text[])
+    order by id`;
+  return rows.map(toEvent);
+}
+
+function toEvent(r: EventRow): RecordEvent {
+  return {
     workspaceId: r.workspace_id,
     id: r.id,
     projectId: r.project_id,
@@ -30,5 +36,15 @@ export async function sessionStateEventsListFor(sql: SqlClient, p: { workspaceId
     newValue: r.new_value,
     buildSessionId: r.build_session_id,
     at: r.at,
-  }));
+  };
+}
+
+/** The newest `limit` events of one record, newest first. */
+export async function sessionStateEventsListFor(sql: SqlClient, p: { workspaceId: string; subjectType: string; subjectId: string; limit: number }): Promise<RecordEvent[]> {
+  const rows = await sql<EventRow[]>`
+    select workspace_id, id, project_id, subject_type, subject_id, event_type, actor_account_id, actor_name, old_value, new_value, build_session_id, at
+    from session_state_events
+    where workspace_id = ${p.workspaceId} and subject_type = ${p.subjectType} and subject_id = ${p.subjectId}
+    order by id desc limit ${p.limit}`;
+  return rows.map(toEvent);
 }

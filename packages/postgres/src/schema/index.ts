@@ -5,4 +5,4 @@ export { idempotencyKeys } from "./idempotency-keys.ts";
 export { auditLog } from "./audit-log.ts";
 export { webhooks, webhookOutbox } from "./webhooks.ts";
 export { policies, policyVersions, policyAcknowledgements, workspacePlans, rateLimitCounters } from "./guard-rails.ts";
-export { projects, decisionLogEntries, decisionSourceAmendments, sessionStateEvents } from "./session-state.ts";
+export { projects, decisionLogEntries, decisionSourceAmendments, sessionStateEvents, buildSessions, backlogItems } from "./session-state.ts";

@@ -28,6 +28,8 @@ const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedRe
   policy_id: (a) => [{ label: "policy", id: a.policyId }],
   project_id: (a) => [{ label: "project", id: a.projectId }],
   decision_id: (a) => [{ label: "decision", id: a.decisionId }, { label: "correction (chain tip)", id: a.correctionId }],
+  session_id: (a) => [{ label: "build session", id: a.sessionId }],
+  backlog_item_id: (a) => [{ label: "backlog item", id: a.backlogItemId }],
 };
 
 /** Path parameters that name no workspace record (global catalogues): the reason, and a value to call with. */
@@ -121,6 +123,9 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
       projects: await get(sender.authorization, "/v1/projects"),
       decision: await get(sender.authorization, `/v1/decision-log/${w.a.decisionId}`),
       decisions: await get(sender.authorization, "/v1/decision-log"),
+      session: await get(sender.authorization, `/v1/build-sessions/${w.a.sessionId}`),
+      backlogItem: await get(sender.authorization, `/v1/backlog/${w.a.backlogItemId}`),
+      backlogCounts: await get(sender.authorization, "/v1/backlog/count-by-status"),
     };
   }
 

@@ -86,6 +86,9 @@ export interface IsolationWorld {
     projectId: string;
     decisionId: string;
     correctionId: string;
+    /** An active build session of sender's in that project, and an untriaged backlog item filed in it. */
+    sessionId: string;
+    backlogItemId: string;
     /** Every string of A's that B must never see: ids, unique names, tokens, payload text. */
     secrets: readonly string[];
   };
@@ -103,6 +106,8 @@ export const A_NAMES = {
   instructions: "alpha-secret-instructions-q7",
   project: "alpha-project-q7",
   decision: "alpha-decision-q7",
+  session: "alpha-session-q7",
+  backlogItem: "alpha-backlog-q7",
 } as const;
 
 function ok(res: MatrixResult, what: string): MatrixResult {
@@ -165,14 +170,17 @@ export async function buildIsolationWorld(target: MatrixTarget): Promise<Isolati
   const decision = ok(await matrixCall(client, "POST", "/v1/decision-log", { authorization: sender.authorization, body: { title: A_NAMES.decision, decision_md: `${A_NAMES.decision} body` } }), "record decision");
   const correction = ok(await matrixCall(client, "POST", `/v1/decision-log/${decision.body.id as string}/correct`, { authorization: sender.authorization, body: { decision_md: `${A_NAMES.decision} corrected`, rationale_md: "changed" } }), "correct decision");
 
+  const session = ok(await matrixCall(client, "POST", "/v1/build-sessions", { authorization: sender.authorization, body: { title: A_NAMES.session } }), "start session");
+  const backlogItem = ok(await matrixCall(client, "POST", "/v1/backlog", { authorization: sender.authorization, body: { title: A_NAMES.backlogItem } }), "file backlog item");
+
   const bAdmin = await admin(target, "isolation-beta-workspace");
   const bOperational = await agent(client, bAdmin, "beta-agent");
 
-  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string };
+  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string, sessionId: session.body.session.id as string, backlogItemId: backlogItem.body.id as string };
   const tokens = [aAdmin.authorization, sender.authorization, worker.authorization].map((h) => h.slice("Bearer ".length));
   const secrets = [
     aAdmin.workspaceId, aAdmin.accountId, aAdmin.credentialId, sender.id, sender.credentialId, worker.id, worker.credentialId,
-    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, ...Object.values(A_NAMES), ...tokens,
+    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, a.sessionId, a.backlogItemId, ...Object.values(A_NAMES), ...tokens,
   ];
   return { client, a: { ...a, secrets }, b: { admin: bAdmin, operational: bOperational } };
 }

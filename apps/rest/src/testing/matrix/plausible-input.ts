@@ -25,11 +25,16 @@ function knownFields(a: IsolationWorld["a"]): Record<string, unknown> {
     scopes: ["send"],
     outcome_summary: "done",
     reason: "no",
+    build_session_id: a.sessionId,
+    chain_root_id: a.sessionId,
+    discovered_from_id: a.backlogItemId,
+    duplicate_of_id: a.backlogItemId,
+    assignee_ai_account_id: a.worker.id,
   };
 }
 
 /** Input fields (top level, outside the path) that the field table aims at one of A's records. */
-export const AIMED_FIELDS: readonly string[] = ["ai_account_id", "message_id", "lease_id"];
+export const AIMED_FIELDS: readonly string[] = ["ai_account_id", "message_id", "lease_id", "build_session_id", "chain_root_id", "discovered_from_id", "duplicate_of_id", "assignee_ai_account_id"];
 
 /**
  * Per-operation inputs the field table cannot derive (nested shapes, semantics). Keyed by
@@ -45,6 +50,15 @@ const OVERRIDES: Readonly<Record<string, (a: IsolationWorld["a"]) => Record<stri
   correct_decision: () => ({ decision_md: "B's correction.", rationale_md: "B says so." }),
   amend_decision_source: () => ({ source: { kind: "manual", ref: "mallory-q7" }, reason: "B says so" }),
   search_decisions: () => ({ q: "alpha" }),
+  start_build_session: () => ({ title: "mallory-q7" }),
+  create_backlog_item: () => ({ title: "mallory-q7" }),
+  triage_backlog_item: (a) => ({ decision: "duplicate", duplicate_of_id: a.backlogItemId }),
+  put_build_session_current_state: () => ({ focus: "", next_steps: [], blockers: [], open_questions: [], files_in_flight: [], notes_md: "" }),
+  put_build_session_prs: () => ({ prs: [] }),
+  prepend_build_session_lead: () => ({ text: "mallory-q7" }),
+  reprioritize_backlog_item: () => ({ priority: 0 }),
+  reassign_backlog_item: (a) => ({ assignee_ai_account_id: a.worker.id, reason: "B says so" }),
+  acknowledge_backlog_staleness: () => ({ reason: "B says so" }),
 };
 
 /** Session-state operations: their project_id names a record, so it is aimed at A's project. */

@@ -1,0 +1,82 @@
+CREATE TABLE "backlog_items" (
+	"workspace_id" text NOT NULL,
+	"id" text NOT NULL,
+	"project_id" text NOT NULL,
+	"number" integer NOT NULL,
+	"title" text NOT NULL,
+	"description_md" text NOT NULL,
+	"acceptance_criteria_md" text NOT NULL,
+	"kind" text NOT NULL,
+	"labels" text[] NOT NULL,
+	"priority" integer NOT NULL,
+	"status" text NOT NULL,
+	"assignee_ai_account_id" text,
+	"discovered_from_id" text,
+	"duplicate_of_id" text,
+	"source_build_session_id" text,
+	"source_decision_id" text,
+	"source_import_row" text,
+	"closing_pr_url" text,
+	"closing_commit_sha" text,
+	"closing_notes" jsonb NOT NULL,
+	"closing_reason" text,
+	"resolved_at" timestamp (3) with time zone,
+	"dismissed_at" timestamp (3) with time zone,
+	"last_activity_at" timestamp (3) with time zone NOT NULL,
+	"staleness_ack" jsonb,
+	"snoozed_until" timestamp (3) with time zone,
+	"version" integer NOT NULL,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"updated_at" timestamp (3) with time zone NOT NULL,
+	"created_by_account_id" text NOT NULL,
+	"created_by_name" text NOT NULL,
+	CONSTRAINT "backlog_items_pkey" PRIMARY KEY("workspace_id","id"),
+	CONSTRAINT "backlog_items_status_check" CHECK (status in ('untriaged', 'open', 'in_progress', 'resolved', 'dismissed')),
+	CONSTRAINT "backlog_items_kind_check" CHECK (kind in ('bug', 'feature', 'task', 'chore', 'spike')),
+	CONSTRAINT "backlog_items_priority_check" CHECK (priority between 0 and 4),
+	CONSTRAINT "backlog_items_resolved_check" CHECK (status <> 'resolved' or (resolved_at is not null and (closing_pr_url is not null or closing_commit_sha is not null or jsonb_array_length(closing_notes) > 0))),
+	CONSTRAINT "backlog_items_dismissed_check" CHECK (status <> 'dismissed' or (dismissed_at is not null and closing_reason is not null and closing_reason <> '')),
+	CONSTRAINT "backlog_items_in_progress_check" CHECK (status <> 'in_progress' or assignee_ai_account_id is not null)
+);
+--> statement-breakpoint
+CREATE TABLE "build_sessions" (
+	"workspace_id" text NOT NULL,
+	"id" text NOT NULL,
+	"project_id" text NOT NULL,
+	"ai_account_id" text NOT NULL,
+	"ai_account_name" text NOT NULL,
+	"title" text NOT NULL,
+	"goal" text NOT NULL,
+	"client" jsonb,
+	"state" text NOT NULL,
+	"end_reason" text,
+	"started_at" timestamp (3) with time zone NOT NULL,
+	"last_ping_at" timestamp (3) with time zone NOT NULL,
+	"ended_at" timestamp (3) with time zone,
+	"ping_count" integer NOT NULL,
+	"active_seconds" integer NOT NULL,
+	"previous_session_id" text,
+	"next_session_id" text,
+	"chain_root_id" text NOT NULL,
+	"lead_lines" jsonb NOT NULL,
+	"summary_md" text NOT NULL,
+	"learnings" jsonb NOT NULL,
+	"current_state" jsonb NOT NULL,
+	"current_state_version" integer NOT NULL,
+	"prs" jsonb NOT NULL,
+	"version" integer NOT NULL,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"updated_at" timestamp (3) with time zone NOT NULL,
+	CONSTRAINT "build_sessions_pkey" PRIMARY KEY("workspace_id","id"),
+	CONSTRAINT "build_sessions_state_check" CHECK (state in ('active', 'ended')),
+	CONSTRAINT "build_sessions_end_check" CHECK ((state = 'ended') = (ended_at is not null) and (state = 'ended') = (end_reason is not null)),
+	CONSTRAINT "build_sessions_end_reason_check" CHECK (end_reason is null or end_reason in ('completed', 'abandoned', 'continued'))
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "backlog_items_number_key" ON "backlog_items" USING btree ("workspace_id","project_id","number");--> statement-breakpoint
+CREATE INDEX "backlog_items_ready_idx" ON "backlog_items" USING btree ("workspace_id","project_id","priority","id") WHERE status = 'open' and assignee_ai_account_id is null;--> statement-breakpoint
+CREATE INDEX "backlog_items_activity_idx" ON "backlog_items" USING btree ("workspace_id","project_id","last_activity_at") WHERE status in ('untriaged', 'open', 'in_progress');--> statement-breakpoint
+CREATE UNIQUE INDEX "build_sessions_previous_key" ON "build_sessions" USING btree ("workspace_id","previous_session_id");--> statement-breakpoint
+CREATE INDEX "build_sessions_project_idx" ON "build_sessions" USING btree ("workspace_id","project_id","id");--> statement-breakpoint
+CREATE INDEX "build_sessions_active_idx" ON "build_sessions" USING btree ("workspace_id","project_id","ai_account_id","id") WHERE state = 'active';--> statement-breakpoint
+CREATE INDEX "build_sessions_chain_idx" ON "build_sessions" USING btree ("workspace_id","chain_root_id");
