@@ -8,6 +8,7 @@ import { renderAcked, renderExtended, renderMessage, renderMessageList, renderNa
 import { runMcpStdio } from "./mcp-stdio.ts";
 import { readPayloadArgument } from "./payload-input.ts";
 import { callOperation } from "./service-client.ts";
+import { registerSessionStateCommands } from "./session-state-commands.ts";
 import type { OperationRequest, ServiceConfig } from "./service-client.ts";
 
 /** The base URL when neither --base-url nor SVC_BASE_URL is given (DESIGN §2). */
@@ -151,6 +152,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     .action(async (messageId: string) => {
       await print({ operation: "get_message", input: { message_id: messageId } }, renderMessage);
     });
+
+  registerSessionStateCommands(program, io, print);
 
   const mcp = program.command("mcp").description("MCP transports");
   mcp
