@@ -9,10 +9,13 @@ import type { OperationRequest } from "./service-client.ts";
 // catalogue operation. The session of `session ping|end|lead|continue` and `decide` comes from
 // --session, else AGENTQ_SESSION_ID.
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** How a command prints: `print(request, render)` calls the service and writes JSON or `render(body)`. */
-export type PrintCall = (req: OperationRequest, render: (body: any) => string) => Promise<void>;
+export type PrintCall = (req: OperationRequest, render: (body: unknown) => string) => Promise<void>;
+
+/** A renderer of a JSON object body. */
+const jsonRender = (f: (body: Json) => string) => (body: unknown): string => f(body as Json);
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -55,7 +58,8 @@ const renderDecision = (d: Json) => `decision #${d.number as number} ${d.id as s
 const renderItem = (i: Json) => `#${i.number as number} ${i.id as string} ${i.status as string} P${i.priority as number} ${i.kind as string} "${i.title as string}"${i.stale ? " (stale)" : ""}\n`;
 
 /** Adds `project`, `session`, `decide` and `backlog` to the program. */
-export function registerSessionStateCommands(program: Command, io: CliIo, print: PrintCall): void {
+export function registerSessionStateCommands(program: Command, io: CliIo, printBody: PrintCall): void {
+  const print = (req: OperationRequest, render: (body: Json) => string) => printBody(req, jsonRender(render));
   const project = program.command("project").description("session-state projects");
   project
     .command("create")
