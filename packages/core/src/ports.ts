@@ -212,13 +212,28 @@ export interface MessageStore {
 export interface AuditSealSession {
   /** The last sealed row's seq and hash, or null when nothing is sealed yet. */
   head(): Promise<{ seq: number; hash: string } | null>;
-  /** Up to `limit` unsealed rows of the workspace, in seal order (occurredAt, then id). */
+  /** Up to `limit` unsealed rows of the workspace (rows without a chain link), in seal order (occurredAt, then id). */
   unsealed(p: { limit: number }): Promise<AuditEntry[]>;
-  /** Stores the seals (seq, prevHash, hash, sealedAt) of the given rows. */
-  writeSeals(p: { seals: readonly { id: string; seq: number; prevHash: string; hash: string }[]; sealedAt: Date }): Promise<void>;
+  /**
+   * Appends the chain links (seq, the row's id, prevHash, hash, sealedAt) of the given rows to
+   * the chain, which is kept apart from the rows: audit rows are never updated once inserted.
+   */
+  appendLinks(p: { links: readonly AuditChainLink[]; sealedAt: Date }): Promise<void>;
 }
 
-/** The per-workspace audit log and its hash chain. */
+/** One link of a workspace's hash chain: the row it seals (`auditId`) at position `seq`. */
+export interface AuditChainLink {
+  auditId: string;
+  seq: number;
+  prevHash: string;
+  hash: string;
+}
+
+/**
+ * The per-workspace audit log and its hash chain. Rows are insert-only; the chain is a separate
+ * sequence of links (seq, row id, prevHash, hash) appended by the sealer. Every read returns a
+ * row with its link's fields (`seq`, `prevHash`, `hash`, `sealedAt`), null until sealed.
+ */
 export interface AuditLog {
   /** Appends a row (inside the caller's transaction when given a transactional store). */
   append(p: { entry: NewAuditEntry }): Promise<void>;
@@ -232,7 +247,7 @@ export interface AuditLog {
   positionOf(entry: AuditEntry): string;
   /** Every row about one message, oldest first (its timeline). */
   timeline(p: { workspaceId: string; messageId: string }): Promise<AuditEntry[]>;
-  /** Sealed rows in seq order, seq > afterSeq, at most limit. */
+  /** Sealed rows in seq order, seq > afterSeq, at most limit (a link whose row is gone is skipped: a gap in seq). */
   readChain(p: { workspaceId: string; afterSeq: number; limit: number }): Promise<AuditEntry[]>;
   /** Workspaces with unsealed rows (at most limit). */
   workspacesWithUnsealed(p: { limit: number }): Promise<string[]>;

@@ -23,12 +23,65 @@ it("applies every committed migration once into the target schema, even when sta
   const tables = await sql<{ table_name: string }[]>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`;
   expect(tables.map((t) => t.table_name)).toEqual(
     [
-      "__drizzle_migrations", "ai_accounts", "audit_log", "backlog_items", "build_sessions", "credentials", "decision_log_entries", "decision_source_amendments", "idempotency_keys", "messages", "persons",
-      "policies", "policy_acknowledgements", "policy_versions", "projects", "rate_limit_counters", "session_state_events", "webhook_outbox", "webhooks", "workspace_plans", "workspaces",
+      "__drizzle_migrations", "ai_accounts", "audit_chain", "audit_log", "audit_unsealed", "backlog_items", "build_sessions", "credentials", "decision_log_entries", "decision_source_amendments",
+      "idempotency_keys", "messages", "persons", "policies", "policy_acknowledgements", "policy_versions", "projects", "rate_limit_counters", "session_state_events", "webhook_outbox", "webhooks",
+      "workspace_plans", "workspaces",
     ],
   );
   // The hand-written migration: storage parameters of the hot queue tables.
   const [messages] = await sql<{ reloptions: string[] }[]>`
     select c.reloptions from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relname = 'messages'`;
   expect(messages?.reloptions).toContain("autovacuum_vacuum_scale_factor=0.01");
+});
+
+it("0010 moves the sealed chains into audit_chain and queues the unsealed rows; audit_log keeps every row, without seal columns", async () => {
+  const { sealAuditChain, verifyAuditChain } = await import("@agentq/core");
+  const { makeAuditEntry } = await import("@agentq/core/testing");
+  const { PgAuditLog } = await import("./pg-audit-log.ts");
+  const target = `t_migrate_0006_${randomBytes(4).toString("hex")}`;
+  const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
+  const upTo = migrations.findIndex((m) => m.sql.join("\n").includes("audit_unsealed"));
+  expect(upTo).toBeGreaterThan(0);
+  const run = (statements: string[]) =>
+    sql.begin(async (tx) => {
+      await tx`select set_config('search_path', ${target}, true)`;
+      for (const s of statements) if (s.trim() !== "") await tx.unsafe(s);
+    });
+  try {
+    await sql`create schema ${sql(target)}`;
+    await run(migrations.slice(0, upTo).flatMap((m) => m.sql));
+    // Three rows sealed the old way (seq, prev_hash, hash, sealed_at on the row), one unsealed.
+    const scoped = postgres(testDatabaseUrl(), { max: 2, onnotice: () => undefined, connection: { search_path: target } });
+    try {
+      const base = Date.now();
+      const rows = Array.from({ length: 4 }, (_, i) => makeAuditEntry("ws1", { occurredAt: new Date(base + i), details: { i } }));
+      const { auditChainHash, GENESIS_HASH } = await import("@agentq/core");
+      let prev = GENESIS_HASH;
+      for (const [i, r] of rows.entries()) {
+        const sealed = i < 3;
+        const hash = sealed ? auditChainHash(prev, r, i + 1) : null;
+        await scoped`
+          insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id, seq, prev_hash, hash, sealed_at)
+          values (${r.workspaceId}, ${r.id}, ${r.occurredAt}, ${r.activity}, ${r.actorAccountId}, ${r.actorCredentialId}, ${r.subjectType}, ${r.subjectId}, ${r.messageId}, ${scoped.json(r.details as postgres.JSONValue)}::jsonb, ${r.operatorSignificant}, ${r.requestId},
+                  ${sealed ? i + 1 : null}, ${sealed ? prev : null}, ${hash}, ${sealed ? new Date(base) : null})`;
+        if (hash !== null) prev = hash;
+      }
+      await run(migrations.slice(upTo).flatMap((m) => m.sql));
+      const columns = await sql<{ column_name: string }[]>`select column_name from information_schema.columns where table_schema = ${target} and table_name = 'audit_log'`;
+      expect(columns.map((c) => c.column_name)).not.toEqual(expect.arrayContaining(["seq"]));
+      const audit = new PgAuditLog(scoped, scoped);
+      const moved = await audit.readChain({ workspaceId: "ws1", afterSeq: 0, limit: 10 });
+      expect(moved.map((r) => r.id)).toEqual(rows.slice(0, 3).map((r) => r.id));
+      expect(verifyAuditChain(moved)).toMatchObject({ ok: true, checked: 3 });
+      expect(await audit.workspacesWithUnsealed({ limit: 10 })).toEqual(["ws1"]);
+      expect(await sealAuditChain({ stores: { audit }, clock: { now: () => new Date(base) } }, "ws1")).toBe(1);
+      const chain = await audit.readChain({ workspaceId: "ws1", afterSeq: 0, limit: 10 });
+      expect(chain.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+      expect(verifyAuditChain(chain)).toMatchObject({ ok: true, checked: 4 });
+    } finally {
+      await scoped.end({ timeout: 5 });
+    }
+  } finally {
+    await sql`drop schema if exists ${sql(target)} cascade`;
+  }
 });

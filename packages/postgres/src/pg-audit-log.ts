@@ -2,7 +2,7 @@ import type { AuditEntry, AuditLog, AuditSealSession, NewAuditEntry } from "@age
 import type postgres from "postgres";
 import { translatePgError, withPgErrors } from "./pg-errors.ts";
 import {
-  auditLogInsert, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesWithUnsealed, auditLogWriteSeals,
+  auditLogAppendLinks, auditLogInsert, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesWithUnsealed,
 } from "./queries/audit-log.ts";
 import type { SqlClient } from "./sql-client.ts";
 
@@ -16,7 +16,8 @@ function parsePosition(position: string): { occurredAt: Date; id: string } | nul
 }
 
 /**
- * AuditLog on PostgreSQL. Bound to the pool (`transaction: null`) or to one transaction; the
+ * AuditLog on PostgreSQL: insert-only rows in `audit_log`, the chain's links in `audit_chain`,
+ * the sealer's queue in `audit_unsealed` (filled by a trigger). Bound to the pool (`transaction: null`) or to one transaction; the
  * seal lock is a transaction-scoped advisory lock, taken in a new transaction when bound to the
  * pool, or in the caller's transaction (held until it ends) when bound to one.
  */
@@ -60,7 +61,7 @@ export class PgAuditLog implements AuditLog {
       const session: AuditSealSession = {
         head: () => auditLogSealHead(tx, p),
         unsealed: (q) => auditLogUnsealed(tx, { workspaceId: p.workspaceId, limit: q.limit }),
-        writeSeals: (q) => auditLogWriteSeals(tx, { workspaceId: p.workspaceId, seals: q.seals, sealedAt: q.sealedAt }),
+        appendLinks: (q) => auditLogAppendLinks(tx, { workspaceId: p.workspaceId, links: q.links, sealedAt: q.sealedAt }),
       };
       return fn(session);
     };

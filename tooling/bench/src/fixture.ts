@@ -29,7 +29,7 @@ export const RECIPIENTS = ["l1", "sink", "drain", "drainbatch", "wake0", "wake1"
  * REST, each with an operational credential.
  */
 export async function createFixture(server: ServerProcess, sql: postgres.Sql): Promise<BenchFixture> {
-  const boot = await bootstrap(server.env);
+  const boot = await bootstrap(server);
   await sql`insert into workspace_plans (workspace_id, plan, overrides, updated_at) values (${boot.workspace_id}, 'enterprise', ${sql.json(UNLIMITED)}::jsonb, now())
             on conflict (workspace_id) do update set plan = 'enterprise', overrides = excluded.overrides, updated_at = now()`;
   const client = apiClient(server.baseUrl, 4);

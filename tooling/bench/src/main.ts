@@ -1,9 +1,9 @@
-// `pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only ...]`: agentq against the PostgreSQL
+// `pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only ...] [--server-dir PATH]`: agentq against the PostgreSQL
 // limit and against pg-boss, in one run (issue 7). Progress on stderr; the table on stdout; JSON
 // and markdown under bench/results/.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, release, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
@@ -19,14 +19,14 @@ import { hasBatchAck, runDrain, runSend, runWakeup } from "./rest-scenarios.ts";
 import { startServer } from "./server-process.ts";
 import { runSoak } from "./soak-scenario.ts";
 
-const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5]";
+const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5] [--server-dir PATH]";
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ options: { quick: { type: "boolean", default: false }, soak: { type: "boolean", default: false }, "soak-messages": { type: "string" }, baseline: { type: "boolean", default: false }, profile: { type: "boolean", default: false }, only: { type: "string" } }, strict: true }));
+    ({ values } = parseArgs({ options: { quick: { type: "boolean", default: false }, soak: { type: "boolean", default: false }, "soak-messages": { type: "string" }, baseline: { type: "boolean", default: false }, profile: { type: "boolean", default: false }, only: { type: "string" }, "server-dir": { type: "string" } }, strict: true }));
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
     return 2;
@@ -61,7 +61,10 @@ async function main(): Promise<number> {
   const notes: string[] = [];
   try {
     log("building and starting the production server (pnpm build's bundle of apps/server, run by node)");
-    server = await startServer(db.url, values.profile ? { cpuProfileDir: join(RESULTS_DIR, "profiles") } : {});
+    // --server-dir: another checkout's server under the same harness (A/B of a lever, back to back).
+    const serverDir = values["server-dir"] === undefined ? undefined : resolve(values["server-dir"]);
+    server = await startServer(db.url, { ...(values.profile ? { cpuProfileDir: join(RESULTS_DIR, "profiles") } : {}), ...(serverDir === undefined ? {} : { serverDir }) });
+    if (serverDir !== undefined) notes.push(`Server built from ${serverDir}.`);
     if (values.profile) log(`CPU profile of the server: ${join(RESULTS_DIR, "profiles")} (written when it stops)`);
     log(`server ${server.baseUrl}, pid ${server.pid}`);
     const fixture = await createFixture(server, sql);

@@ -66,6 +66,15 @@ export async function hasBatchAck(ctx: BenchContext): Promise<boolean> {
   }
 }
 
+/** Audit rows not sealed yet: the sealer's queue (migration 0010), or rows without a seal on a server from before it (`--server-dir`). */
+async function unsealedRows(ctx: BenchContext): Promise<number> {
+  const [queue] = await ctx.sql<{ exists: boolean }[]>`select to_regclass('audit_unsealed') is not null as exists`;
+  const [row] = queue?.exists === true
+    ? await ctx.sql<{ n: number }[]>`select count(*)::int as n from audit_unsealed`
+    : await ctx.sql<{ n: number }[]>`select count(*)::int as n from audit_log where sealed_at is null`;
+  return row?.n ?? 0;
+}
+
 /**
  * Waits (at most 10 minutes) until the server's background sealer has sealed every audit row,
  * so a drain measures the drain and not the sealing of a backlog a real sender would have had
@@ -75,8 +84,7 @@ async function waitForSealer(ctx: BenchContext): Promise<void> {
   const started = performance.now();
   let lastLog = started;
   for (;;) {
-    const [row] = await ctx.sql<{ n: number }[]>`select count(*)::int as n from audit_log where sealed_at is null`;
-    const n = row?.n ?? 0;
+    const n = await unsealedRows(ctx);
     if (n === 0) return;
     if (performance.now() - started > 10 * 60_000) {
       ctx.notes.push(`The sealer had ${n} audit rows left when a drain started (10-minute bound).`);

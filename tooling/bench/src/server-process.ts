@@ -17,6 +17,8 @@ export interface ServerProcess {
   pid: number;
   /** The server's environment (for `src/bootstrap.ts` run beside it). */
   env: NodeJS.ProcessEnv;
+  /** The apps/server folder it was built from (this checkout's, or `--server-dir`). */
+  serverDir: string;
   /** Peak resident set size so far (VmHWM of /proc/<pid>/status), in MB; NaN where /proc is absent. */
   rssPeakMb(): number;
   /** Current resident set size (VmRSS), in MB; NaN where /proc is absent. */
@@ -44,7 +46,8 @@ function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
  * starts it with plain `node` on 127.0.0.1 and a free port (so `pid` is the server itself), and
  * waits for its "agentq listening" log line.
  */
-export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string } = {}): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string; serverDir?: string } = {}): Promise<ServerProcess> {
+  const serverDir = options.serverDir ?? SERVER_DIR;
   const dataDir = mkdtempSync(join(tmpdir(), "agentq-bench-data-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -59,8 +62,8 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     SVC_RATE_LIMITER: "memory",
   };
   const profile = options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`];
-  const bundle = await bundleServer(SERVER_DIR, dataDir);
-  const child: ChildProcess = spawn(process.execPath, [...profile, bundle], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+  const bundle = await bundleServer(serverDir, dataDir);
+  const child: ChildProcess = spawn(process.execPath, [...profile, bundle], { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   let pending = "";
   let resolvePort: (port: number) => void = () => undefined;
@@ -110,6 +113,7 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     baseUrl: `http://127.0.0.1:${port}`,
     pid,
     env,
+    serverDir,
     rssPeakMb: () => procStatusMb(pid, "VmHWM"),
     rssMb: () => procStatusMb(pid, "VmRSS"),
     resetRssPeak() {
@@ -134,6 +138,6 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
 }
 
 /** Runs `src/bootstrap.ts --json` of the server beside it; returns the workspace and its administrative token. */
-export function bootstrap(env: NodeJS.ProcessEnv): Promise<{ workspace_id: string; token: string; ai_account_id: string }> {
-  return bootstrapWorkspace(env, { workspace: "bench", email: "bench@example.test" });
+export function bootstrap(server: Pick<ServerProcess, "env" | "serverDir">): Promise<{ workspace_id: string; token: string; ai_account_id: string }> {
+  return bootstrapWorkspace(server.env, { workspace: "bench", email: "bench@example.test" }, server.serverDir);
 }

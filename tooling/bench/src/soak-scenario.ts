@@ -90,5 +90,12 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
   ctx.m.set("S6.total", acked);
   ctx.m.set("S6.elapsed_s", (performance.now() - started) / 1000);
   ctx.m.set("S6.rss_peak_mb", Math.max(ctx.server.rssPeakMb(), rssMax));
-  ctx.log(`  first ${window}: ${first.toFixed(0)}/s, last ${window}: ${last.toFixed(0)}/s, server RSS peak ${ctx.server.rssPeakMb().toFixed(0)} MB`);
+  // What the audit tables hold at the end (the soak's decline was audit_log's bloat: docs/performance.md).
+  const [audit] = await ctx.sql<{ mb: number; dead: number; updated: number }[]>`
+    select coalesce(sum(pg_total_relation_size(relid)), 0)::float8 / 1048576 as mb, coalesce(sum(n_dead_tup), 0)::float8 as dead, coalesce(sum(n_tup_upd), 0)::float8 as updated
+    from pg_stat_user_tables where relname in ('audit_log', 'audit_chain', 'audit_unsealed')`;
+  ctx.m.set("S6.audit_mb", audit?.mb ?? Number.NaN);
+  ctx.m.set("S6.audit_dead_tuples", audit?.dead ?? Number.NaN);
+  ctx.m.set("S6.audit_updated_tuples", audit?.updated ?? Number.NaN);
+  ctx.log(`  first ${window}: ${first.toFixed(0)}/s, last ${window}: ${last.toFixed(0)}/s, server RSS peak ${ctx.server.rssPeakMb().toFixed(0)} MB; audit tables ${(audit?.mb ?? 0).toFixed(0)} MB, ${audit?.dead ?? 0} dead tuples, ${audit?.updated ?? 0} updated`);
 }

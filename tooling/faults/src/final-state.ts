@@ -1,5 +1,5 @@
 import type { AuditEntry } from "@agentq/core";
-import { PgAuditLog } from "@agentq/postgres";
+import { auditLogCountUnsealed, PgAuditLog } from "@agentq/postgres";
 import type postgres from "postgres";
 import type { ClaimRow, FinalState } from "./history.ts";
 
@@ -7,8 +7,7 @@ const CHAIN_PAGE = 5_000;
 
 /** Audit rows of the workspace not yet sealed. */
 export async function countUnsealed(sql: postgres.Sql, workspaceId: string): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from audit_log where workspace_id = ${workspaceId} and seq is null`;
-  return row?.n ?? 0;
+  return auditLogCountUnsealed(sql, { workspaceId });
 }
 
 /** Messages of the workspace still pending or held (the drain is over when this is 0). */

@@ -1,11 +1,12 @@
-import type { AuditLog, Clock } from "../ports.ts";
+import type { AuditChainLink, AuditLog, Clock } from "../ports.ts";
 import { GENESIS_HASH, auditChainHash } from "./audit-hash.ts";
 
 /** Rows sealed per batch (one `writeSeals` call). */
 const SEAL_BATCH = 500;
 
 /**
- * Seals the unsealed audit rows of one workspace into its hash chain, in seal order
+ * Seals the unsealed audit rows of one workspace into its hash chain (appending a link per row;
+ * the rows themselves are never updated), in seal order
  * (occurredAt, then id), in batches, holding the workspace's seal lock (a single sealer per
  * workspace). Returns how many rows it sealed, or null when another sealer held the lock.
  * Sends never wait on this: their rows are inserted unsealed (DESIGN §3).
@@ -18,14 +19,14 @@ export async function sealAuditChain(deps: { stores: { audit: AuditLog }; clock:
     while (sealed < maxRows) {
       const rows = await session.unsealed({ limit: Math.min(SEAL_BATCH, maxRows - sealed) });
       if (rows.length === 0) break;
-      const seals: { id: string; seq: number; prevHash: string; hash: string }[] = [];
+      const links: AuditChainLink[] = [];
       for (const row of rows) {
         const seq = head.seq + 1;
         const hash = auditChainHash(head.hash, row, seq);
-        seals.push({ id: row.id, seq, prevHash: head.hash, hash });
+        links.push({ auditId: row.id, seq, prevHash: head.hash, hash });
         head = { seq, hash };
       }
-      await session.writeSeals({ seals, sealedAt: deps.clock.now() });
+      await session.appendLinks({ links, sealedAt: deps.clock.now() });
       sealed += rows.length;
       if (rows.length < SEAL_BATCH) break;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sealAuditChains } from "../audit/seal-audit-chain.ts";
 import { verifyAuditExport } from "../audit/verify-audit-export.ts";
-import type { AuditEntry } from "../audit/audit-entry.ts";
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import { callOperation, refusalCode } from "../testing/guard-rail-calls.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
 import { seedPrincipal } from "../testing/principal-fixtures.ts";
@@ -68,8 +68,9 @@ describe("audit log operations", () => {
     expect(verifyAuditExport(["{not json"])).toMatchObject({ ok: false, line: 1, reason: "unreadable" });
 
     // Tamper with the stored row itself.
-    const table = s.world.tables.messaging.audit;
-    const row = table.values().find((r: AuditEntry) => r.seq === 3) as AuditEntry;
+    const { audit: table, auditChain } = s.world.tables.messaging;
+    const link = auditChain.values().find((l) => l.workspaceId === s.alice.workspace.id && l.seq === 3);
+    const row = table.get(link?.auditId ?? "") as NewAuditEntry;
     table.set(null, row.id, { ...row, details: { forged: true } });
     expect((await callOperation(deps, s.admin, "verify_audit_log", {})).body).toMatchObject({ verified: false, checked: 2, head: { seq: 5 }, first_bad_row: { id: row.id, seq: 3, reason: "changed" } });
   });

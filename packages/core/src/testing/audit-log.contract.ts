@@ -123,7 +123,7 @@ export function describeAuditLogContract(make: MessagingHarnessFactory): void {
       const e = await append({});
       await expect(h.stores.audit.withSealLock({ workspaceId: ws.id }, async (s) => {
         const [row] = await s.unsealed({ limit: 1 });
-        await s.writeSeals({ seals: [{ id: (row as NewAuditEntry).id, seq: 1, prevHash: "0".repeat(64), hash: "1".repeat(64) }], sealedAt: at(0) });
+        await s.appendLinks({ links: [{ auditId: (row as NewAuditEntry).id, seq: 1, prevHash: "0".repeat(64), hash: "1".repeat(64) }], sealedAt: at(0) });
         throw new Error("sealer crashed");
       })).rejects.toThrow("sealer crashed");
       expect(await h.stores.audit.readChain({ workspaceId: ws.id, afterSeq: 0, limit: 10 })).toEqual([]);

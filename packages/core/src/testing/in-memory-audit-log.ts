@@ -1,9 +1,12 @@
 import type { AuditEntry, NewAuditEntry } from "../audit/audit-entry.ts";
 import type { AuditLog, AuditSealSession } from "../ports.ts";
-import type { InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
+import { auditLinkKeyOf, type AuditChainLinkRow, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { InMemoryTransaction } from "./in-memory-transaction.ts";
 
-/** In-memory AuditLog. The seal lock is a per-workspace flag; `withSealLock` rolls back its seals when `fn` throws. */
+/**
+ * In-memory AuditLog: rows in `tables.audit` (never updated), chain links in `tables.auditChain`.
+ * The seal lock is a per-workspace flag; `withSealLock` rolls back its links when `fn` throws.
+ */
 export class InMemoryAuditLog implements AuditLog {
   constructor(
     private readonly tables: InMemoryMessagingTables,
@@ -15,9 +18,8 @@ export class InMemoryAuditLog implements AuditLog {
   }
 
   async list(p: { workspaceId: string; activity: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: string | null; limit: number }): Promise<AuditEntry[]> {
-    const rows = this.tables.audit
-      .values()
-      .filter((r) => r.workspaceId === p.workspaceId && (p.activity === null || r.activity === p.activity) && (p.messageId === null || r.messageId === p.messageId) && (p.includeOperatorSignificant || !r.operatorSignificant))
+    const rows = this.rowsWithLinks(p.workspaceId)
+      .filter((r) => (p.activity === null || r.activity === p.activity) && (p.messageId === null || r.messageId === p.messageId) && (p.includeOperatorSignificant || !r.operatorSignificant))
       .sort((a, b) => compareDesc(this.positionOf(a), this.positionOf(b)));
     const after = p.after;
     return (after === null ? rows : rows.filter((r) => this.positionOf(r) < after)).slice(0, p.limit + 1);
@@ -28,25 +30,28 @@ export class InMemoryAuditLog implements AuditLog {
   }
 
   async timeline(p: { workspaceId: string; messageId: string }): Promise<AuditEntry[]> {
-    return this.tables.audit
-      .values()
-      .filter((r) => r.workspaceId === p.workspaceId && r.messageId === p.messageId)
+    return this.rowsWithLinks(p.workspaceId)
+      .filter((r) => r.messageId === p.messageId)
       .sort((a, b) => compareDesc(this.positionOf(b), this.positionOf(a)));
   }
 
   async readChain(p: { workspaceId: string; afterSeq: number; limit: number }): Promise<AuditEntry[]> {
-    return this.tables.audit
-      .values()
-      .filter((r) => r.workspaceId === p.workspaceId && r.seq !== null && r.seq > p.afterSeq)
-      .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))
-      .slice(0, p.limit);
+    const out: AuditEntry[] = [];
+    for (const link of linksOf(this.tables, p.workspaceId).filter((l) => l.seq > p.afterSeq).sort((a, b) => a.seq - b.seq)) {
+      if (out.length >= p.limit) break;
+      const row = this.tables.audit.get(link.auditId);
+      // A link whose row is gone is skipped, as the PostgreSQL adapter's join does: a gap in seq.
+      if (row !== undefined && row.workspaceId === p.workspaceId) out.push(withLink(row, link));
+    }
+    return out;
   }
 
   async workspacesWithUnsealed(p: { limit: number }): Promise<string[]> {
+    const sealed = new Set(this.tables.auditChain.values().map((l) => l.auditId));
     const out = new Set<string>();
     for (const r of this.tables.audit.values()) {
-      if (r.seq === null) out.add(r.workspaceId);
       if (out.size >= p.limit) break;
+      if (!sealed.has(r.id)) out.add(r.workspaceId);
     }
     return [...out];
   }
@@ -59,22 +64,24 @@ export class InMemoryAuditLog implements AuditLog {
     const session: AuditSealSession = {
       async head() {
         let head: { seq: number; hash: string } | null = null;
-        for (const r of tables.audit.values()) {
-          if (r.workspaceId === p.workspaceId && r.seq !== null && r.hash !== null && (head === null || r.seq > head.seq)) head = { seq: r.seq, hash: r.hash };
-        }
+        for (const l of linksOf(tables, p.workspaceId)) if (head === null || l.seq > head.seq) head = { seq: l.seq, hash: l.hash };
         return head;
       },
       async unsealed(q) {
+        const sealed = new Set(linksOf(tables, p.workspaceId).map((l) => l.auditId));
         return tables.audit
           .values()
-          .filter((r) => r.workspaceId === p.workspaceId && r.seq === null)
+          .filter((r) => r.workspaceId === p.workspaceId && !sealed.has(r.id))
           .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-          .slice(0, q.limit);
+          .slice(0, q.limit)
+          .map(unsealedEntry);
       },
-      async writeSeals(q) {
-        for (const s of q.seals) {
-          const r = tables.audit.get(s.id);
-          if (r) tables.audit.set(tx, s.id, { ...r, seq: s.seq, prevHash: s.prevHash, hash: s.hash, sealedAt: q.sealedAt });
+      async appendLinks(q) {
+        for (const l of q.links) {
+          const key = auditLinkKeyOf(p.workspaceId, l.seq);
+          // Like the primary key of the PostgreSQL chain table: a seq is linked once.
+          if (tables.auditChain.has(key)) throw new Error(`audit chain seq ${l.seq} is already linked`);
+          tables.auditChain.set(tx, key, { ...l, workspaceId: p.workspaceId, sealedAt: q.sealedAt });
         }
       },
     };
@@ -89,11 +96,35 @@ export class InMemoryAuditLog implements AuditLog {
       this.tables.sealLocks.delete(p.workspaceId);
     }
   }
+
+  /** The workspace's rows, each with its link's fields (null when unsealed). */
+  private rowsWithLinks(workspaceId: string): AuditEntry[] {
+    const links = new Map(linksOf(this.tables, workspaceId).map((l) => [l.auditId, l]));
+    return this.tables.audit
+      .values()
+      .filter((r) => r.workspaceId === workspaceId)
+      .map((r) => {
+        const link = links.get(r.id);
+        return link === undefined ? unsealedEntry(r) : withLink(r, link);
+      });
+  }
+}
+
+function linksOf(tables: InMemoryMessagingTables, workspaceId: string): AuditChainLinkRow[] {
+  return tables.auditChain.values().filter((l) => l.workspaceId === workspaceId);
+}
+
+function unsealedEntry(row: NewAuditEntry): AuditEntry {
+  return { ...row, seq: null, prevHash: null, hash: null, sealedAt: null };
+}
+
+function withLink(row: NewAuditEntry, link: AuditChainLinkRow): AuditEntry {
+  return { ...row, seq: link.seq, prevHash: link.prevHash, hash: link.hash, sealedAt: link.sealedAt };
 }
 
 /** Inserts an unsealed audit row (shared with InMemoryMessageStore, which writes rows as part of its writes). */
 export function appendAuditRow(tables: InMemoryMessagingTables, tx: InMemoryTransaction | null, entry: NewAuditEntry): void {
-  tables.audit.set(tx, entry.id, { ...entry, seq: null, prevHash: null, hash: null, sealedAt: null });
+  tables.audit.set(tx, entry.id, entry);
 }
 
 function compareDesc(a: string, b: string): number {

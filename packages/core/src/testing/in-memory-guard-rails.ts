@@ -1,5 +1,5 @@
 import type { AiAccount } from "../access/model.ts";
-import type { AuditEntry } from "../audit/audit-entry.ts";
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { WorkspacePlan } from "../plans/plan-limits.ts";
 import type { Policy, PolicyListItem } from "../policies/policy.ts";
 import type { PlanStore, PolicyStore } from "../ports.ts";
@@ -89,7 +89,7 @@ export class InMemoryPolicyStore implements PolicyStore {
 export class InMemoryPlanStore implements PlanStore {
   constructor(
     private readonly tables: InMemoryGuardRailTables,
-    private readonly sources: { accounts: InMemoryTable<AiAccount>; audit: InMemoryTable<AuditEntry> },
+    private readonly sources: { accounts: InMemoryTable<AiAccount>; audit: InMemoryTable<NewAuditEntry> },
     private readonly tx: InMemoryTransaction | null = null,
   ) {}
 

@@ -1,6 +1,7 @@
-import type { AuditEntry } from "../audit/audit-entry.ts";
+import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import type { MessageRecord } from "../messaging/message.ts";
+import type { AuditChainLink } from "../ports.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
 /**
@@ -9,13 +10,27 @@ import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction
  */
 export class InMemoryMessagingTables {
   readonly messages = new InMemoryTable<MessageRecord>();
-  readonly audit = new InMemoryTable<AuditEntry>();
+  /** Audit rows as inserted (never updated), keyed by id. */
+  readonly audit = new InMemoryTable<NewAuditEntry>();
+  /** The hash chain's links, keyed by `auditLinkKeyOf` (workspace and seq). */
+  readonly auditChain = new InMemoryTable<AuditChainLinkRow>();
   /** Keyed by `idempotencyKeyOf`. */
   readonly idempotency = new InMemoryTable<IdempotencyRecord>();
   /** The open transaction that claimed an idempotency key, until it settles. */
   readonly idempotencyOwners = new Map<string, InMemoryTransaction>();
   /** Workspaces whose seal lock is held. */
   readonly sealLocks = new Set<string>();
+}
+
+/** A stored chain link: the port's link plus its workspace and when it was sealed. */
+export interface AuditChainLinkRow extends AuditChainLink {
+  workspaceId: string;
+  sealedAt: Date;
+}
+
+/** The table key of a chain link: its workspace and seq. */
+export function auditLinkKeyOf(workspaceId: string, seq: number): string {
+  return JSON.stringify([workspaceId, seq]);
 }
 
 /** The table key of an idempotency record. */

@@ -1,4 +1,4 @@
-import type { AuditEntry, NewAuditEntry } from "@agentq/core";
+import type { AuditChainLink, AuditEntry, NewAuditEntry } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
 
@@ -42,7 +42,7 @@ function toEntry(r: AuditRow): AuditEntry {
   };
 }
 
-/** Inserts an unsealed row. */
+/** Inserts a row (the trigger on audit_log queues it for the sealer). */
 export async function auditLogInsert(sql: SqlClient, p: { entry: NewAuditEntry }): Promise<void> {
   const a = p.entry;
   await sql`
@@ -51,42 +51,62 @@ export async function auditLogInsert(sql: SqlClient, p: { entry: NewAuditEntry }
             ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId})`;
 }
 
-/** A page of the workspace's rows, newest first (occurred_at, id descending), after the keyset position; at most `limit + 1`. */
+/** The columns of an audit row with its chain link's (`c`), for reads that join the two. */
+function withLinkColumns(sql: SqlClient) {
+  return sql`a.*, c.seq, c.prev_hash, c.hash, c.sealed_at`;
+}
+
+/** A page of the workspace's rows, newest first (occurred_at, id descending), after the keyset position; at most `limit + 1`; each with its link, if sealed. */
 export async function auditLogList(sql: SqlClient, p: { workspaceId: string; activity: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: { occurredAt: Date; id: string } | null; limit: number }): Promise<AuditEntry[]> {
   const rows = await sql<AuditRow[]>`
-    select * from audit_log
-    where workspace_id = ${p.workspaceId}
-      and (${p.activity}::text is null or activity = ${p.activity})
-      and (${p.messageId}::text is null or message_id = ${p.messageId})
-      and (${p.includeOperatorSignificant}::boolean or not operator_significant)
-      and (${p.after === null}::boolean or (occurred_at, id) < (${p.after?.occurredAt ?? null}::timestamptz, ${p.after?.id ?? null}::text))
-    order by occurred_at desc nulls last, id desc nulls last
+    select ${withLinkColumns(sql)} from audit_log a
+    left join audit_chain c on c.workspace_id = a.workspace_id and c.audit_id = a.id
+    where a.workspace_id = ${p.workspaceId}
+      and (${p.activity}::text is null or a.activity = ${p.activity})
+      and (${p.messageId}::text is null or a.message_id = ${p.messageId})
+      and (${p.includeOperatorSignificant}::boolean or not a.operator_significant)
+      and (${p.after === null}::boolean or (a.occurred_at, a.id) < (${p.after?.occurredAt ?? null}::timestamptz, ${p.after?.id ?? null}::text))
+    order by a.occurred_at desc nulls last, a.id desc nulls last
     limit ${p.limit + 1}`;
   return rows.map(toEntry);
 }
 
-/** Every row about one message, oldest first. */
+/** Every row about one message, oldest first, each with its link, if sealed. */
 export async function auditLogTimeline(sql: SqlClient, p: { workspaceId: string; messageId: string }): Promise<AuditEntry[]> {
   const rows = await sql<AuditRow[]>`
-    select * from audit_log where workspace_id = ${p.workspaceId} and message_id = ${p.messageId}
-    order by occurred_at, id`;
+    select ${withLinkColumns(sql)} from audit_log a
+    left join audit_chain c on c.workspace_id = a.workspace_id and c.audit_id = a.id
+    where a.workspace_id = ${p.workspaceId} and a.message_id = ${p.messageId}
+    order by a.occurred_at, a.id`;
   return rows.map(toEntry);
 }
 
-/** Sealed rows with seq > afterSeq, in seq order, at most `limit`. */
+/**
+ * Sealed rows with seq > afterSeq, in seq order, at most `limit`: the chain's links joined to
+ * their rows. A link whose row was deleted is skipped (the verifier sees a gap in seq).
+ */
 export async function auditLogReadChain(sql: SqlClient, p: { workspaceId: string; afterSeq: number; limit: number }): Promise<AuditEntry[]> {
   const rows = await sql<AuditRow[]>`
-    select * from audit_log where workspace_id = ${p.workspaceId} and seq > ${p.afterSeq}
-    order by seq
+    select ${withLinkColumns(sql)} from audit_chain c
+    join audit_log a on a.workspace_id = c.workspace_id and a.id = c.audit_id
+    where c.workspace_id = ${p.workspaceId} and c.seq > ${p.afterSeq}
+    order by c.seq
     limit ${p.limit}`;
   return rows.map(toEntry);
 }
 
-/** Workspaces that have unsealed rows, at most `limit`. */
+/** Workspaces that have unsealed rows (entries in the sealer's queue), at most `limit`. */
 export async function auditLogWorkspacesWithUnsealed(sql: SqlClient, p: { limit: number }): Promise<string[]> {
   const rows = await sql<{ workspace_id: string }[]>`
-    select distinct workspace_id from audit_log where seq is null limit ${p.limit}`;
+    select distinct workspace_id from audit_unsealed limit ${p.limit}`;
   return rows.map((r) => r.workspace_id);
+}
+
+/** How many audit rows of the workspace are not linked into its chain yet (tests and harnesses). */
+export async function auditLogCountUnsealed(sql: SqlClient, p: { workspaceId: string | null }): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from audit_unsealed where ${p.workspaceId}::text is null or workspace_id = ${p.workspaceId}`;
+  return row?.n ?? 0;
 }
 
 /**
@@ -100,34 +120,43 @@ export async function auditLogTrySealLock(sql: postgres.TransactionSql, p: { wor
   return row?.locked === true;
 }
 
-/** The last sealed row's seq and hash, or null. */
+/** The chain's last link's seq and hash, or null. */
 export async function auditLogSealHead(sql: SqlClient, p: { workspaceId: string }): Promise<{ seq: number; hash: string } | null> {
   const [row] = await sql<{ seq: string; hash: string }[]>`
-    select seq, hash from audit_log where workspace_id = ${p.workspaceId} and seq is not null
+    select seq, hash from audit_chain where workspace_id = ${p.workspaceId}
     order by seq desc
     limit 1`;
   return row ? { seq: Number(row.seq), hash: row.hash } : null;
 }
 
-/** Up to `limit` unsealed rows of the workspace in seal order (occurred_at, id), over the partial unsealed index. */
+/** Up to `limit` unsealed rows of the workspace in seal order (occurred_at, id): the queue's entries joined to their rows. */
 export async function auditLogUnsealed(sql: SqlClient, p: { workspaceId: string; limit: number }): Promise<AuditEntry[]> {
   const rows = await sql<AuditRow[]>`
-    select * from audit_log where workspace_id = ${p.workspaceId} and seq is null
-    order by occurred_at, id
+    select a.*, null as seq, null as prev_hash, null as hash, null as sealed_at
+    from audit_unsealed u
+    join audit_log a on a.workspace_id = u.workspace_id and a.id = u.audit_id
+    where u.workspace_id = ${p.workspaceId}
+    order by u.occurred_at, u.audit_id
     limit ${p.limit}`;
   return rows.map(toEntry);
 }
 
 /**
- * Writes the seals of the given rows in one statement. Runs under the workspace's seal lock, so
- * no other sealer writes concurrently; `seq is null` keeps a row from being sealed twice.
+ * Appends the given links to the workspace's chain and takes their rows off the sealer's queue,
+ * in one statement. Runs under the workspace's seal lock, so no other sealer appends
+ * concurrently; the chain's keys (workspace, seq) and (workspace, audit id) refuse a seq or a
+ * row linked twice. Audit rows are not touched.
  */
-export async function auditLogWriteSeals(sql: SqlClient, p: { workspaceId: string; seals: readonly { id: string; seq: number; prevHash: string; hash: string }[]; sealedAt: Date }): Promise<void> {
-  if (p.seals.length === 0) return;
+export async function auditLogAppendLinks(sql: SqlClient, p: { workspaceId: string; links: readonly AuditChainLink[]; sealedAt: Date }): Promise<void> {
+  if (p.links.length === 0) return;
+  const ids = p.links.map((l) => l.auditId);
   await sql`
-    update audit_log a
-    set seq = s.seq, prev_hash = s.prev_hash, hash = s.hash, sealed_at = ${p.sealedAt}
-    from unnest(${p.seals.map((s) => s.id)}::text[], ${p.seals.map((s) => s.seq)}::int8[], ${p.seals.map((s) => s.prevHash)}::text[], ${p.seals.map((s) => s.hash)}::text[])
-      as s(id, seq, prev_hash, hash)
-    where a.workspace_id = ${p.workspaceId} and a.id = s.id and a.seq is null`;
+    with linked as (
+      insert into audit_chain (workspace_id, seq, audit_id, prev_hash, hash, sealed_at)
+      select ${p.workspaceId}, s.seq, s.audit_id, s.prev_hash, s.hash, ${p.sealedAt}
+      from unnest(${ids}::text[], ${p.links.map((l) => l.seq)}::int8[], ${p.links.map((l) => l.prevHash)}::text[], ${p.links.map((l) => l.hash)}::text[])
+        as s(audit_id, seq, prev_hash, hash)
+    )
+    delete from audit_unsealed u
+    where u.workspace_id = ${p.workspaceId} and u.audit_id = any(${ids}::text[])`;
 }

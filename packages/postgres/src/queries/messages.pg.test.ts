@@ -3,6 +3,7 @@ import { fixtureId, makeAuditEntry, makeIdempotencyRecord, makeNewMessage, seedW
 import type postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPgStores, PgTxRunner } from "../pg-stores.ts";
+import { auditLogCountUnsealed } from "./audit-log.ts";
 import { createTestSchema, type TestSchema } from "../testing/test-schema.ts";
 import { messagesClaimBatchStatement } from "./messages.ts";
 
@@ -222,8 +223,7 @@ describe("sealing on PostgreSQL", () => {
     expect(chain).toHaveLength(300);
     expect(chain.map((r) => r.seq)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
     expect(verifyAuditChain(chain)).toMatchObject({ ok: true, checked: 300 });
-    const [unsealed] = await db.sql<{ n: number }[]>`select count(*)::int as n from audit_log where workspace_id = ${w.workspace.id} and seq is null`;
-    expect(unsealed?.n).toBe(0);
+    expect(await auditLogCountUnsealed(db.sql, { workspaceId: w.workspace.id })).toBe(0);
   });
 
   it("the verifier names a sealed row altered in SQL, and detects a deleted one", async () => {
@@ -244,5 +244,36 @@ describe("sealing on PostgreSQL", () => {
     await db.sql`delete from audit_log where workspace_id = ${w.workspace.id} and id = ${deleted.id}`;
     const afterDelete = await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 100 });
     expect(verifyAuditChain(afterDelete)).toEqual({ ok: false, checked: 6, row: { id: (chain[7] as (typeof chain)[number]).id, seq: 8 }, reason: "removed" });
+  });
+
+  it("audit rows are never updated by sealing; the verifier names a row whose link was deleted or moved in SQL", async () => {
+    const { verifyAuditChain } = await import("@agentq/core");
+    const w = await seedWorkspace(stores());
+    const base = (await stores().messages.now()).getTime();
+    for (let i = 0; i < 6; i++) await stores().audit.append({ entry: makeAuditEntry(w.workspace.id, { occurredAt: new Date(base + i), details: { i } }) });
+    const xmin = async () => (await db.sql<{ xmin: string }[]>`select xmin::text from audit_log where workspace_id = ${w.workspace.id} order by occurred_at, id`).map((r) => r.xmin);
+    const before = await xmin();
+    expect(await sealAuditChain({ stores: stores(), clock: { now: () => new Date(base) } }, w.workspace.id)).toBe(6);
+    // No row got a new tuple version: sealing only appended links.
+    expect(await xmin()).toEqual(before);
+    const chain = await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 100 });
+    expect(verifyAuditChain(chain)).toMatchObject({ ok: true, checked: 6 });
+    const row = (i: number) => chain[i] as (typeof chain)[number];
+    // Two links swapped (rows reordered in the chain): the first row out of place is named.
+    await db.sql.begin(async (tx) => {
+      await tx`update audit_chain set seq = -seq where workspace_id = ${w.workspace.id} and seq in (2, 3)`;
+      await tx`update audit_chain set seq = case seq when -2 then 3 else 2 end where workspace_id = ${w.workspace.id} and seq in (-2, -3)`;
+    });
+    const swapped = await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 100 });
+    expect(verifyAuditChain(swapped)).toEqual({ ok: false, checked: 1, row: { id: row(2).id, seq: 2 }, reason: "changed" });
+    await db.sql.begin(async (tx) => {
+      await tx`update audit_chain set seq = -seq where workspace_id = ${w.workspace.id} and seq in (2, 3)`;
+      await tx`update audit_chain set seq = case seq when -2 then 3 else 2 end where workspace_id = ${w.workspace.id} and seq in (-2, -3)`;
+    });
+    expect(verifyAuditChain(await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 100 }))).toMatchObject({ ok: true, checked: 6 });
+    // A link deleted: the row after the gap is named.
+    await db.sql`delete from audit_chain where workspace_id = ${w.workspace.id} and seq = 4`;
+    const gap = await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 100 });
+    expect(verifyAuditChain(gap)).toEqual({ ok: false, checked: 3, row: { id: row(4).id, seq: 5 }, reason: "removed" });
   });
 });

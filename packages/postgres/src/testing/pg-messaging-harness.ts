@@ -16,7 +16,9 @@ export async function shiftStoredTimesBack(sql: postgres.Sql, ms: number): Promi
         lease_claimed_at = lease_claimed_at - ${by}, last_extended_at = last_extended_at - ${by}, last_nacked_at = last_nacked_at - ${by},
         acknowledged_at = acknowledged_at - ${by}, dead_lettered_at = dead_lettered_at - ${by}`;
     await tx`update idempotency_keys set created_at = created_at - ${by}, expires_at = expires_at - ${by}`;
-    await tx`update audit_log set occurred_at = occurred_at - ${by}, sealed_at = sealed_at - ${by}`;
+    await tx`update audit_log set occurred_at = occurred_at - ${by}`;
+    await tx`update audit_unsealed set occurred_at = occurred_at - ${by}`;
+    await tx`update audit_chain set sealed_at = sealed_at - ${by}`;
     await tx`
       update webhook_outbox set next_attempt_at = next_attempt_at - ${by}, created_at = created_at - ${by}, last_attempt_at = last_attempt_at - ${by},
         delivered_at = delivered_at - ${by}, dead_at = dead_at - ${by}`;
