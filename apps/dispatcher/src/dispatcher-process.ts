@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY_SCHEDULE } from "@agentq/core";
-import { createPgDeps } from "@agentq/postgres";
+import { createPgDeps, listenForOutboxDeliveries } from "@agentq/postgres";
 import { pino, type Logger } from "pino";
 import postgres from "postgres";
 import type { DispatcherEnv } from "./env.ts";
@@ -31,6 +31,7 @@ export function startDispatcherProcess(env: DispatcherEnv, options: { allowLoopb
   const deps = createPgDeps({ sql, secrets });
   const transport = createHttpWebhookTransport(options.allowLoopbackForTests === true ? { allowLoopbackForTests: true } : {});
   const settings = defaultDispatcherSettings(transport, {
+    wakeups: (wake) => listenForOutboxDeliveries(sql, wake),
     ...(env.pollIntervalMs === null ? {} : { pollIntervalMs: env.pollIntervalMs }),
     ...(env.leaseMs === null ? {} : { leaseMs: env.leaseMs }),
     ...(env.timeoutMs === null ? {} : { timeoutMs: env.timeoutMs }),

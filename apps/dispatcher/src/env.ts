@@ -10,7 +10,7 @@ export interface DispatcherEnv {
   logLevel: string;
   /** First retry step in ms (AGENTQ_WEBHOOK_RETRY_BASE_MS; default 30 s, then x4 per attempt). */
   retryBaseMs: number | null;
-  /** Idle poll interval in ms (AGENTQ_WEBHOOK_POLL_MS; default 1 s). */
+  /** Fallback poll interval in ms (AGENTQ_WEBHOOK_POLL_MS; default 5 s): new deliveries wake the dispatcher by LISTEN/NOTIFY. */
   pollIntervalMs: number | null;
   /** Claim lease in ms (AGENTQ_WEBHOOK_LEASE_MS; default 60 s). */
   leaseMs: number | null;

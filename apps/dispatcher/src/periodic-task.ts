@@ -1,7 +1,13 @@
-/** A named job that a background loop runs every `intervalMs`, never overlapping itself. */
+/**
+ * A named job that a background loop runs every `intervalMs`, never overlapping itself, and
+ * also at once whenever its `wakeups` source says there is work (then `intervalMs` is only the
+ * slow fallback poll).
+ */
 export interface PeriodicTask {
   name: string;
   intervalMs: number;
+  /** Subscribes to "there is work now" signals (e.g. LISTEN/NOTIFY); returns the unsubscriber. */
+  wakeups?: (wake: () => void) => () => Promise<void> | void;
   /** One pass; returns how much it did (for logs). Errors are caught and reported, and the task runs again next interval. */
   run(): Promise<number>;
 }
@@ -13,19 +19,27 @@ export interface PeriodicTaskObserver {
 }
 
 /**
- * Runs each task on its own timer until `stop()` resolves. A pass that is still running when its
- * next interval comes simply delays the next pass (no overlap, no pile-up). `stop()` waits for
- * passes in flight.
+ * Runs each task on its own timer until `stop()` resolves, and at once when its `wakeups` fire.
+ * A pass that is still running when its next interval (or a wake-up) comes simply delays the
+ * next pass (no overlap, no pile-up; a wake-up during a pass runs one more pass right after).
+ * `stop()` unsubscribes and waits for passes in flight.
  */
 export function startPeriodicTasks(tasks: readonly PeriodicTask[], observer: PeriodicTaskObserver): { stop(): Promise<void> } {
   let stopped = false;
-  const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
+  const unsubscribers: (() => Promise<void> | void)[] = [];
 
-  const schedule = (task: PeriodicTask) => {
-    if (stopped) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
+  const loop = (task: PeriodicTask) => {
+    let timer: NodeJS.Timeout | null = null;
+    let running = false;
+    // A wake-up during a pass: run again right after it (the pass may have missed that work).
+    let wokenWhileRunning = false;
+    const run = () => {
+      if (stopped) return;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      running = true;
+      wokenWhileRunning = false;
       const pass = task
         .run()
         .then((count) => {
@@ -34,20 +48,35 @@ export function startPeriodicTasks(tasks: readonly PeriodicTask[], observer: Per
         .catch((error: unknown) => observer.onError(task.name, error))
         .finally(() => {
           inFlight.delete(pass);
-          schedule(task);
+          running = false;
+          schedule(wokenWhileRunning ? 0 : task.intervalMs);
         });
       inFlight.add(pass);
-    }, task.intervalMs);
-    timer.unref();
-    timers.add(timer);
+    };
+    const schedule = (ms: number) => {
+      if (stopped) return;
+      timer = setTimeout(run, ms);
+      timer.unref();
+    };
+    const wake = () => {
+      if (stopped) return;
+      if (running) wokenWhileRunning = true;
+      else run();
+    };
+    if (task.wakeups) unsubscribers.push(task.wakeups(wake));
+    schedule(task.intervalMs);
+    return () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    };
   };
-  for (const task of tasks) schedule(task);
+  const cancels = tasks.map(loop);
 
   return {
     async stop() {
       stopped = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      for (const cancel of cancels) cancel();
+      await Promise.all(unsubscribers.map((u) => u()));
       await Promise.all([...inFlight]);
     },
   };

@@ -1,4 +1,5 @@
 import type { DeliveryView, WebhookView } from "@agentq/core";
+import { listenForOutboxDeliveries } from "@agentq/postgres";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -204,5 +205,42 @@ describe("webhook delivery over PostgreSQL to a real receiver", () => {
     await expect(world.call(world.admin, "get_webhook", { webhook_id: webhook.id })).rejects.toMatchObject({ code: "SVC_RESOURCE_NOT_FOUND" });
     const audit = await world.deps.stores.audit.list({ workspaceId: world.workspaceId, activity: "webhook.deleted", messageId: null, includeOperatorSignificant: true, after: null, limit: 10 });
     expect(audit[0]).toMatchObject({ subjectId: webhook.id, details: { purged_deliveries: 2 } });
+  });
+
+  it("a send that queued deliveries wakes the dispatcher over LISTEN/NOTIFY (fallback poll of an hour); a send without a webhook does not notify", async () => {
+    const world = await createWebhookWorld(db.sql, transport);
+    const rx = await receiver();
+    await createHook(world, rx.url);
+    // The notification count: one on LISTEN, then one per committed send that queued deliveries.
+    let notified = 0;
+    let earlier = "";
+    const seen: (() => void)[] = [];
+    const stopCounting = listenForOutboxDeliveries(db.sql, () => {
+      notified++;
+      for (const f of seen.splice(0)) f();
+    });
+    const nextNotification = () => new Promise<void>((r) => seen.push(r));
+    try {
+      await nextNotification();
+      expect(notified).toBe(1);
+      const quiet = await createWebhookWorld(db.sql, transport);
+      await quiet.send();
+      const arrived = nextNotification();
+      earlier = await world.send();
+      await arrived;
+      // Notifications reach a listener in commit order: the send without a webhook sent none.
+      expect(notified).toBe(2);
+    } finally {
+      await stopCounting();
+    }
+    const dispatcher = startTestDispatcher(world.deps, transport, { pollIntervalMs: 3_600_000, wakeups: (wake) => listenForOutboxDeliveries(db.sql, wake) });
+    try {
+      // The pass on LISTEN delivers the send queued before the dispatcher started; after it, only a notification can start a pass.
+      await rx.waitFor((rs) => rs.some((r) => r.event.type === "message.sent" && r.event.data.message_id === earlier));
+      const id = await world.send();
+      await rx.waitFor((rs) => rs.some((r) => r.event.type === "message.sent" && r.event.data.message_id === id));
+    } finally {
+      await dispatcher.stop();
+    }
   });
 });

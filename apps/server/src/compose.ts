@@ -1,7 +1,7 @@
 import { createAuthenticator, forgetWorkspaceLimits, type WebhookTransport, InProcessRateLimiter, RATE_LIMIT_WINDOW_MS, type Clock, type RateLimiter, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
 import { createHttpWebhookTransport, defaultDispatcherSettings, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
 import { createMcpApp } from "@agentq/mcp";
-import { createPgDeps, PgRateLimiter, PLAN_CHANGED_CHANNEL, type PgDeps } from "@agentq/postgres";
+import { createPgDeps, listenForOutboxDeliveries, PgRateLimiter, PLAN_CHANGED_CHANNEL, type PgDeps } from "@agentq/postgres";
 import { createRestApp, type ServedRequest } from "@agentq/rest";
 import type postgres from "postgres";
 import type { Logger } from "./logger.ts";
@@ -24,7 +24,7 @@ export interface ComposedService {
 export interface ComposeWebhookOptions {
   /** The transport of probes and deliveries; default the SSRF-guarded HTTP transport (public destinations only). */
   transport?: WebhookTransport;
-  /** Dispatcher settings over the defaults (poll 1 s, lease 60 s, timeout 5 s, retries from 30 s x4). */
+  /** Dispatcher settings over the defaults (woken by LISTEN/NOTIFY, fallback poll 5 s, lease 60 s, timeout 5 s, retries from 30 s x4). */
   dispatch?: Partial<Omit<OutboxDispatcherSettings, "transport">>;
 }
 
@@ -79,7 +79,7 @@ export function composeService(p: {
     startBackground() {
       // Counters of finished windows are dropped a few windows later (a window is one minute).
       const purgeRateLimits = rateLimiter === undefined ? [] : [{ name: "purge-rate-limit-counters", intervalMs: RATE_LIMIT_WINDOW_MS, run: () => rateLimiter.purgeBefore({ before: new Date(deps.clock.now().getTime() - 5 * RATE_LIMIT_WINDOW_MS) }) }];
-      return startPeriodicTasks([...maintenanceTasks(deps), outboxDispatchTask(deps, defaultDispatcherSettings(webhookTransport, p.webhooks?.dispatch), (pass) => logExhausted(p.logger, pass)), ...purgeRateLimits], {
+      return startPeriodicTasks([...maintenanceTasks(deps), outboxDispatchTask(deps, defaultDispatcherSettings(webhookTransport, { wakeups: (wake) => listenForOutboxDeliveries(p.sql, wake), ...p.webhooks?.dispatch }), (pass) => logExhausted(p.logger, pass)), ...purgeRateLimits], {
         onError: (task, error) => p.logger.error({ err: error, task }, "background task failed"),
         onWork: (task, count) => p.logger.debug({ task, count }, "background task did work"),
       });

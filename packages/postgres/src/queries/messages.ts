@@ -5,6 +5,9 @@ import type { SqlClient } from "../sql-client.ts";
 /** The LISTEN/NOTIFY channel of wake-ups; the payload is `<workspace id>:<recipient id>`. */
 export const WAKEUP_CHANNEL = "agentq_messages";
 
+/** The channel a send notifies (empty payload, at commit) when it queued webhook deliveries: the outbox dispatchers listen on it. */
+export const OUTBOX_CHANNEL = "agentq_outbox";
+
 /** Event type of the outbox row a send writes per live webhook of the recipient (the core's MESSAGE_SENT_EVENT). */
 const MESSAGE_SENT_EVENT = "message.sent";
 
@@ -148,9 +151,13 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
       where (w.filter_templates is null or message.template = any(w.filter_templates))
         and (w.filter_min_priority_rank is null or message.priority_rank >= w.filter_min_priority_rank)
+      returning 1
     ),
     wake as (
       select pg_notify(${WAKEUP_CHANNEL}, message.workspace_id || ':' || message.recipient_id) from message where message.visible_at <= now()
+      -- The dispatchers' wake-up, only when a delivery was queued (notifying transactions serialise their commits).
+      union all
+      select pg_notify(${OUTBOX_CHANNEL}, '') where exists (select 1 from outbox)
     )
     select exists (select 1 from recipient) as recipient_ok,
            not exists (select 1 from policy_gate) as policy_ok,
