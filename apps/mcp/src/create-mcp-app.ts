@@ -96,7 +96,8 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   app.all(MCP_PATH, async (c) => {
     let caller: ToolCaller;
     try {
-      const principal = await authenticator.authenticate(c.req.header("Authorization") ?? null);
+      // Deferred: each tool call checks the account and workspace (the executor, or the hot operations' own write).
+      const principal = await authenticator.authenticate(c.req.header("Authorization") ?? null, { deferCallerCheck: true });
       c.set("principal", principal);
       caller = { kind: "principal", principal };
     } catch (error) {

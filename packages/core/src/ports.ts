@@ -15,6 +15,7 @@
  *   `position` of an item, or null for the first page) and `limit`, and return at most
  *   `limit + 1` items so the caller can tell whether another page exists.
  */
+import type { CallerGuard } from "./access/authenticate.ts";
 import type { AuditEntry, NewAuditEntry } from "./audit/audit-entry.ts";
 import type { AiAccount, AiAccountState, Credential, Person, Workspace, WorkspaceState } from "./access/model.ts";
 import type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
@@ -110,9 +111,17 @@ export type AcceptSendResult =
   | { kind: "accepted"; message: MessageRecord }
   | { kind: "idempotency_exists"; record: IdempotencyRecord }
   | { kind: "recipient_gone" }
-  | { kind: "policy_unacknowledged" };
+  | { kind: "policy_unacknowledged" }
+  /** The caller guard failed (the sender's account or workspace is not active): nothing was written. */
+  | { kind: "caller_refused" };
 
-/** Messages and their leases. */
+/**
+ * Messages and their leases. `caller` (send, claim, ack): when given, the write happens only if
+ * that account is active and its workspace active, read in the same statement (the request's
+ * one statement, docs/performance.md lever 3); a claim or ack whose caller guard fails writes
+ * nothing and answers as if nothing was claimable or held, and the core then checks the caller
+ * afresh (`verifyCaller`) before answering.
+ */
 export interface MessageStore {
   /**
    * The whole write of a send, atomically (one statement in PostgreSQL): when `idempotency` is
@@ -128,8 +137,11 @@ export interface MessageStore {
    *   renamed since resolution): nothing was written.
    * - `policy_unacknowledged`: the sender has not acknowledged a required policy: nothing was
    *   written.
+   * - `caller_refused`: with `caller`, the sender's account is not active in an active
+   *   workspace (checked in the same statement, before the key): nothing was written. The
+   *   message row's sender name is then the account's name as the statement reads it.
    */
-  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendResult>;
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult>;
 
   /**
    * Claims up to `max` claimable messages of the recipient in dequeue order (priority
@@ -142,14 +154,14 @@ export interface MessageStore {
    * row `message.dead_lettered`) and reported in `deadLettered`.
    * Concurrency: two concurrent claims never return the same message (SKIP LOCKED).
    */
-  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }>;
+  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }>;
 
   /**
    * Acknowledges a held message: guarded by recipient, lease id and lease still live
    * (visibleAt > now) and not expired, in one statement with its audit row. Sets state
    * acknowledged, acknowledgedAt = now, outcomeSummary.
    */
-  ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult>;
+  ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry; caller?: CallerGuard | null }): Promise<LeaseWriteResult>;
 
   /**
    * Acknowledges several held messages of one recipient at once (one statement in PostgreSQL):
@@ -158,7 +170,7 @@ export interface MessageStore {
    * the acknowledged message, or the snapshot and clock explaining why that item's guard matched
    * nothing. Message ids must be distinct (the caller removes repeats).
    */
-  ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[] }): Promise<LeaseWriteResult[]>;
+  ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[]; caller?: CallerGuard | null }): Promise<LeaseWriteResult[]>;
 
   /**
    * Declines a held message: guarded like ack, plus no nack of this message within

@@ -1,4 +1,4 @@
-import type { AcceptSendResult, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, NewAuditEntry, NewMessage } from "@agentq/core";
+import type { AcceptSendResult, CallerGuard, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, NewAuditEntry, NewMessage } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
@@ -15,7 +15,7 @@ import type { SqlClient } from "./sql-client.ts";
 export class PgMessageStore implements MessageStore {
   constructor(private readonly sql: SqlClient) {}
 
-  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendResult> {
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
     return withPgErrors(async () => {
       // A conflicting key's row can vanish between the insert and the read only when the purge
       // deleted it as expired; then the send is tried again (and this time stores the key).
@@ -34,15 +34,15 @@ export class PgMessageStore implements MessageStore {
     });
   }
 
-  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
     return withPgErrors(() => messagesClaimBatch(this.sql, p));
   }
 
-  ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+  ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry; caller?: CallerGuard | null }): Promise<LeaseWriteResult> {
     return withPgErrors(async () => this.result(await messagesAckIfHeld(this.sql, p), p));
   }
 
-  ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[] }): Promise<LeaseWriteResult[]> {
+  ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[]; caller?: CallerGuard | null }): Promise<LeaseWriteResult[]> {
     return withPgErrors(async () => {
       const written = await messagesAckBatchIfHeld(this.sql, p);
       if (written.size === p.items.length) return p.items.map((_, i) => ({ ok: true, message: written.get(i) as MessageRecord }));

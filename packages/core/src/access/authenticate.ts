@@ -1,10 +1,15 @@
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
-import type { Credential, Principal } from "./model.ts";
+import type { AiAccount, Credential, Principal, Workspace } from "./model.ts";
 import { constantTimeEqual, hashToken, isWellFormedToken } from "./token.ts";
 
 /** How long a cached credential is trusted before it is read again (spec §Revocation: 30 s). */
 export const CREDENTIAL_CACHE_TTL_MS = 30_000;
+/**
+ * How long an account and workspace read for one request may stand in for the read of a later
+ * request whose operation checks them in its own write (a deferred check).
+ */
+export const CALLER_CONTEXT_TTL_MS = 10_000;
 /** Cached credentials per process; the oldest entry is dropped past this. */
 const DEFAULT_MAX_ENTRIES = 10_000;
 
@@ -24,11 +29,14 @@ export interface Authenticator {
    * Authenticates one request from its Authorization header value (null when absent).
    * The credential comes from the in-process cache (read again after the cache TTL); the AI
    * account and workspace are read fresh on every call, so freezes and account revocations
-   * apply on the very next request.
+   * apply on the very next request. With `deferCallerCheck`, a recently read account and
+   * workspace (`contextTtlMs`, 10 s) may be reused, the principal is marked
+   * `callerCheckDeferred`, and the operation checks them itself on this very request (as a
+   * guard of its write, or by `verifyCaller`): a freeze still bites on the next request.
    * @throws DomainError SVC_UNAUTHENTICATED (missing, malformed, unknown, revoked or expired
    *   credential; revoked account), SVC_WORKSPACE_CLOSED, SVC_FROZEN (account or workspace).
    */
-  authenticate(authorizationHeader: string | null): Promise<Principal>;
+  authenticate(authorizationHeader: string | null, options?: { deferCallerCheck?: boolean }): Promise<Principal>;
   /** Drops a credential from this process's cache at once (after a revoke or rotate here). */
   forget(credentialId: string): void;
 }
@@ -44,8 +52,11 @@ interface CacheEntry {
  * `cacheTtlMs` later (the designed 30 s bound). Unknown tokens are never cached, so a
  * credential issued elsewhere works at once.
  */
-export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "secrets">, options: { cacheTtlMs?: number; maxEntries?: number } = {}): Authenticator {
+export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "secrets">, options: { cacheTtlMs?: number; maxEntries?: number; contextTtlMs?: number } = {}): Authenticator {
   const ttlMs = options.cacheTtlMs ?? CREDENTIAL_CACHE_TTL_MS;
+  const contextTtlMs = options.contextTtlMs ?? CALLER_CONTEXT_TTL_MS;
+  // Account and workspace as last read, by account id: reused only for deferred checks.
+  const contexts = new Map<string, { context: { account: AiAccount; workspace: Workspace }; loadedAtMs: number }>();
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const byHash = new Map<string, CacheEntry>();
   const hashById = new Map<string, string>();
@@ -83,7 +94,7 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
     byHash.delete(tokenHash);
   }
 
-  async function authenticate(authorizationHeader: string | null): Promise<Principal> {
+  async function authenticate(authorizationHeader: string | null, options?: { deferCallerCheck?: boolean }): Promise<Principal> {
     if (authorizationHeader === null) throw unauthenticated();
     const match = /^Bearer +(\S+) *$/i.exec(authorizationHeader);
     const token = match?.[1];
@@ -96,21 +107,66 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
     if (credential.state !== "active") throw unauthenticated();
     if (credential.expiresAt !== null && credential.expiresAt.getTime() <= now.getTime()) throw unauthenticated();
 
+    if (options?.deferCallerCheck === true) {
+      const cached = contexts.get(credential.aiAccountId);
+      const nowMs = now.getTime();
+      if (cached && nowMs - cached.loadedAtMs < contextTtlMs && nowMs >= cached.loadedAtMs && cached.context.account.workspaceId === credential.workspaceId) {
+        return { ...cached.context, credential, callerCheckDeferred: true };
+      }
+    }
     const context = await deps.stores.accounts.loadPrincipalContext({ accountId: credential.aiAccountId });
     if (context === null || context.account.workspaceId !== credential.workspaceId) throw unauthenticated();
-    const { account, workspace } = context;
-    if (account.state === "revoked") throw unauthenticated();
-    if (workspace.state === "closed") {
-      throw new DomainError("SVC_WORKSPACE_CLOSED", "This workspace is closed.");
+    const refusal = callerRefusal(context);
+    if (refusal !== null) {
+      contexts.delete(credential.aiAccountId);
+      throw refusal;
     }
-    if (workspace.state === "frozen") {
-      throw new DomainError("SVC_FROZEN", "This workspace is frozen.", { frozen: "workspace" });
+    contexts.delete(credential.aiAccountId);
+    contexts.set(credential.aiAccountId, { context, loadedAtMs: now.getTime() });
+    while (contexts.size > maxEntries) {
+      const oldest = contexts.keys().next();
+      if (oldest.done === true) break;
+      contexts.delete(oldest.value);
     }
-    if (account.state === "frozen") {
-      throw new DomainError("SVC_FROZEN", "This AI account is frozen.", { frozen: "ai_account" });
-    }
-    return { workspace, account, credential };
+    return { ...context, credential };
   }
 
   return { authenticate, forget };
+}
+
+/**
+ * The refusal of a caller whose account or workspace is not active, in the authenticator's
+ * order: a revoked account is SVC_UNAUTHENTICATED, a closed workspace SVC_WORKSPACE_CLOSED, a
+ * frozen workspace or account SVC_FROZEN (details.frozen); null for an active caller.
+ */
+export function callerRefusal(p: { account: Pick<AiAccount, "state">; workspace: Pick<Workspace, "state"> }): DomainError | null {
+  if (p.account.state === "revoked") return unauthenticated();
+  if (p.workspace.state === "closed") return new DomainError("SVC_WORKSPACE_CLOSED", "This workspace is closed.");
+  if (p.workspace.state === "frozen") return new DomainError("SVC_FROZEN", "This workspace is frozen.", { frozen: "workspace" });
+  if (p.account.state === "frozen") return new DomainError("SVC_FROZEN", "This AI account is frozen.", { frozen: "ai_account" });
+  return null;
+}
+
+/**
+ * Reads the caller's account and workspace afresh and returns the principal with them (no
+ * longer deferred); a principal that is not deferred is returned as it is.
+ * @throws DomainError SVC_UNAUTHENTICATED, SVC_WORKSPACE_CLOSED, SVC_FROZEN, as `authenticate`.
+ */
+export async function verifyCaller(deps: Pick<CoreDeps, "stores">, principal: Principal): Promise<Principal> {
+  if (principal.callerCheckDeferred !== true) return principal;
+  const context = await deps.stores.accounts.loadPrincipalContext({ accountId: principal.account.id });
+  if (context === null || context.account.workspaceId !== principal.credential.workspaceId) throw unauthenticated();
+  const refusal = callerRefusal(context);
+  if (refusal !== null) throw refusal;
+  return { ...context, credential: principal.credential };
+}
+
+/** What a store's write checks about a deferred caller in the same statement: the account is active and in an active workspace. */
+export interface CallerGuard {
+  accountId: string;
+}
+
+/** The guard a write must check for this principal: null when its account and workspace were read fresh for this request. */
+export function callerGuardOf(principal: Principal): CallerGuard | null {
+  return principal.callerCheckDeferred === true ? { accountId: principal.account.id } : null;
 }

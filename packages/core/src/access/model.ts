@@ -90,4 +90,11 @@ export interface Principal {
   workspace: Workspace;
   account: AiAccount;
   credential: Credential;
+  /**
+   * Set when the account and workspace came from the authenticator's short-lived cache instead
+   * of a fresh read (`authenticate(..., { deferCallerCheck: true })`): the operation must check
+   * them itself, either as a guard of its write (operations marked `guardsCaller`) or by
+   * `verifyCaller` before anything else (the executor does that for every other operation).
+   */
+  callerCheckDeferred?: true;
 }

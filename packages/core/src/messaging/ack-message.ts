@@ -1,3 +1,4 @@
+import { callerGuardOf, verifyCaller, type CallerGuard } from "../access/authenticate.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { leaseRefusal } from "./lease-refusal.ts";
@@ -32,7 +33,13 @@ export async function ackMessage(deps: CoreDeps, ctx: OperationContext, input: A
   const leaseId = parseLeaseId(input.lease_id);
   const outcomeSummary = parseOptionalText(input.outcome_summary, "outcome_summary", MESSAGING_LIMITS.outcomeSummaryMaxLength);
   const audit = messageAuditEntry(deps, ctx, { messageId, activity: "message.acknowledged", details: { lease_id: leaseId, ...(outcomeSummary === null ? {} : { outcome_summary: outcomeSummary }) } });
-  const r = await deps.stores.messages.ackIfHeld({ workspaceId: ctx.principal.workspace.id, messageId, recipientId: ctx.principal.account.id, leaseId, outcomeSummary, audit });
+  const ack = (caller: CallerGuard | null) => deps.stores.messages.ackIfHeld({ workspaceId: ctx.principal.workspace.id, messageId, recipientId: ctx.principal.account.id, leaseId, outcomeSummary, audit, caller });
+  let r = await ack(callerGuardOf(ctx.principal));
+  // Refused: the caller guard may have failed. Read the caller afresh (throws its refusal); if active, the ack is tried once more without the guard.
+  if (!r.ok && ctx.principal.callerCheckDeferred === true) {
+    await verifyCaller(deps, ctx.principal);
+    r = await ack(null);
+  }
   if (r.ok) return { message_id: messageId, state: "acknowledged", acknowledged_at: (r.message.acknowledgedAt ?? r.message.visibleAt).toISOString() };
   const s = r.snapshot;
   if (s !== null && s.state === "acknowledged" && s.leaseId === leaseId && s.acknowledgedAt !== null) {

@@ -1,4 +1,5 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import { callerGuardOf, verifyCaller, type CallerGuard } from "../access/authenticate.ts";
 import type { CoreDeps } from "../deps.ts";
 import { isDomainError, malformed, type DomainError, type ErrorCode, type ErrorDetails } from "../errors.ts";
 import type { OperationContext } from "../operations/operation.ts";
@@ -64,11 +65,24 @@ export async function ackMessages(deps: CoreDeps, ctx: OperationContext, input: 
     }
   }
   if (valid.length > 0) {
-    const written = await deps.stores.messages.ackBatchIfHeld({
-      workspaceId: ctx.principal.workspace.id,
-      recipientId: ctx.principal.account.id,
-      items: valid.map(({ messageId, leaseId, outcomeSummary, audit }) => ({ messageId, leaseId, outcomeSummary, audit })),
-    });
+    const write = (batch: typeof valid, caller: CallerGuard | null) =>
+      deps.stores.messages.ackBatchIfHeld({
+        workspaceId: ctx.principal.workspace.id,
+        recipientId: ctx.principal.account.id,
+        items: batch.map(({ messageId, leaseId, outcomeSummary, audit }) => ({ messageId, leaseId, outcomeSummary, audit })),
+        caller,
+      });
+    const written = await write(valid, callerGuardOf(ctx.principal));
+    // Refusals: the caller guard may have failed. Read the caller afresh (throws its refusal); if active, the refused items are tried once more without the guard.
+    const refused = valid.filter((_, k) => written[k]?.ok !== true);
+    if (refused.length > 0 && ctx.principal.callerCheckDeferred === true) {
+      ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
+      const again = await write(refused, null);
+      refused.forEach((item, j) => {
+        const r = again[j];
+        if (r !== undefined) written[valid.indexOf(item)] = r;
+      });
+    }
     valid.forEach((item, k) => {
       const r = written[k];
       if (r === undefined) throw new Error("ackBatchIfHeld answered fewer results than items");
@@ -84,5 +98,7 @@ export async function ackMessages(deps: CoreDeps, ctx: OperationContext, input: 
       results[item.index] = failed(item.messageId, leaseRefusal({ op: { kind: "ack" }, leaseId: item.leaseId, snapshot: s, now: r.now }));
     });
   }
+  // A refused item is answered only after the caller was read afresh.
+  if (results.some((r) => r === null || r.status !== 200)) await verifyCaller(deps, ctx.principal);
   return { results: results as AckItemResult[] };
 }

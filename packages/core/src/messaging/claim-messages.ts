@@ -1,3 +1,4 @@
+import { callerGuardOf, verifyCaller } from "../access/authenticate.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { parseDurationMs } from "../time/duration.ts";
@@ -33,13 +34,19 @@ export async function claimMessages(deps: CoreDeps, ctx: OperationContext, input
   const max = parseBoundedInteger(input.max, "max", { min: 1, max: MESSAGING_LIMITS.claimMaxLimit, default: MESSAGING_LIMITS.claimMaxDefault });
   const visibilityTimeoutMs = input.visibility_timeout === undefined ? MESSAGING_LIMITS.visibilityTimeoutDefaultMs : parseDurationMs(input.visibility_timeout, "visibility_timeout", { minMs: MESSAGING_LIMITS.visibilityTimeoutMinMs, maxMs: MESSAGING_LIMITS.visibilityTimeoutMaxMs });
   const waitMs = input.wait === undefined ? 0 : parseDurationMs(input.wait, "wait", { minMs: 0, maxMs: MESSAGING_LIMITS.waitMaxMs });
-  const { workspace, account, credential } = ctx.principal;
+  let principal = ctx.principal;
+  const { workspace, account, credential } = principal;
   const deadline = deps.clock.now().getTime() + waitMs;
 
   for (;;) {
     const auditIds = Array.from({ length: max }, () => deps.ids.next());
-    const { claimed, deadLettered } = await deps.stores.messages.claimBatch({ workspaceId: workspace.id, recipientId: account.id, max, visibilityTimeoutMs, maxDeliveries: workspace.maxDeliveries, auditIds, requestId: ctx.requestId, credentialId: credential.id });
+    const { claimed, deadLettered } = await deps.stores.messages.claimBatch({ workspaceId: workspace.id, recipientId: account.id, max, visibilityTimeoutMs, maxDeliveries: workspace.maxDeliveries, auditIds, requestId: ctx.requestId, credentialId: credential.id, caller: callerGuardOf(principal) });
     if (claimed.length > 0) return { items: claimed.map(claimedItem) };
+    // Nothing claimed: the caller guard may have failed. Read the caller afresh (throws its refusal) before answering or waiting.
+    if (principal.callerCheckDeferred === true) {
+      principal = await verifyCaller(deps, principal);
+      continue;
+    }
     // Candidates that were dead-lettered instead may hide claimable ones behind them: look again at once.
     if (deadLettered.length > 0) continue;
     const remaining = deadline - deps.clock.now().getTime();

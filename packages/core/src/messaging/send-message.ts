@@ -1,3 +1,4 @@
+import { callerGuardOf, verifyCaller } from "../access/authenticate.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError } from "../errors.ts";
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRecord } from "../idempotency/idempotency-record.ts";
@@ -29,30 +30,39 @@ export interface SendMessageResponse {
  * for the first and replays it (the store serializes them). A key that is stored also wins over
  * a check that now fails (for example a recipient revoked since the original send).
  * A guard-rail refusal that is not a replay is audited (`message.send_refused`) outside the
- * send's transaction. The recipient's resolution may come from a per-process cache and the
- * policy gate is checked by the write itself, so a send whose recipient is cached is one
- * database round trip (besides the caller's authentication).
+ * send's transaction. The recipient's resolution may come from a per-process cache, the policy
+ * gate and (for a deferred principal) the caller's account and workspace are checked by the
+ * write itself, so a send whose recipient and caller are cached is one database round trip.
+ * Every answer other than an accepted send comes after a fresh read of the caller.
  * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RECIPIENT_RESOLUTION_FAILED, the guard refusals,
  *   SVC_IDEMPOTENCY_CONFLICT (details.original_request_id).
  */
 export async function sendMessage(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput): Promise<OperationResult> {
   // A second attempt only when the write's guards disagreed with what was read before it: a
-  // cached resolution gone stale (renamed or revoked recipient), or a policy gate that the
-  // write found closed and the read then found open (acknowledged in between).
+  // cached resolution gone stale (renamed or revoked recipient), a policy gate that the write
+  // found closed and the read then found open (acknowledged in between), or a caller guard
+  // that failed while a fresh read finds the caller active (unfrozen in between).
   for (let attempt = 0; ; attempt++) {
     const outcome = await attemptSend(deps, ctx, input, { freshRecipient: attempt > 0 });
+    if (outcome === "caller_refused") {
+      // Throws the caller's refusal; when the caller is active after all, try again with the fresh read.
+      ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
+      continue;
+    }
     if (outcome !== "retry") return outcome;
     // Policies acknowledged and required again, over and over, between write and read.
     if (attempt >= 2) throw policyNotAcknowledged([]);
   }
 }
 
-async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput, opts: { freshRecipient: boolean }): Promise<OperationResult | "retry"> {
+async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput, opts: { freshRecipient: boolean }): Promise<OperationResult | "retry" | "caller_refused"> {
   const key = ctx.idempotencyKey;
   let prepared;
   try {
     prepared = await prepareSend(deps, ctx, input, opts);
   } catch (e) {
+    // Any answer but an accepted send comes only after the caller's account and workspace were read afresh.
+    ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
     if (key !== null && isDomainError(e)) {
       const stored = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key });
       if (stored) return replayOrConflict(stored, ctx);
@@ -79,7 +89,9 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
     occurredAt: message.acceptedAt,
     details: { recipient_id: recipient.id, template: message.template, priority: message.priority, correlation_id: message.correlationId, deliver_at: message.visibleAt.toISOString(), expires_at: body.expires_at },
   });
-  const result = await deps.stores.messages.acceptSend({ message, audit, idempotency });
+  const result = await deps.stores.messages.acceptSend({ message, audit, idempotency, caller: callerGuardOf(ctx.principal) });
+  if (result.kind === "caller_refused") return "caller_refused";
+  if (result.kind !== "accepted") ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
   switch (result.kind) {
     case "accepted":
       return { status: 201, body: JSON.parse(bodyText) as unknown };

@@ -1,3 +1,4 @@
+import { verifyCaller } from "../access/authenticate.ts";
 import { authorize } from "../access/authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
@@ -17,6 +18,8 @@ import { enforceRateLimit } from "../rate-limits/enforce-rate-limit.ts";
  *   SVC_MALFORMED_REQUEST, and whatever the handler throws.
  */
 export async function executeOperation(deps: CoreDeps, op: Operation, ctx: OperationContext, rawInput: unknown): Promise<OperationResult> {
+  // A principal from the authenticator's cache is checked here unless the operation guards its own write.
+  if (op.auth.kind !== "public" && ctx.principal.callerCheckDeferred === true && op.guardsCaller !== true) ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
   if (op.auth.kind !== "public" && deps.rateLimiter !== undefined) {
     const { status, refusal } = await enforceRateLimit({ stores: deps.stores, clock: deps.clock, rateLimiter: deps.rateLimiter }, ctx.principal, op.rateLimitCost ?? 1);
     ctx.onRateLimit?.(status);

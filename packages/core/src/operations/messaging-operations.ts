@@ -90,6 +90,7 @@ const administrative = { kind: "credential" as const, tier: "administrative" as 
 
 const send = defineOperation({
   name: "send",
+  guardsCaller: true,
   summary: "Send a message to an AI account of your workspace, addressed by friendly name; the payload must satisfy the named template.",
   http: { method: "POST", path: "/v1/messages/send" },
   auth: messageRoute("send"),
@@ -124,6 +125,7 @@ const validate = defineOperation({
 
 const getPending = defineOperation({
   name: "get_pending",
+  guardsCaller: true,
   summary: "Claim your pending messages under a time-limited lease (highest priority first, then oldest); optionally long-poll until one arrives.",
   http: { method: "POST", path: "/v1/messages/get-pending" },
   auth: messageRoute("get_pending"),
@@ -141,6 +143,7 @@ const getPending = defineOperation({
 
 const ack = defineOperation({
   name: "ack",
+  guardsCaller: true,
   summary: "Acknowledge a message you hold under a live lease (it is done); repeating with the same lease returns the same answer.",
   http: { method: "POST", path: "/v1/messages/{message_id}/ack" },
   auth: messageRoute("ack"),
@@ -158,6 +161,7 @@ const ack = defineOperation({
 
 const ackBatch = defineOperation({
   name: "ack_batch",
+  guardsCaller: true,
   summary: `Acknowledge up to ${ACK_BATCH_MAX_ITEMS} messages you hold, each under its own live lease, in one request; each item is answered on its own, as ack would answer it.`,
   http: { method: "POST", path: "/v1/messages/ack" },
   auth: messageRoute("ack"),

@@ -70,6 +70,13 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   mutates: boolean;
   input: I;
   output: O;
+  /**
+   * True when the handler checks the caller's account and workspace inside its own write (a
+   * guard of the statement, `callerGuardOf`), and re-checks them freshly (`verifyCaller`) before
+   * any other outcome: then a deferred principal is not verified by the executor first, and the
+   * request is one database statement (docs/performance.md, lever 3).
+   */
+  guardsCaller?: true;
   /** Rate-limit tokens a call spends (default 1; validate spends none). */
   rateLimitCost?: 0 | 1;
   /** Status of a success (200 or 201). */

@@ -50,7 +50,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
     const policies = new InMemoryPolicyStore(guardRails, tx);
     return {
       ...accessStores,
-      messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, policies, webhooks }, tx),
+      messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, policies, webhooks, callers: accessStores.accounts }, tx),
       audit: new InMemoryAuditLog(messaging, tx),
       idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
       webhooks: new InMemoryWebhookStore(webhooks, tx),

@@ -1,5 +1,6 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
-import type { AiAccount } from "../access/model.ts";
+import type { CallerGuard } from "../access/authenticate.ts";
+import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage } from "../messaging/message.ts";
 import type { AcceptSendResult, Clock, IdSource, LeaseWriteResult, MessageStore, WakeupNotifier } from "../ports.ts";
@@ -18,6 +19,11 @@ export interface PolicyGateLookup {
   unacknowledgedRequired(p: { workspaceId: string; accountId: string; limit: number }): Promise<unknown[]>;
 }
 
+/** How InMemoryMessageStore checks a caller guard (the account and its workspace). */
+export interface CallerLookup {
+  loadPrincipalContext(p: { accountId: string }): Promise<{ account: AiAccount; workspace: Workspace } | null>;
+}
+
 /**
  * In-memory MessageStore. Each method's read-check-write runs without an await in between, so
  * it is atomic with respect to every other call (the in-memory stand-in for row locks and
@@ -25,9 +31,21 @@ export interface PolicyGateLookup {
  */
 export class InMemoryMessageStore implements MessageStore {
   constructor(
-    private readonly deps: { tables: InMemoryMessagingTables; clock: Clock; ids: IdSource; notifier: WakeupNotifier; accounts: RecipientLookup | null; policies?: PolicyGateLookup; webhooks?: InMemoryWebhookTables },
+    private readonly deps: { tables: InMemoryMessagingTables; clock: Clock; ids: IdSource; notifier: WakeupNotifier; accounts: RecipientLookup | null; policies?: PolicyGateLookup; webhooks?: InMemoryWebhookTables; callers?: CallerLookup },
     private readonly tx: InMemoryTransaction | null = null,
   ) {}
+
+  /** True when there is no guard, or the guarded caller is active in an active workspace (`workspaceId`). */
+  private async callerActive(workspaceId: string, caller: CallerGuard | null | undefined): Promise<boolean> {
+    return (await this.guardedCaller(workspaceId, caller)) !== false;
+  }
+
+  /** The guarded caller's account when active in an active workspace, false when not, null without a guard. */
+  private async guardedCaller(workspaceId: string, caller: CallerGuard | null | undefined): Promise<AiAccount | false | null> {
+    if (caller == null || this.deps.callers === undefined) return null;
+    const c = await this.deps.callers.loadPrincipalContext({ accountId: caller.accountId });
+    return c !== null && c.account.workspaceId === workspaceId && c.account.state === "active" && c.workspace.state === "active" ? c.account : false;
+  }
 
   private get tables(): InMemoryMessagingTables {
     return this.deps.tables;
@@ -41,7 +59,11 @@ export class InMemoryMessageStore implements MessageStore {
     afterCommit(this.tx, () => void this.deps.notifier.notifyMessages({ workspaceId, recipientId }));
   }
 
-  async acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendResult> {
+  async acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
+    const caller = await this.guardedCaller(p.message.workspaceId, p.caller);
+    if (caller === false) return { kind: "caller_refused" };
+    // As the PostgreSQL statement does: with a guard, the sender's name is the account's as read now.
+    if (caller !== null) p = { ...p, message: { ...p.message, senderName: caller.friendlyName } };
     for (;;) {
       const recipient = this.deps.accounts ? await this.deps.accounts.findById({ workspaceId: p.message.workspaceId, accountId: p.message.recipientId }) : null;
       const unacknowledged = this.deps.policies ? await this.deps.policies.unacknowledgedRequired({ workspaceId: p.message.workspaceId, accountId: p.message.senderId, limit: 1 }) : [];
@@ -80,7 +102,8 @@ export class InMemoryMessageStore implements MessageStore {
     }
   }
 
-  async claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+  async claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+    if (!(await this.callerActive(p.workspaceId, p.caller))) return { claimed: [], deadLettered: [] };
     const now = this.nowMs();
     const candidates = this.tables.messages
       .values()
@@ -118,19 +141,20 @@ export class InMemoryMessageStore implements MessageStore {
     return m.state === "held" && m.leaseId === leaseId && m.visibleAt.getTime() > now && m.expiresAt.getTime() > now;
   }
 
-  async ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
+  async ackIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry; caller?: CallerGuard | null }): Promise<LeaseWriteResult> {
+    const active = await this.callerActive(p.workspaceId, p.caller);
     const now = this.nowMs();
     const m = this.owned(p.workspaceId, p.messageId, p.recipientId);
-    if (!m || !this.isLive(m, p.leaseId, now)) return { ok: false, snapshot: m, now: new Date(now) };
+    if (!active || !m || !this.isLive(m, p.leaseId, now)) return { ok: false, snapshot: m, now: new Date(now) };
     const next: MessageRecord = { ...m, state: "acknowledged", acknowledgedAt: new Date(now), outcomeSummary: p.outcomeSummary };
     this.tables.messages.set(this.tx, m.id, next);
     appendAuditRow(this.tables, this.tx, p.audit);
     return { ok: true, message: next };
   }
 
-  async ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[] }): Promise<LeaseWriteResult[]> {
+  async ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[]; caller?: CallerGuard | null }): Promise<LeaseWriteResult[]> {
     const results: LeaseWriteResult[] = [];
-    for (const item of p.items) results.push(await this.ackIfHeld({ workspaceId: p.workspaceId, recipientId: p.recipientId, ...item }));
+    for (const item of p.items) results.push(await this.ackIfHeld({ workspaceId: p.workspaceId, recipientId: p.recipientId, ...item, caller: p.caller ?? null }));
     return results;
   }
 

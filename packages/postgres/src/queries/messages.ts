@@ -1,4 +1,4 @@
-import { PRIORITIES, PRIORITY_RANK, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
+import { PRIORITIES, PRIORITY_RANK, type CallerGuard, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
 
@@ -71,7 +71,7 @@ function ms(sql: SqlClient, value: number) {
 }
 
 /** The result of `messagesAcceptSend`. */
-export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists" } | { kind: "recipient_gone" } | { kind: "policy_unacknowledged" };
+export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists" } | { kind: "recipient_gone" } | { kind: "policy_unacknowledged" } | { kind: "caller_refused" };
 
 /**
  * The whole write of a send in ONE statement (CTEs), so it is atomic even outside a transaction:
@@ -89,13 +89,22 @@ export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | {
  * 4. pg_notify on the wake-up channel when the message is claimable now (delivered at commit).
  * Isolation: READ COMMITTED is enough; no lock but the idempotency key's row lock is taken.
  */
-export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null }): Promise<AcceptSendOutcome> {
+export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendOutcome> {
   const m = p.message;
   const a = p.audit;
   const k = p.idempotency;
   const hasKey = k !== null;
-  const [row] = await sql<(Partial<MessageRow> & { recipient_ok: boolean; policy_ok: boolean; idempotency_inserted: boolean; key_exists: boolean; woke: number })[]>`
-    with recipient as (
+  const [row] = await sql<(Partial<MessageRow> & { caller_ok: boolean; recipient_ok: boolean; policy_ok: boolean; idempotency_inserted: boolean; key_exists: boolean; woke: number })[]>`
+    with caller as (
+      -- With a caller guard, the sender's name comes from the account row read here (the caller's cached name may be a few seconds old).
+      select ${p.caller == null}::boolean or ca.id is not null as ok, coalesce(ca.friendly_name, ${m.senderName}::text) as name
+      from (select 1) as one
+      left join (
+        select a.id, a.friendly_name from ai_accounts a join workspaces w on w.id = a.workspace_id
+        where ${p.caller != null}::boolean and a.workspace_id = ${m.workspaceId} and a.id = ${p.caller?.accountId ?? null}::text and a.state = 'active' and w.state = 'active'
+      ) as ca on true
+    ),
+    recipient as (
       select 1 from ai_accounts where workspace_id = ${m.workspaceId} and id = ${m.recipientId} and friendly_name = ${m.recipientName} and state <> 'revoked'
     ),
     policy_gate as (
@@ -105,7 +114,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       limit 1
     ),
     guards as (
-      select 1 where exists (select 1 from recipient) and not exists (select 1 from policy_gate)
+      select 1 where exists (select 1 from recipient) and not exists (select 1 from policy_gate) and (select ok from caller)
     ),
     idempotency as (
       insert into idempotency_keys (workspace_id, account_id, key, fingerprint, request_id, status, body_text, created_at, expires_at)
@@ -123,7 +132,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
     ),
     message as (
       insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at)
-      select ${m.workspaceId}, ${m.id}, ${m.senderId}, ${m.senderName}, ${m.recipientId}, ${m.recipientName}, ${m.template}, ${PRIORITY_RANK[m.priority]}, ${m.correlationId},
+      select ${m.workspaceId}, ${m.id}, ${m.senderId}, (select name from caller), ${m.recipientId}, ${m.recipientName}, ${m.template}, ${PRIORITY_RANK[m.priority]}, ${m.correlationId},
              ${sql.json(m.payload as postgres.JSONValue)}::jsonb, 'pending', ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}
       from proceed
       returning *
@@ -159,7 +168,8 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       union all
       select pg_notify(${OUTBOX_CHANNEL}, '') where exists (select 1 from outbox)
     )
-    select exists (select 1 from recipient) as recipient_ok,
+    select (select ok from caller) as caller_ok,
+           exists (select 1 from recipient) as recipient_ok,
            not exists (select 1 from policy_gate) as policy_ok,
            exists (select 1 from idempotency) as idempotency_inserted,
            -- Read only when a guard failed (a stored key then wins): an accepted send skips it.
@@ -171,6 +181,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
            message.*
     from (select 1) as one left join message on true`;
   if (!row) throw new Error("messagesAcceptSend: no row");
+  if (!row.caller_ok) return { kind: "caller_refused" };
   // A stored key wins over a gone recipient: a replay answers with the original response.
   if (!row.recipient_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "recipient_gone" };
   if (!row.policy_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "policy_unacknowledged" };
@@ -204,6 +215,8 @@ export interface ClaimBatchParams {
   auditIds: readonly string[];
   requestId: string | null;
   credentialId: string | null;
+  /** The caller guard: claims nothing unless the account is active in an active workspace. */
+  caller?: CallerGuard | null;
 }
 
 /** The claim statement itself (exported so a test can EXPLAIN exactly what runs). */
@@ -213,7 +226,7 @@ export function messagesClaimBatchStatement(sql: SqlClient, p: ClaimBatchParams,
       select id, delivery_count, priority_rank, accepted_at
       from messages
       where workspace_id = ${p.workspaceId} and recipient_id = ${p.recipientId} and state in ('pending', 'held')
-        and visible_at <= now() and expires_at > now()
+        and visible_at <= now() and expires_at > now() and ${callerIsActive(sql, p.workspaceId, p.caller)}
       order by priority_rank desc nulls last, accepted_at, id
       limit ${limit}
       for update skip locked
@@ -265,6 +278,18 @@ function leaseIsLive(sql: SqlClient, p: { workspaceId: string; messageId: string
     and state = 'held' and lease_id = ${p.leaseId} and visible_at > now() and expires_at > now()`;
 }
 
+/**
+ * The caller guard of a write (docs/performance.md lever 3): true when no guard is asked for,
+ * else when the account is active in an active workspace, read in the write's own statement
+ * (not locked: a freeze racing the write lets that one write through, as if it came first).
+ */
+function callerIsActive(sql: SqlClient, workspaceId: string, caller: CallerGuard | null | undefined) {
+  if (caller == null) return sql`true`;
+  return sql`exists (
+    select 1 from ai_accounts ca join workspaces cw on cw.id = ca.workspace_id
+    where ca.workspace_id = ${workspaceId} and ca.id = ${caller.accountId} and ca.state = 'active' and cw.state = 'active')`;
+}
+
 /** The audit row of a lease write, inserted for each row the write's CTE `changed` returned. */
 function auditFromChanged(sql: SqlClient, a: NewAuditEntry) {
   return sql`
@@ -279,11 +304,11 @@ function auditFromChanged(sql: SqlClient, a: NewAuditEntry) {
  * concurrent claim, nack or extend of the same message; READ COMMITTED re-checks the guard on
  * the newest row version) with its audit row. Null when the guard matched nothing.
  */
-export async function messagesAckIfHeld(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+export async function messagesAckIfHeld(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry; caller?: CallerGuard | null }): Promise<MessageRecord | null> {
   const [row] = await sql<MessageRow[]>`
     with changed as (
       update messages set state = 'acknowledged', acknowledged_at = now(), outcome_summary = ${p.outcomeSummary}
-      where ${leaseIsLive(sql, p)}
+      where ${leaseIsLive(sql, p)} and ${callerIsActive(sql, p.workspaceId, p.caller)}
       returning *
     ),
     audit as (${auditFromChanged(sql, p.audit)})
@@ -307,7 +332,7 @@ export interface AckBatchItem {
  * ids must be distinct. Row locks are taken in message id order, so two batches naming the same
  * messages do not deadlock.
  */
-export async function messagesAckBatchIfHeld(sql: SqlClient, p: { workspaceId: string; recipientId: string; items: readonly AckBatchItem[] }): Promise<Map<number, MessageRecord>> {
+export async function messagesAckBatchIfHeld(sql: SqlClient, p: { workspaceId: string; recipientId: string; items: readonly AckBatchItem[]; caller?: CallerGuard | null }): Promise<Map<number, MessageRecord>> {
   const written = new Map<number, MessageRecord>();
   if (p.items.length === 0) return written;
   const col = <T>(f: (i: AckBatchItem) => T) => p.items.map(f);
@@ -326,6 +351,7 @@ export async function messagesAckBatchIfHeld(sql: SqlClient, p: { workspaceId: s
       select m.id, items.ord from messages m join items on m.id = items.message_id
       where m.workspace_id = ${p.workspaceId} and m.recipient_id = ${p.recipientId}
         and m.state = 'held' and m.lease_id = items.lease_id and m.visible_at > now() and m.expires_at > now()
+        and ${callerIsActive(sql, p.workspaceId, p.caller)}
       order by m.id
       for update of m
     ),
