@@ -76,7 +76,10 @@ export async function callTool(binding: ToolBinding, args: Record<string, unknow
         requestId: cx.requestId,
         idempotencyKey: call.idempotencyKey,
         fingerprint: requestFingerprint(restRequestOf(binding.operation, call.input)),
-        ...(cx.signal === undefined ? {} : { signal: cx.signal }),
+        // A getter: the signal is read only by an operation that waits (a long-polling claim).
+        get signal() {
+          return cx.signal;
+        },
         ...(cx.onRateLimit === undefined ? {} : { onRateLimit: cx.onRateLimit }),
       },
       call.input,

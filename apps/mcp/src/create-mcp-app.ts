@@ -7,10 +7,11 @@ import type { Context } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { accessLog, closeAfterUnreadBody, type ServedRequest } from "@agentq/http";
-import type { ToolCaller } from "./call-tool.ts";
+import { callTool, type ToolCallContext, type ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
 import { MAX_MCP_BODY_BYTES, readMcpBody, type McpNodeBody } from "./read-mcp-body.ts";
 import { toolBindings } from "./tool-binding.ts";
+import { plainToolCall, toolCallResponseBody } from "./tool-call-fast-path.ts";
 import { createToolServer } from "./tool-server.ts";
 
 /** Options of the MCP app. */
@@ -43,8 +44,9 @@ function errorResponse(c: Context<Env>, error: unknown, extraHeaders: Record<str
 }
 
 /**
- * The MCP server of agentq as a Hono app: Streamable HTTP at `/mcp` (POST; stateless, one MCP
- * server and transport per HTTP request, JSON responses rather than SSE streams), with one tool
+ * The MCP server of agentq as a Hono app: Streamable HTTP at `/mcp` (POST; stateless, JSON
+ * responses rather than SSE streams; a plain `tools/call` is answered directly, any other
+ * message by an MCP server and transport built for the request), with one tool
  * per credential-authenticated catalogue operation, and the RFC 9728 protected-resource metadata
  * at `/.well-known/oauth-protected-resource/mcp` and `/mcp/.well-known/oauth-protected-resource`.
  *
@@ -58,6 +60,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   const base = normalizeBaseUrl(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
   const scopes = options.scopes ?? OPERATIONAL_SCOPES;
   const bindings = toolBindings(options.operations ?? OPERATIONS);
+  const byName = new Map(bindings.map((b) => [b.tool.name, b]));
   const metadata = protectedResourceMetadata(base, scopes);
   const authenticator = options.authenticator ?? createAuthenticator(deps);
   const newIdempotencyKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
@@ -117,24 +120,24 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     }
 
     let rateLimit: RateLimitStatus | undefined;
-    const server = createToolServer(bindings, {
+    const cx: ToolCallContext = {
       deps,
       caller,
       requestId: c.get("requestId"),
       newIdempotencyKey,
-      signal: c.req.raw.signal,
+      // Read lazily: under @hono/node-server the signal builds a whole web Request; only a long-polling claim needs it.
+      get signal() {
+        return c.req.raw.signal;
+      },
       onRateLimit: (status) => {
         rateLimit = status;
       },
       ...(options.onUnexpectedError === undefined ? {} : { onUnexpectedError: options.onUnexpectedError }),
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    try {
-      await server.connect(transport);
-      const response = await transport.handleRequest(c.req.raw, { parsedBody: body.value });
-      // Results are per caller and some carry secrets (issue_credential returns a token). A new
-      // Response: @hono/node-server may send a Response from its construction-time headers.
-      const headers = new Headers(response.headers);
+    };
+    // Results are per caller and some carry secrets (issue_credential returns a token). A new
+    // Response: @hono/node-server may send a Response from its construction-time headers.
+    const answer = (responseBody: ConstructorParameters<typeof Response>[0], status: number, from: ConstructorParameters<typeof Headers>[0]): Response => {
+      const headers = new Headers(from);
       headers.set("Cache-Control", "no-store");
       // Like REST (DESIGN §2): the tightest bucket of the caller, when a tool call was counted.
       if (rateLimit !== undefined) {
@@ -142,7 +145,23 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
         headers.set("X-RateLimit-Remaining", String(rateLimit.remaining));
         headers.set("X-RateLimit-Reset", String(rateLimit.resetSeconds));
       }
-      return new Response(response.body, { status: response.status, headers });
+      return new Response(responseBody, { status, headers });
+    };
+
+    // The common case, a plain tools/call, is answered without building an MCP server and
+    // transport for the request (docs/performance.md, lever 4); anything else goes through them.
+    const plain = plainToolCall({ get: (name) => c.req.header(name) ?? null }, body.value, byName);
+    if (plain !== null) {
+      const result = await callTool(plain.binding, plain.args, cx);
+      return answer(toolCallResponseBody(plain.id, result), 200, { "Content-Type": "application/json" });
+    }
+
+    const server = createToolServer(bindings, cx);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(c.req.raw, { parsedBody: body.value });
+      return answer(response.body, response.status, response.headers);
     } finally {
       await server.close();
     }
