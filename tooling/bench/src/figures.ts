@@ -51,9 +51,13 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   add({ id: "S3.wake.p99", label: "wake-up, send response to claim, p99", value: v("S3.wake.p99"), unit: "ms", limit: cmp("S3.wake.p99", "S3.get.p50") });
   add({ id: "S3.get.p50", label: "authenticated GET /v1/recipients, p50", value: v("S3.get.p50"), unit: "ms" });
 
-  add({ id: "S4.mcp@8", label: "MCP send tool, 8 in flight", value: v("S4.mcp@8"), unit: "/s", limit: cmp("S4.mcp@8", "S1.send@8"), peer: cmp("S4.mcp@8", "pgboss.send@16") });
+  const s4 = ratio(v("S4.mcp@8"), v("S1.send@8"));
+  add({ id: "S4.mcp@8", label: "MCP send tool, 8 in flight", value: v("S4.mcp@8"), unit: "/s", limit: { ref: "S1.send@8", ratio: s4 }, peer: cmp("S4.mcp@8", "pgboss.send@16"), goal: { text: ">= 0.7 x S1.send@8", met: atLeast(s4, 0.7) } });
   add({ id: "S4.p50@8", label: "MCP send tool p50, 8 in flight", value: v("S4.p50@8"), unit: "ms", limit: cmp("S4.p50@8", "S1.p50@8") });
 
+  add({ id: "S7.one@32", label: "send, 32 in flight, all to one workspace (of 100)", value: v("S7.one@32"), unit: "/s", limit: cmp("S7.one@32", "S1.send@32") });
+  add({ id: "S7.mix@32", label: "send, 32 in flight, spread over 100 workspaces", value: v("S7.mix@32"), unit: "/s", limit: cmp("S7.mix@32", "S7.one@32") });
+  add({ id: "S7.mix.p50@32", label: "send p50, 32 in flight, spread over 100 workspaces", value: v("S7.mix.p50@32"), unit: "ms", limit: cmp("S7.mix.p50@32", "S7.one.p50@32") });
   add({ id: "pgboss.send@16", label: "pg-boss send(), 16 in flight", value: v("pgboss.send@16"), unit: "/s", limit: cmp("pgboss.send@16", "L1.send@32") });
   add({ id: "pgboss.fetch100+complete1", label: "pg-boss fetch(100) + complete one by one, 4 workers", value: v("pgboss.fetch100+complete1"), unit: "/s", limit: cmp("pgboss.fetch100+complete1", "L1.drain") });
   add({ id: "pgboss.fetch100+completeIds", label: "pg-boss fetch(100) + complete(ids[]), 4 workers", value: v("pgboss.fetch100+completeIds"), unit: "/s", limit: cmp("pgboss.fetch100+completeIds", "L1.drain") });

@@ -18,8 +18,9 @@ import { renderMarkdown, renderText, type RunResult } from "./report.ts";
 import { hasBatchAck, runDrain, runSend, runWakeup } from "./rest-scenarios.ts";
 import { startServer } from "./server-process.ts";
 import { runSoak } from "./soak-scenario.ts";
+import { runTenants } from "./tenants-scenario.ts";
 
-const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5] [--server-dir PATH]";
+const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5,S7] [--server-dir PATH]";
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
@@ -86,6 +87,7 @@ async function main(): Promise<number> {
     if (runs("S3")) await runWakeup(ctx);
     if (runs("S4")) await runMcp(ctx);
     if (runs("S5")) await runPgBoss(ctx);
+    if (runs("S7")) await runTenants(ctx);
     if (only !== null) notes.push(`Partial run: --only ${values.only}.`);
     m.set("server.rss_peak_mb", server.rssPeakMb());
     if (values.soak) {
