@@ -1,5 +1,6 @@
 import type { AcceptSendResult, CallerGuard, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, NewAuditEntry, NewMessage } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
+import type { SendBatcher } from "./pg-send-batcher.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
   messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesListDeadLettered,
@@ -13,14 +14,18 @@ import type { SqlClient } from "./sql-client.ts";
  * are pg_notify calls inside those statements, delivered when the transaction commits.
  */
 export class PgMessageStore implements MessageStore {
-  constructor(private readonly sql: SqlClient) {}
+  /** `batcher`: group commit of sends, for a store bound to the pool (never to a transaction). */
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly batcher: SendBatcher | null = null,
+  ) {}
 
   acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
     return withPgErrors(async () => {
       // A conflicting key's row can vanish between the insert and the read only when the purge
       // deleted it as expired; then the send is tried again (and this time stores the key).
       for (let attempt = 0; ; attempt++) {
-        const outcome = await messagesAcceptSend(this.sql, p);
+        const outcome = this.batcher === null ? await messagesAcceptSend(this.sql, p) : await this.batcher.submit(p);
         if (outcome.kind !== "idempotency_exists") return outcome;
         const key = p.idempotency as IdempotencyRecord;
         // The rare path: ON CONFLICT waited for the conflicting transaction to commit, so this

@@ -6,18 +6,19 @@ import { PgCredentialStore } from "./pg-credential-store.ts";
 import { translatePgError } from "./pg-errors.ts";
 import { PgIdempotencyStore } from "./pg-idempotency-store.ts";
 import { PgMessageStore } from "./pg-message-store.ts";
+import { SendBatcher } from "./pg-send-batcher.ts";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
 import { PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
 import { PgWebhookOutbox, PgWebhookStore } from "./pg-webhook-store.ts";
 import { PgBacklogStore, PgBuildSessionStore, PgDecisionLogStore, PgProjectStore, PgRecordEventStore } from "./pg-session-state-stores.ts";
 
-/** Every store bound to the pool: each call runs (and commits) on its own. */
+/** Every store bound to the pool: each call runs (and commits) on its own, except that concurrent sends share statements and commits (SendBatcher). */
 export function createPgStores(sql: postgres.Sql): Stores {
   return {
     workspaces: new PgWorkspaceStore(sql),
     accounts: new PgAccountStore(sql),
     credentials: new PgCredentialStore(sql),
-    messages: new PgMessageStore(sql),
+    messages: new PgMessageStore(sql, new SendBatcher(sql)),
     audit: new PgAuditLog(sql, sql),
     idempotency: new PgIdempotencyStore(sql),
     webhooks: new PgWebhookStore(sql),

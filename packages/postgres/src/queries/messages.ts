@@ -189,6 +189,144 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
   return { kind: "accepted", message: toMessage(row as MessageRow) };
 }
 
+/** One send of `messagesAcceptSends`: the parameters of `messagesAcceptSend`. */
+export interface AcceptSendItem {
+  message: NewMessage;
+  audit: NewAuditEntry;
+  idempotency: IdempotencyRecord | null;
+  caller?: CallerGuard | null;
+}
+
+/**
+ * Several sends in ONE statement and one commit (group commit, docs/performance.md lever 5):
+ * exactly `messagesAcceptSend` for each item, row by row (its own caller guard, recipient guard,
+ * policy gate, idempotency key, message, audit row, outbox rows, wake-up), the items travelling
+ * as arrays. Returns each item's outcome, in item order, as `messagesAcceptSend` would have.
+ * No two items may carry the same idempotency key (the caller splits them over statements: one
+ * statement cannot insert one key twice). Keys are inserted in key order, so two statements
+ * holding the same keys wait on each other rather than deadlock.
+ */
+export async function messagesAcceptSends(sql: SqlClient, items: readonly AcceptSendItem[]): Promise<AcceptSendOutcome[]> {
+  if (items.length === 0) return [];
+  const col = <T>(f: (i: AcceptSendItem) => T) => items.map(f);
+  const iso = (d: Date | null | undefined) => (d == null ? null : d.toISOString());
+  const rows = await sql<(Partial<MessageRow> & { ord: string; caller_ok: boolean; recipient_ok: boolean; policy_ok: boolean; key_exists: boolean; woke: number })[]>`
+    with items as (
+      select * from unnest(
+        ${col((i) => i.message.workspaceId)}::text[], ${col((i) => i.message.id)}::text[], ${col((i) => i.message.senderId)}::text[], ${col((i) => i.message.senderName)}::text[],
+        ${col((i) => i.message.recipientId)}::text[], ${col((i) => i.message.recipientName)}::text[], ${col((i) => i.message.template)}::text[],
+        ${col((i) => PRIORITY_RANK[i.message.priority])}::int4[], ${col((i) => i.message.priority)}::text[], ${col((i) => i.message.correlationId)}::text[],
+        ${col((i) => JSON.stringify(i.message.payload))}::text[], ${col((i) => iso(i.message.acceptedAt))}::text[]::timestamptz[],
+        ${col((i) => iso(i.message.expiresAt))}::text[]::timestamptz[], ${col((i) => iso(i.message.visibleAt))}::text[]::timestamptz[],
+        ${col((i) => i.caller?.accountId ?? null)}::text[],
+        ${col((i) => i.audit.workspaceId)}::text[], ${col((i) => i.audit.id)}::text[], ${col((i) => iso(i.audit.occurredAt))}::text[]::timestamptz[],
+        ${col((i) => i.audit.activity)}::text[], ${col((i) => i.audit.actorAccountId)}::text[], ${col((i) => i.audit.actorCredentialId)}::text[],
+        ${col((i) => i.audit.subjectType)}::text[], ${col((i) => i.audit.subjectId)}::text[], ${col((i) => i.audit.messageId)}::text[],
+        ${col((i) => JSON.stringify(i.audit.details))}::text[], ${col((i) => String(i.audit.operatorSignificant))}::text[]::boolean[], ${col((i) => i.audit.requestId)}::text[],
+        ${col((i) => i.idempotency?.workspaceId ?? null)}::text[], ${col((i) => i.idempotency?.accountId ?? null)}::text[], ${col((i) => i.idempotency?.key ?? null)}::text[],
+        ${col((i) => i.idempotency?.fingerprint ?? null)}::text[], ${col((i) => i.idempotency?.requestId ?? null)}::text[], ${col((i) => i.idempotency?.status ?? null)}::int4[],
+        ${col((i) => i.idempotency?.bodyText ?? null)}::text[], ${col((i) => iso(i.idempotency?.createdAt))}::text[]::timestamptz[], ${col((i) => iso(i.idempotency?.expiresAt))}::text[]::timestamptz[]
+      ) with ordinality as u(workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, priority, correlation_id,
+                             payload, accepted_at, expires_at, visible_at, caller_id,
+                             a_workspace_id, a_id, a_occurred_at, a_activity, a_actor_account_id, a_actor_credential_id, a_subject_type, a_subject_id, a_message_id,
+                             a_details, a_operator_significant, a_request_id,
+                             k_workspace_id, k_account_id, k_key, k_fingerprint, k_request_id, k_status, k_body_text, k_created_at, k_expires_at, ord)
+    ),
+    checks as (
+      select i.ord,
+             (i.caller_id is null or ca.id is not null) as caller_ok,
+             coalesce(ca.friendly_name, i.sender_name) as sender_name,
+             exists (select 1 from ai_accounts r where r.workspace_id = i.workspace_id and r.id = i.recipient_id and r.friendly_name = i.recipient_name and r.state <> 'revoked') as recipient_ok,
+             not exists (
+               select 1 from policies p
+               left join policy_acknowledgements pa on pa.workspace_id = p.workspace_id and pa.policy_id = p.id and pa.account_id = i.sender_id
+               where p.workspace_id = i.workspace_id and p.current_required and pa.version is distinct from p.current_version
+             ) as policy_ok
+      from items i
+      left join lateral (
+        select a.id, a.friendly_name from ai_accounts a join workspaces w on w.id = a.workspace_id
+        where a.workspace_id = i.workspace_id and a.id = i.caller_id and a.state = 'active' and w.state = 'active'
+      ) as ca on true
+    ),
+    passed as (
+      select i.*, c.sender_name as checked_sender_name from items i join checks c on c.ord = i.ord
+      where c.caller_ok and c.recipient_ok and c.policy_ok
+    ),
+    idempotency as (
+      insert into idempotency_keys (workspace_id, account_id, key, fingerprint, request_id, status, body_text, created_at, expires_at)
+      select k_workspace_id, k_account_id, k_key, k_fingerprint, k_request_id, k_status::smallint, k_body_text, k_created_at, k_expires_at
+      from passed where k_key is not null
+      order by k_workspace_id, k_account_id, k_key
+      on conflict (workspace_id, account_id, key) do update
+        set fingerprint = excluded.fingerprint, request_id = excluded.request_id, status = excluded.status, body_text = excluded.body_text,
+            created_at = excluded.created_at, expires_at = excluded.expires_at
+        where idempotency_keys.expires_at <= now()
+      returning workspace_id, account_id, key
+    ),
+    proceed as (
+      select p.* from passed p
+      where p.k_key is null or exists (select 1 from idempotency k where k.workspace_id = p.k_workspace_id and k.account_id = p.k_account_id and k.key = p.k_key)
+    ),
+    message as (
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at)
+      select workspace_id, id, sender_id, checked_sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload::jsonb, 'pending', accepted_at, expires_at, visible_at
+      from proceed
+      returning *
+    ),
+    audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select p.a_workspace_id, p.a_id, p.a_occurred_at, p.a_activity, p.a_actor_account_id, p.a_actor_credential_id, p.a_subject_type, p.a_subject_id, p.a_message_id,
+             p.a_details::jsonb, p.a_operator_significant, p.a_request_id
+      from proceed p join message on message.id = p.id
+    ),
+    outbox as (
+      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at)
+      select w.workspace_id, agentq_ulid(), w.id, message.id, ${MESSAGE_SENT_EVENT},
+             jsonb_build_object(
+               'message_id', message.id,
+               'sender', jsonb_build_object('ai_account_id', message.sender_id, 'friendly_name', message.sender_name),
+               'recipient', jsonb_build_object('ai_account_id', message.recipient_id, 'friendly_name', message.recipient_name),
+               'template', message.template,
+               'priority', p.priority,
+               'correlation_id', message.correlation_id,
+               'accepted_at', to_char(p.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'expires_at', to_char(p.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+             'pending', 0, message.accepted_at, message.accepted_at
+      from message
+      join proceed p on p.id = message.id
+      join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
+      where (w.filter_templates is null or message.template = any(w.filter_templates))
+        and (w.filter_min_priority_rank is null or message.priority_rank >= w.filter_min_priority_rank)
+      returning 1
+    ),
+    wake as (
+      select pg_notify(${WAKEUP_CHANNEL}, r.workspace_id || ':' || r.recipient_id)
+      from (select distinct workspace_id, recipient_id from message where visible_at <= now()) as r
+      union all
+      select pg_notify(${OUTBOX_CHANNEL}, '') where exists (select 1 from outbox)
+    )
+    select c.ord, c.caller_ok, c.recipient_ok, c.policy_ok,
+           -- Read only when a guard failed (a stored key then wins): an accepted send skips it.
+           (case when c.caller_ok and c.recipient_ok and c.policy_ok then false else i.k_key is not null and exists (
+             select 1 from idempotency_keys k
+             where k.workspace_id = i.k_workspace_id and k.account_id = i.k_account_id and k.key = i.k_key and k.expires_at > now()
+           ) end) as key_exists,
+           (select count(*) from wake)::int as woke,
+           message.*
+    from checks c
+    join items i on i.ord = c.ord
+    left join message on message.id = i.id
+    order by c.ord`;
+  if (rows.length !== items.length) throw new Error("messagesAcceptSends: one row per item expected");
+  return rows.map((row): AcceptSendOutcome => {
+    if (!row.caller_ok) return { kind: "caller_refused" };
+    if (!row.recipient_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "recipient_gone" };
+    if (!row.policy_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "policy_unacknowledged" };
+    if (row.id == null) return { kind: "idempotency_exists" };
+    return { kind: "accepted", message: toMessage(row as MessageRow) };
+  });
+}
+
 /**
  * Claims up to `max` messages of the recipient in ONE statement. Locks: `FOR UPDATE SKIP
  * LOCKED` over the partial claim index in dequeue order (priority_rank desc, accepted_at, id),
