@@ -76,7 +76,7 @@ export function startPeriodicTasks(tasks: readonly PeriodicTask[], observer: Per
     async stop() {
       stopped = true;
       for (const cancel of cancels) cancel();
-      await Promise.all(unsubscribers.map((u) => u()));
+      await Promise.all(unsubscribers.map(async (u) => u()));
       await Promise.all([...inFlight]);
     },
   };

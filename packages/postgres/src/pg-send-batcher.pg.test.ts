@@ -95,7 +95,7 @@ describe("group commit of sends", () => {
     const store = new PgMessageStore(db.sql, batcher);
     const good = await Promise.all([item(w), item(w), item(w)]);
     // A message id already taken: its insert violates the primary key.
-    const bad = { ...(await item(w)), message: { ...(await item(w)).message, id: (good[0] as AcceptSendItem).message.id } };
+    const bad = { ...(await item(w)), message: { ...(await item(w)).message, id: (good[0]).message.id } };
     const settled = await Promise.allSettled([...good, bad].map((i) => store.acceptSend(i)));
     expect(settled.filter((s) => s.status === "fulfilled" && s.value.kind === "accepted")).toHaveLength(3);
     expect(settled.filter((s) => s.status === "rejected")).toHaveLength(1);
