@@ -142,6 +142,7 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
   "pnpm bench --soak --soak-messages 30000": { kind: "not-run", reason: LONG_RUNS },
   "pnpm bench --baseline": { kind: "not-run", reason: LONG_RUNS },
   "pnpm bench --only S2 --profile": { kind: "not-run", reason: LONG_RUNS },
+  "pnpm bench --quick --only S1,S4 --server-dir /path/to/other/checkout/apps/server": { kind: "not-run", reason: LONG_RUNS },
 
   // docs/reliability.md
   "pnpm test:faults": { kind: "not-run", reason: FAULT_RUNS },
