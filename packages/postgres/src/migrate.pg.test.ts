@@ -38,7 +38,7 @@ it("0010 moves the sealed chains into audit_chain and queues the unsealed rows; 
   const { sealAuditChain, verifyAuditChain } = await import("@agentq/core");
   const { makeAuditEntry } = await import("@agentq/core/testing");
   const { PgAuditLog } = await import("./pg-audit-log.ts");
-  const target = `t_migrate_0006_${randomBytes(4).toString("hex")}`;
+  const target = `t_migrate_0010_${randomBytes(4).toString("hex")}`;
   const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
   const upTo = migrations.findIndex((m) => m.sql.join("\n").includes("audit_unsealed"));
   expect(upTo).toBeGreaterThan(0);
