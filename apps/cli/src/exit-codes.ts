@@ -11,7 +11,7 @@ export const EXIT = {
   usage: 2,
   /** Not allowed: no or invalid credential, missing scope or tier, frozen, closed, plan or sanctions block. */
   auth: 3,
-  /** The recipient, message or resource does not exist (or expired). */
+  /** The recipient, message or resource does not exist (or expired, or is withheld after a legal notice). */
   notFound: 4,
   /** The state does not permit it: lease not held or expired, conflict, dead-lettered, policy to acknowledge. */
   conflict: 5,
@@ -35,6 +35,7 @@ const EXIT_BY_CODE: Readonly<Record<ErrorCode, ExitCode>> = {
   SVC_WORKSPACE_CLOSED: EXIT.auth,
   SVC_PLAN_LIMIT_EXCEEDED: EXIT.auth,
   SVC_GEOFENCE_BLOCKED: EXIT.auth,
+  SVC_CSRF_REJECTED: EXIT.auth,
   SVC_SANCTIONS_BLOCKED: EXIT.auth,
   SVC_SANCTIONS_REVIEW_PENDING: EXIT.auth,
   SVC_MALFORMED_REQUEST: EXIT.usage,
@@ -46,6 +47,7 @@ const EXIT_BY_CODE: Readonly<Record<ErrorCode, ExitCode>> = {
   SVC_RECIPIENT_RESOLUTION_FAILED: EXIT.notFound,
   SVC_RESOURCE_NOT_FOUND: EXIT.notFound,
   SVC_EXPIRED: EXIT.notFound,
+  SVC_LEGALLY_WITHHELD: EXIT.notFound,
   SVC_ROUTE_NOT_FOUND: EXIT.notFound,
   SVC_RESOURCE_CONFLICT: EXIT.conflict,
   SVC_LEASE_NOT_HELD: EXIT.conflict,
@@ -66,7 +68,7 @@ const EXIT_BY_CODE: Readonly<Record<ErrorCode, ExitCode>> = {
 /** The exit class of an HTTP status, for codes this CLI does not know yet (additive within v1). */
 function exitForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.auth;
-  if (status === 404 || status === 410) return EXIT.notFound;
+  if (status === 404 || status === 410 || status === 451) return EXIT.notFound;
   if (status === 409) return EXIT.conflict;
   if (status === 429 || status >= 500) return EXIT.retryable;
   if (status >= 400 && status < 500) return EXIT.usage;

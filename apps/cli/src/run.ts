@@ -9,6 +9,7 @@ import { runMcpStdio } from "./mcp-stdio.ts";
 import { readPayloadArgument } from "./payload-input.ts";
 import { callOperation } from "./service-client.ts";
 import { registerSessionStateCommands } from "./session-state-commands.ts";
+import { registerLearningCommands } from "./learning-commands.ts";
 import type { OperationRequest, ServiceConfig } from "./service-client.ts";
 
 /** The base URL when neither --base-url nor SVC_BASE_URL is given (DESIGN §2). */
@@ -154,6 +155,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     });
 
   registerSessionStateCommands(program, io, print);
+  registerLearningCommands(program, io, print, (req) => callOperation(config(), req), json);
 
   const mcp = program.command("mcp").description("MCP transports");
   mcp

@@ -69,6 +69,8 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
   app.use("*", async (c, next) => {
+    // A "*" middleware runs twice for the literal path "/*": keep the first id.
+    if (c.get("requestId") !== undefined) return next();
     c.set("requestId", deps.ids.next());
     await next();
     c.res.headers.set("X-Request-Id", c.get("requestId"));

@@ -1,3 +1,4 @@
+import { oauthEndpoints } from "@agentq/core";
 import { bearerChallenge } from "@agentq/http";
 /** Path of the MCP endpoint. */
 export const MCP_PATH = "/mcp";
@@ -23,14 +24,14 @@ export function normalizeBaseUrl(publicBaseUrl: string): string {
 }
 
 /**
- * The protected-resource metadata: the resource is `<base>/mcp`, the authorization server is
- * the service root `<base>` (its RFC 8414 metadata lives at the root), bearer tokens go in the
- * Authorization header only.
+ * The protected-resource metadata: the resource is `<base>/mcp`, the authorization server is the
+ * issuer, `<base>`'s origin exactly (its RFC 8414 metadata lives at the root; strict clients
+ * compare the two strings byte for byte), bearer tokens go in the Authorization header only.
  */
 export function protectedResourceMetadata(base: string, scopes: readonly string[]): ProtectedResourceMetadata {
   return {
     resource: `${base}${MCP_PATH}`,
-    authorization_servers: [base],
+    authorization_servers: [oauthEndpoints(base).issuer],
     bearer_methods_supported: ["header"],
     scopes_supported: [...scopes],
     resource_name: "agentq MCP server",

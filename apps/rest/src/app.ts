@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, closeAfterUnreadBody, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { requestId } from "./middleware/request-id.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -12,6 +12,10 @@ import type { RestEnv } from "./rest-env.ts";
 import { registerOperationRoutes } from "./routes/operation-routes.ts";
 import { RouteTable } from "./routes/route-table.ts";
 import { VERSION_INFO_SCHEMA, versionInfo } from "./version.ts";
+import { AUTH_ROUTE_DESCRIPTIONS, registerAuthRoutes } from "./people/auth-routes.ts";
+import { PEOPLE_ROUTE_DESCRIPTIONS, registerPeopleRoutes } from "./people/people-routes.ts";
+import { OIDC_ROUTE_DESCRIPTIONS, registerOidcRoutes } from "./people/oidc-routes.ts";
+import { CLOSING_ROUTE_DESCRIPTIONS, registerClosingRoutes } from "./people/closing-routes.ts";
 
 /** Options of `createRestApp`; every one has a production default. */
 export interface RestAppOptions {
@@ -34,6 +38,11 @@ export interface RestAppOptions {
   onRequestServed?: (entry: ServedRequest) => void;
   /** The source commit shown by GET /v1/version. */
   commit?: string;
+  /**
+   * Where requests come from, for people's sign-up and sign-in (trusted proxies, the country
+   * header); default: no proxy trusted, no country header.
+   */
+  origin?: OriginSettings;
 }
 
 const VERSION_PATH = "/v1/version";
@@ -42,12 +51,18 @@ const OPENAPI_PATH = "/v1/openapi.json";
 const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
   { method: "GET", path: VERSION_PATH, operationId: "get_version", summary: "Build and version information.", response: VERSION_INFO_SCHEMA },
   { method: "GET", path: OPENAPI_PATH, operationId: "get_openapi", summary: "This OpenAPI document.", response: { type: "object" } },
+  ...AUTH_ROUTE_DESCRIPTIONS,
+  ...PEOPLE_ROUTE_DESCRIPTIONS,
+  ...OIDC_ROUTE_DESCRIPTIONS,
+  ...CLOSING_ROUTE_DESCRIPTIONS,
 ];
 
 /**
  * Creates the REST API: a Hono app serving every catalogue operation under /v1, plus
  * GET /v1/version and GET /v1/openapi.json (public, plain routes: they describe the app rather
- * than act on the domain, so they are not operations and have no MCP tool).
+ * than act on the domain, so they are not operations and have no MCP tool), and people's
+ * routes under /v1/auth (human routes, not MCP tools: DESIGN §2b). Operation routes accept a
+ * bearer credential or a person's session cookie (`authenticateCaller`).
  *
  * Conventions on every response: X-Request-Id (a fresh ULID); failures in the error envelope
  * `{ error: { code, message, details? }, request_id }` with Cache-Control: no-store; unknown
@@ -60,6 +75,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   const authenticator = options.authenticator ?? createAuthenticator(deps);
   const coreDeps = withCredentialCache(deps, authenticator);
   const routes = new RouteTable();
+  const sessions = createSessionEdge(deps, options.origin);
   const app = new Hono<RestEnv>();
 
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
@@ -78,7 +94,11 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
     return c.body(openApiText, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
 
-  registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger });
+  registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger });
+  registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
+  registerOidcRoutes(app, routes, { core: coreDeps, sessions, logger });
+  registerClosingRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
+  registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger, sessions });
 
   app.notFound((c) => {
     const allowed = routes.allowedMethods(c.req.path);

@@ -16,12 +16,16 @@ async function fetchDoc(): Promise<{ res: Response; doc: Doc }> {
 }
 
 describe("GET /v1/openapi.json", () => {
-  it("needs no credential and is OpenAPI 3.1 with the bearer scheme", async () => {
+  it("needs no credential and is OpenAPI 3.1 with the bearer scheme and the session cookie", async () => {
     const { res, doc } = await fetchDoc();
     expect(res.status).toBe(200);
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
-    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.sessionCookie).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "__Host-agentq_session" }));
+    expect(doc.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    for (const path of ["/v1/auth/sign-up", "/v1/auth/sign-in", "/v1/auth/sign-out", "/v1/auth/mfa/totp/enroll", "/v1/auth/mfa/totp/confirm", "/v1/auth/mfa/verify", "/v1/auth/step-up"]) expect(doc.paths[path]?.post?.security).toEqual([]);
+    expect(doc.paths["/v1/auth/sign-up"]?.post?.requestBody?.content?.["application/json"]?.schema?.required).toEqual(["email", "password", "workspace_name"]);
+    expect(doc.paths["/v1/auth/sign-out"]?.post?.responses["204"]).toBeDefined();
     expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
   });
 

@@ -2,16 +2,26 @@ import type { HttpMethod, Operation } from "@agentq/core";
 import { pathParameterNames } from "./routes/route-table.ts";
 
 /** A JSON Schema (plain JSON: TypeBox's symbol keys are dropped). */
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
-/** A route served outside the catalogue (version, openapi), listed in the document too. */
+/** A route served outside the catalogue (version, openapi, the /v1/auth routes), listed in the document too. */
 export interface PlainRouteDescription {
   method: HttpMethod;
   path: string;
   operationId: string;
   summary: string;
-  /** Schema of the 200 response body. */
-  response: JsonSchema;
+  /** Schema of the success response body; null for a response without one (204). */
+  response: JsonSchema | null;
+  /** Status of a success (default 200). */
+  status?: number;
+  /** Schema of the JSON request body, when the route takes one. */
+  requestBody?: unknown;
+  /** Statuses of its error responses (default 400, 404, 503). */
+  errors?: readonly number[];
+  /** `session`: a person's session cookie is required (default: public). */
+  security?: "session";
+  /** Path and query parameters (name, where, schema). */
+  parameters?: readonly { name: string; in: "path" | "query"; required: boolean; schema: JsonSchema }[];
 }
 
 /** The document's `info`. */
@@ -50,11 +60,14 @@ export function buildOpenApiDocument(operations: readonly Operation[], plainRout
     (paths[path] ??= {})[method.toLowerCase()] = entry;
   };
   for (const route of plainRoutes) {
+    const status = String(route.status ?? 200);
     add(route.method, route.path, {
       operationId: route.operationId,
       summary: route.summary,
-      security: [],
-      responses: { "200": jsonResponse("Success.", route.response), ...errorResponses([400, 404, 503]) },
+      security: route.security === "session" ? [{ sessionCookie: [] }] : [],
+      ...(route.parameters === undefined ? {} : { parameters: route.parameters }),
+      ...(route.requestBody === undefined ? {} : { requestBody: { required: true, content: { "application/json": { schema: toJsonSchema(route.requestBody) } } } }),
+      responses: { [status]: route.response === null ? { description: "Success (no body)." } : jsonResponse("Success.", route.response), ...errorResponses(route.errors ?? [400, 404, 503]) },
     });
   }
   for (const op of operations) add(op.http.method, op.http.path, describeOperation(op));
@@ -62,10 +75,18 @@ export function buildOpenApiDocument(operations: readonly Operation[], plainRout
     openapi: "3.1.0",
     info,
     servers: [{ url: "/" }],
-    security: [{ bearerAuth: [] }],
+    security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An agentq credential (agq_op_... or agq_ad_...) or an OAuth access token." } },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "An agentq credential (agq_op_... or agq_ad_...) or an OAuth access token." },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "__Host-agentq_session",
+          description: "A person's session (POST /v1/auth/sign-in); `agentq_session` when PUBLIC_BASE_URL is plain http on a host other than loopback. Accepted on reads and administrative routes; writes must come from the service's own origin (Origin or Sec-Fetch-Site), else 403 SVC_CSRF_REJECTED.",
+        },
+      },
       schemas: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
       responses: { Error: jsonResponse("An error, in the error envelope (Cache-Control: no-store).", { $ref: "#/components/schemas/ErrorEnvelope" }) },
     },
@@ -78,26 +99,30 @@ function describeOperation(op: Operation): Record<string, unknown> {
   const required = new Set(Array.isArray(input.required) ? (input.required as string[]) : []);
   const pathNames = pathParameterNames(op.http.path);
   const queryNames = op.http.query ?? [];
+  const headerInputs = Object.entries(op.http.headers ?? {});
   const parameters: unknown[] = [
     ...pathNames.map((name) => ({ name, in: "path", required: true, schema: properties[name] ?? { type: "string" } })),
     ...queryNames.map((name) => ({ name, in: "query", required: required.has(name), schema: properties[name] ?? { type: "string" } })),
+    ...headerInputs.map(([name, header]) => ({ name: header, in: "header", required: required.has(name), schema: properties[name] ?? { type: "string" } })),
   ];
   if (op.idempotency !== "none") {
     parameters.push({ name: "Idempotency-Key", in: "header", required: op.idempotency === "required", schema: { type: "string", minLength: 1, maxLength: 255 } });
   }
   const isPublic = op.auth.kind === "public";
+  // A public route that also takes a credential: anonymous or bearer.
+  const optionalBearer = op.auth.kind === "public" && op.auth.acceptsCredential === true;
   const hasBody = op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH";
   const entry: Record<string, unknown> = {
     operationId: op.name,
     summary: op.summary,
-    ...(isPublic ? { security: [] } : {}),
+    ...(isPublic ? { security: optionalBearer ? [{}, { bearerAuth: [] }] : [] } : {}),
     ...(op.auth.kind === "credential" ? { "x-agentq-tier": op.auth.tier, "x-agentq-scope": op.auth.scope } : {}),
     // "scope view_audit_log, or an administrative-tier credential": the tier that needs no scope.
     ...(op.auth.kind === "credential" && op.auth.scopeWaivedForTier !== undefined ? { "x-agentq-scope-waived-for-tier": op.auth.scopeWaivedForTier } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
   };
   if (hasBody) {
-    const bodyNames = Object.keys(properties).filter((name) => !pathNames.includes(name) && !queryNames.includes(name));
+    const bodyNames = Object.keys(properties).filter((name) => !pathNames.includes(name) && !queryNames.includes(name) && !headerInputs.some(([input]) => input === name));
     const bodySchema: JsonSchema = {
       ...input,
       properties: Object.fromEntries(bodyNames.map((name) => [name, properties[name]])),
@@ -107,6 +132,11 @@ function describeOperation(op: Operation): Record<string, unknown> {
   }
   const errorStatuses = [400, 404, 503];
   if (!isPublic) errorStatuses.push(401, 403, 429);
+  else if (optionalBearer) errorStatuses.push(401);
+  // The public intake is rate-limited per client address.
+  else if (op.mutates && headerInputs.length === 0) errorStatuses.push(429);
+  // A message withheld after a legal notice (DESIGN §2b).
+  if (pathNames.includes("message_id")) errorStatuses.push(451);
   if (hasBody) errorStatuses.push(413, 415);
   if (op.mutates) errorStatuses.push(409);
   entry.responses = { [String(op.successStatus)]: jsonResponse("Success.", toJsonSchema(op.output)), ...errorResponses(errorStatuses) };

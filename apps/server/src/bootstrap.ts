@@ -4,7 +4,7 @@
 import { bootstrapWorkspace } from "@agentq/core";
 import { parseArgs } from "node:util";
 import { runCommand } from "./command.ts";
-import { hashPassword } from "./password.ts";
+import { argon2PasswordHasher } from "./password.ts";
 
 const USAGE = "usage: pnpm bootstrap --workspace NAME --email EMAIL [--password PW] [--json]";
 
@@ -25,7 +25,7 @@ if (args === null) {
 }
 
 runCommand(async (deps) => {
-  const result = await bootstrapWorkspace(deps, { workspaceName: args.workspace, email: args.email, password: args.password }, { passwordHasher: hashPassword });
+  const result = await bootstrapWorkspace(deps, { workspaceName: args.workspace, email: args.email, password: args.password }, { passwordHasher: argon2PasswordHasher() });
   if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     process.stdout.write(

@@ -1,5 +1,6 @@
 import { build } from "esbuild";
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -10,7 +11,10 @@ import { pathToFileURL } from "node:url";
  * process holds about 65 MB at rest instead of about 155 MB (no TypeScript loader, no per-module
  * transform cache). The benchmark and the fault-injection run start their servers from it. Each
  * source file keeps its own `import.meta.url` (the migrations folder and the repository root are
- * found relative to it), and CommonJS dependencies get a `require`.
+ * found relative to it), and CommonJS dependencies get a `require`. `@node-rs/argon2` stays
+ * outside the bundle (it loads a native .node binary per platform): the bundle imports it by its
+ * absolute path in this checkout's node_modules, so a bundle written anywhere (the fault run and
+ * the benchmark write theirs to a temporary folder) still finds it.
  * @returns the bundle's path.
  */
 export async function bundleServer(serverDir: string, outDir: string): Promise<string> {
@@ -26,6 +30,13 @@ export async function bundleServer(serverDir: string, outDir: string): Promise<s
     logLevel: "warning",
     banner: { js: "import { createRequire as __agentqCreateRequire } from 'node:module'; const require = __agentqCreateRequire(import.meta.url);" },
     plugins: [
+      {
+        name: "native-argon2-outside",
+        setup(b) {
+          const fromServer = createRequire(join(serverDir, "package.json"));
+          b.onResolve({ filter: /^@node-rs\/argon2$/ }, (args) => ({ path: fromServer.resolve(args.path), external: true }));
+        },
+      },
       {
         name: "source-import-meta-url",
         setup(b) {

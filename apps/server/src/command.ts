@@ -3,6 +3,7 @@ import { createPgDeps, systemClock, type PgDeps } from "@agentq/postgres";
 import { openDatabase } from "./database.ts";
 import { readEnv } from "./env.ts";
 import { loadSecrets } from "./secrets.ts";
+import { createMailer } from "./mail/create-mailer.ts";
 
 /**
  * Runs an operator command (`pnpm bootstrap`, `pnpm admin`) against the database `pnpm start`
@@ -17,6 +18,10 @@ export function runCommand(fn: (deps: PgDeps) => Promise<number>): void {
     const db = await openDatabase(env, { max: 2, stopEmbeddedOnClose: false });
     try {
       const deps = createPgDeps({ sql: db.sql, secrets: loadSecrets(env).secrets, clock: systemClock, ids: ulidSource() });
+      // The notices' review resolves URLs of this service's own items against it, and their
+      // steps mail the parties through the same transport as the server (SMTP_URL or .eml files).
+      deps.publicBaseUrl = env.publicBaseUrl;
+      deps.mailer = createMailer(env).mailer;
       try {
         return await fn(deps);
       } finally {

@@ -1,3 +1,5 @@
+import addressparser from "nodemailer/lib/addressparser";
+import { DEFAULT_PEOPLE_SETTINGS, tryParseDurationMs, type PeopleSettings } from "@agentq/core";
 import { fileURLToPath } from "node:url";
 
 /** The server's configuration. This is the only file of the server that reads process.env. */
@@ -35,6 +37,34 @@ export interface ServerEnv {
   rateLimiter: "memory" | "postgres" | "off";
   /** SVC_SANCTIONS_LIST: a JSON or CSV sanctions list read at start-up; null screens nobody out. */
   sanctionsListPath: string | null;
+  /**
+   * SMTP_URL (`smtp://user:pass@host:587`, `smtps://...:465`): mail goes through that SMTP server;
+   * null writes each mail as an .eml file under `<dataDir>/mail/` instead (docs/people.md, Mail).
+   */
+  smtpUrl: string | null;
+  /**
+   * SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID, SVC_OIDC_CLIENT_SECRET, SVC_OIDC_LABEL: the identity
+   * provider people may sign in with (docs/people.md, OIDC); null when SVC_OIDC_ISSUER is not set.
+   */
+  oidc: { issuer: string; clientId: string; clientSecret: string | null; label: string } | null;
+  /** MAIL_FROM: the sender of every mail (`Name <address>` or an address); default `agentq <no-reply@HOST>` with PUBLIC_BASE_URL's host name. */
+  mailFrom: string;
+  /**
+   * The agent designated to receive DSA and DMCA notices, shown by GET /v1/notices/intake:
+   * SVC_NOTICE_AGENT_NAME and SVC_NOTICE_AGENT_EMAIL (both, or neither: null), with optional
+   * SVC_NOTICE_AGENT_ADDRESS and SVC_NOTICE_AGENT_PHONE.
+   */
+  noticeAgent: { name: string; email: string; address?: string; phone?: string } | null;
+  /**
+   * People's sign-in (docs/people.md): SVC_SIGNUP (`open`, default, or `closed`),
+   * SVC_BLOCKED_COUNTRIES (comma-separated ISO 3166 codes), SVC_SESSION_IDLE_TIMEOUT and
+   * SVC_SESSION_ABSOLUTE_TIMEOUT (ISO 8601 durations, default PT30M and PT12H).
+   */
+  people: PeopleSettings;
+  /** SVC_TRUSTED_PROXIES: comma-separated CIDRs whose X-Forwarded-For and country header are trusted. */
+  trustedProxies: string[];
+  /** SVC_COUNTRY_HEADER: the header naming the client's country (e.g. CF-IPCountry), or null. */
+  countryHeader: string | null;
 }
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -54,6 +84,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const poolMax = Number(poolText);
   if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 1000) throw new Error(`AGENTQ_PG_POOL_MAX must be an integer from 1 to 1000, got ${JSON.stringify(poolText)}.`);
   const displayHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, "");
   return {
     host,
     port,
@@ -62,12 +93,99 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     dataDir: env.AGENTQ_DATA_DIR?.trim() || `${REPO_ROOT}.data`,
     embeddedPostgresPort,
     poolMax,
-    publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, ""),
+    publicBaseUrl,
     logLevel: env.LOG_LEVEL?.trim() || "info",
     commit: env.AGENTQ_COMMIT?.trim() || null,
     rateLimiter: readRateLimiter(env.SVC_RATE_LIMITER),
     sanctionsListPath: env.SVC_SANCTIONS_LIST?.trim() || null,
+    smtpUrl: readSmtpUrl(env.SMTP_URL),
+    mailFrom: readMailFrom(env.MAIL_FROM, publicBaseUrl),
+    noticeAgent: readNoticeAgent(env),
+    people: readPeopleSettings(env),
+    trustedProxies: list(env.SVC_TRUSTED_PROXIES),
+    countryHeader: env.SVC_COUNTRY_HEADER?.trim() || null,
+    oidc: readOidc(env),
   };
+}
+
+/** The SVC_OIDC_* settings: all or none (an issuer without a client id, or the reverse, is refused at start-up). */
+function readOidc(env: NodeJS.ProcessEnv): ServerEnv["oidc"] {
+  const issuer = env.SVC_OIDC_ISSUER?.trim() || null;
+  const clientId = env.SVC_OIDC_CLIENT_ID?.trim() || null;
+  if (issuer === null && clientId === null) return null;
+  if (issuer === null || clientId === null) throw new Error("SVC_OIDC_ISSUER and SVC_OIDC_CLIENT_ID must be set together (and SVC_OIDC_CLIENT_SECRET for a confidential client).");
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new Error(`SVC_OIDC_ISSUER must be the identity provider's issuer URL, got ${JSON.stringify(issuer)}.`);
+  }
+  return { issuer, clientId, clientSecret: env.SVC_OIDC_CLIENT_SECRET?.trim() || null, label: env.SVC_OIDC_LABEL?.trim() || url.host };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function readPeopleSettings(env: NodeJS.ProcessEnv): PeopleSettings {
+  const signup = env.SVC_SIGNUP?.trim() || "open";
+  if (signup !== "open" && signup !== "closed") throw new Error(`SVC_SIGNUP must be open or closed, got ${JSON.stringify(signup)}.`);
+  const blockedCountries = list(env.SVC_BLOCKED_COUNTRIES).map((c) => c.toUpperCase());
+  for (const c of blockedCountries) if (!/^[A-Z]{2}$/.test(c)) throw new Error(`SVC_BLOCKED_COUNTRIES must be ISO 3166 alpha-2 codes, got ${JSON.stringify(c)}.`);
+  const duration = (name: string, fallback: number): number => {
+    const text = env[name]?.trim();
+    if (!text) return fallback;
+    const ms = tryParseDurationMs(text);
+    if (ms === null || ms < 60_000) throw new Error(`${name} must be an ISO 8601 duration of at least PT1M, got ${JSON.stringify(text)}.`);
+    return ms;
+  };
+  return {
+    signup,
+    blockedCountries,
+    sessionIdleMs: duration("SVC_SESSION_IDLE_TIMEOUT", DEFAULT_PEOPLE_SETTINGS.sessionIdleMs),
+    sessionAbsoluteMs: duration("SVC_SESSION_ABSOLUTE_TIMEOUT", DEFAULT_PEOPLE_SETTINGS.sessionAbsoluteMs),
+  };
+}
+
+function readSmtpUrl(value: string | undefined): string | null {
+  const v = value?.trim() || null;
+  if (v === null) return null;
+  let protocol: string;
+  try {
+    protocol = new URL(v).protocol;
+  } catch {
+    throw new Error("SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587 or smtps://mail.example.com:465.");
+  }
+  if (protocol !== "smtp:" && protocol !== "smtps:") throw new Error(`SMTP_URL must start with smtp:// or smtps://, got ${JSON.stringify(protocol)}.`);
+  return v;
+}
+
+/** MAIL_FROM, checked to hold exactly one address; the default names PUBLIC_BASE_URL's host (localhost for an IP address). */
+function readMailFrom(value: string | undefined, publicBaseUrl: string): string {
+  const v = value?.trim() || null;
+  if (v === null) {
+    let host = "localhost";
+    try {
+      const name = new URL(publicBaseUrl).hostname;
+      if (/^(?=.*[a-z])[a-z0-9.-]+\.[a-z]{2,}$/i.test(name)) host = name;
+    } catch {
+      // an unparsable PUBLIC_BASE_URL keeps localhost
+    }
+    return `agentq <no-reply@${host}>`;
+  }
+  const parsed = addressparser(v, { flatten: true });
+  if (parsed.length !== 1 || !parsed[0]?.address.includes("@")) throw new Error(`MAIL_FROM must be one address such as "agentq <no-reply@example.com>", got ${JSON.stringify(v)}.`);
+  return v;
+}
+
+function readNoticeAgent(env: NodeJS.ProcessEnv): ServerEnv["noticeAgent"] {
+  const name = env.SVC_NOTICE_AGENT_NAME?.trim() || null;
+  const email = env.SVC_NOTICE_AGENT_EMAIL?.trim() || null;
+  if (name === null && email === null) return null;
+  if (name === null || email === null) throw new Error("SVC_NOTICE_AGENT_NAME and SVC_NOTICE_AGENT_EMAIL go together: set both, or neither.");
+  const address = env.SVC_NOTICE_AGENT_ADDRESS?.trim() || null;
+  const phone = env.SVC_NOTICE_AGENT_PHONE?.trim() || null;
+  return { name, email, ...(address === null ? {} : { address }), ...(phone === null ? {} : { phone }) };
 }
 
 function readRateLimiter(value: string | undefined): ServerEnv["rateLimiter"] {

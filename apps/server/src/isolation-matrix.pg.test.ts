@@ -1,4 +1,5 @@
 import { bootstrapWorkspace } from "@agentq/core";
+import { connectForTest } from "@agentq/core/testing";
 import { createTestSchema } from "@agentq/postgres/testing";
 import { AcceptingTransport, describeIsolationMatrix } from "@agentq/rest/testing/matrix";
 import { composeService } from "./compose.ts";
@@ -26,6 +27,10 @@ describeIsolationMatrix("composed server over PostgreSQL", async () => {
     },
     async setMaxDeliveries(workspaceId, n) {
       await db.sql`UPDATE workspaces SET max_deliveries = ${n} WHERE id = ${workspaceId}`;
+    },
+    async connectOAuthClient(workspaceId, aiAccountId) {
+      const { grantId, tokens } = await connectForTest(service.deps, { workspaceId, aiAccountId });
+      return { grantId, accessToken: tokens.access_token, refreshToken: tokens.refresh_token ?? "" };
     },
     async close() {
       await service.close();

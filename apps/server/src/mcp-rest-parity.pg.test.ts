@@ -51,8 +51,9 @@ interface Scenario {
  * the catalogue-coverage test (error-coverage.test.ts) does not count them as asserted here.
  */
 const NOT_FROM_A_TOOL = {
-  SVC_STEP_UP_REQUIRED: "human sign-in (MFA step-up) does not exist yet; no route or tool returns it",
-  SVC_GEOFENCE_BLOCKED: "human sign-up does not exist yet; no route or tool returns it",
+  SVC_STEP_UP_REQUIRED: "the step-up rule guards people's routes (sessions); /mcp takes only bearer credentials",
+  SVC_GEOFENCE_BLOCKED: "sign-up is a human route (POST /v1/auth/sign-up), not a tool",
+  SVC_CSRF_REJECTED: "the origin check applies to cookie-authenticated REST writes; /mcp takes only bearer credentials",
   SVC_IDEMPOTENCY_KEY_REQUIRED: "a tool call without idempotency_key runs under a fresh server-side key, by design",
   SVC_UNSUPPORTED_CONTENT_TYPE: "an HTTP-level refusal of the /mcp request before any tool runs; the SDK client always sends uncompressed application/json",
   SVC_PAYLOAD_TOO_LARGE: "an HTTP-level refusal of the /mcp request body (256 KB) before any tool runs; create-mcp-app.test.ts asserts it",
@@ -331,6 +332,16 @@ describe("MCP and REST report the same SVC_ code for the same failure (PostgreSQ
         const m = await heldMessage();
         // What a claim does once the message ran out of deliveries.
         await db.sql`update messages set state = 'dead_lettered', dead_lettered_at = now(), lease_id = null, lease_claimed_at = null where id = ${m.messageId}`;
+        return leaseWrite(m.worker, "ack", m.messageId, { lease_id: m.leaseId });
+      },
+    },
+    {
+      name: "ack of a message withheld after a legal notice",
+      code: "SVC_LEGALLY_WITHHELD",
+      arrange: async () => {
+        const m = await heldMessage();
+        // What an operator's decision on a notice does (DESIGN §2b).
+        await db.sql`update messages set withheld_from_state = state, state = 'withheld' where id = ${m.messageId}`;
         return leaseWrite(m.worker, "ack", m.messageId, { lease_id: m.leaseId });
       },
     },

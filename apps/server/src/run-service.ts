@@ -5,6 +5,8 @@ import { ACCESS_LOG_MESSAGE, composeService, listenForPlanChanges } from "./comp
 import { openDatabase } from "./database.ts";
 import { readEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
+import { createMailer } from "./mail/create-mailer.ts";
+import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
 import { loadSanctionsScreen } from "./sanctions-file.ts";
 import { loadSecrets } from "./secrets.ts";
 
@@ -54,12 +56,21 @@ export async function runService(options: { serves: ServedInterfaces; background
   if (source !== "env" && db.kind === "external") logger.warn("SVC_SECRET_KEY is not set: using the key in the data folder; set SVC_SECRET_KEY in production so every replica shares it.");
   const sanctions = env.sanctionsListPath === null ? null : loadSanctionsScreen(env.sanctionsListPath);
   if (sanctions !== null) logger.info({ entries: sanctions.entries }, "sanctions list loaded");
+  if (env.oidc !== null) logger.info({ issuer: env.oidc.issuer, label: env.oidc.label }, "OIDC sign-in enabled");
+  const mail = createMailer(env);
+  logger.info({ mail: mail.describe }, "mail transport");
+  // Checked in the background: an SMTP server that is down at start-up must not keep the API down.
+  mail.verify().catch((error: unknown) => logger.warn({ err: error, mail: mail.describe }, "the SMTP server could not be reached or refused the login; mails will fail until it can"));
   const service = composeService({
     sql: db.sql,
     secrets,
     publicBaseUrl: env.publicBaseUrl,
     logger,
     rateLimiter: env.rateLimiter,
+    mailer: mail.mailer,
+    noticeAgent: env.noticeAgent,
+    ...(env.oidc === null ? {} : { oidc: createOpenIdClientProvider(env.oidc) }),
+    people: { settings: env.people, origin: { trustedProxies: env.trustedProxies, countryHeader: env.countryHeader } },
     ...(sanctions === null ? {} : { sanctions: sanctions.screen }),
     ...(env.commit === null ? {} : { commit: env.commit }),
   });

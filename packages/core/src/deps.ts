@@ -1,4 +1,5 @@
-import type { Clock, IdSource, RateLimiter, SanctionsScreen, Stores, TxRunner, WakeupNotifier, WebhookTransport } from "./ports.ts";
+import type { PeopleConfig } from "./people/people-settings.ts";
+import type { Clock, Enricher, IdSource, Mailer, OidcProvider, RateLimiter, SanctionsScreen, Stores, TxRunner, WakeupNotifier, WebhookTransport } from "./ports.ts";
 
 /** Secret material of the server (DESIGN §2: from SVC_SECRET_KEY). */
 export interface ServerSecrets {
@@ -40,4 +41,33 @@ export interface CoreDeps {
    * a webhook or changing its URL gives 503 SVC_SERVICE_UNAVAILABLE.
    */
   webhookTransport?: WebhookTransport;
+  /**
+   * Outgoing mail (password reset, invitations, notices). Optional: without it, an operation
+   * that must send a mail gives 503 SVC_SERVICE_UNAVAILABLE (`sendMail`).
+   */
+  mailer?: Mailer;
+  /** Computes rules' enrichment (SESSION-STATE §8). Optional: the heuristic enricher ("heuristic-v1") by default. */
+  enricher?: Enricher;
+  /**
+   * The operator's notice settings (DESIGN §2b): the designated agent shown by GET
+   * /v1/notices/intake. Optional: without it the intake shows `designated_agent: null`.
+   */
+  noticeSettings?: NoticeSettings;
+  /**
+   * The OpenID Connect identity provider people may sign in with (SVC_OIDC_*). Optional: without
+   * it, /v1/auth/oidc/start and /callback answer 404 SVC_RESOURCE_NOT_FOUND.
+   */
+  oidc?: OidcProvider;
+  /**
+   * People's sign-in: the password hasher, the secret sealer and the operator's settings
+   * (sign-up open, blocked countries, session lifetimes). Optional: without it the /v1/auth
+   * routes answer 503 SVC_SERVICE_UNAVAILABLE; sessions already issued still authenticate.
+   */
+  people?: PeopleConfig;
+}
+
+/** The operator's settings for DSA and DMCA notices. */
+export interface NoticeSettings {
+  /** The agent designated to receive notices (17 U.S.C. 512(c)(2); DSA Art. 11-12 point of contact). */
+  designatedAgent: { name: string; email: string; address?: string; phone?: string } | null;
 }

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ERROR_CODES } from "./errors.ts";
+import { ERROR_CATALOGUE, ERROR_CODES, OAUTH_ERROR_CATALOGUE } from "./errors.ts";
 
 /**
  * Renders docs/errors.md from the error catalogue. A test keeps the committed file equal to
@@ -9,6 +9,7 @@ export function renderErrorsDoc(): string {
     const e = ERROR_CATALOGUE[code];
     return `| \`${code}\` | ${e.status} | ${e.retryable ? "yes" : "no"} | ${e.summary} |`;
   });
+  const oauthRows = Object.entries(OAUTH_ERROR_CATALOGUE).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.summary} |`);
   return [
     "# Error codes",
     "",
@@ -21,6 +22,17 @@ export function renderErrorsDoc(): string {
     "| Code | HTTP | Retryable | Meaning |",
     "|---|---|---|---|",
     ...rows,
+    "",
+    "## OAuth endpoints",
+    "",
+    "`/oauth/register`, `/oauth/token` and `/oauth/revoke` answer failures as OAuth clients expect",
+    "(RFC 6749 §5.2): `{ \"error\", \"error_description\" }` with `Cache-Control: no-store`. The",
+    "authorization endpoint sends `error=` (with `state` and `iss`) to the client's redirect URI, or shows",
+    "the error on its page when the client or redirect URI cannot be trusted (docs/oauth.md).",
+    "",
+    "| Error | HTTP | Meaning |",
+    "|---|---|---|",
+    ...oauthRows,
     "",
   ].join("\n");
 }

@@ -40,7 +40,56 @@ export const ERROR_CATALOGUE = {
   // Added by agentq (DESIGN §2): routing failures, in the same envelope.
   SVC_ROUTE_NOT_FOUND: { status: 404, retryable: false, summary: "No route matches the path." },
   SVC_METHOD_NOT_ALLOWED: { status: 405, retryable: false, summary: "The route exists but not for this method." },
+  // Added by agentq (DESIGN §2b, notices): a message withheld after a DSA or DMCA notice (RFC 7725).
+  SVC_LEGALLY_WITHHELD: { status: 451, retryable: false, summary: "The message is withheld after a legal notice." },
+  // Added by agentq (DESIGN §2b): a cookie-authenticated write from another origin.
+  SVC_CSRF_REJECTED: { status: 403, retryable: false, summary: "A write authenticated by the session cookie did not come from the service's own origin." },
 } as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
+
+/**
+ * The OAuth 2.0 endpoints' error codes (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2, RFC 6749
+ * §4.1.2.1): /oauth/register, /oauth/token and /oauth/revoke answer `{ "error", "error_description" }`
+ * as OAuth clients expect, not the SVC_ envelope, and the authorization endpoint redirects with
+ * `error=`. The second half of this one catalogue.
+ */
+export const OAUTH_ERROR_CATALOGUE = {
+  invalid_request: { status: 400, summary: "A parameter is missing, repeated, malformed or unsupported." },
+  invalid_client: { status: 401, summary: "The client_id is unknown (never registered, or expired): register again." },
+  invalid_grant: { status: 400, summary: "The code or refresh token is unknown, spent, expired, revoked, of another client, or its PKCE verifier or redirect_uri does not match." },
+  unauthorized_client: { status: 400, summary: "The client did not register for this grant type." },
+  unsupported_grant_type: { status: 400, summary: "Only authorization_code and refresh_token are supported." },
+  unsupported_response_type: { status: 400, summary: "Only response_type=code is supported." },
+  invalid_scope: { status: 400, summary: "The requested scope is wider than the grant's." },
+  invalid_target: { status: 400, summary: "The resource is not this server's MCP endpoint." },
+  invalid_redirect_uri: { status: 400, summary: "No redirect URI of the registration is acceptable." },
+  invalid_client_metadata: { status: 400, summary: "The registration metadata is malformed or asks for what is not supported." },
+  access_denied: { status: 400, summary: "The person denied the authorization request." },
+  temporarily_unavailable: { status: 503, summary: "The service could not serve the request; retry with backoff." },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+/** An OAuth 2.0 error code. */
+export type OAuthErrorCode = keyof typeof OAUTH_ERROR_CATALOGUE;
+
+/** A refusal of an OAuth endpoint, rendered as `{ error, error_description }` with the catalogue's status. */
+export class OAuthError extends Error {
+  readonly code: OAuthErrorCode;
+
+  constructor(code: OAuthErrorCode, description: string) {
+    super(description);
+    this.name = "OAuthError";
+    this.code = code;
+  }
+
+  /** The HTTP status of this error's code. */
+  get status(): number {
+    return OAUTH_ERROR_CATALOGUE[this.code].status;
+  }
+}
+
+/** True when `e` is an OAuthError. */
+export function isOAuthError(e: unknown): e is OAuthError {
+  return e instanceof OAuthError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "OAuthError" && typeof (e as { code?: unknown }).code === "string" && (e as { code: string }).code in OAUTH_ERROR_CATALOGUE);
+}
 
 /** Every SVC_ error code. */
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

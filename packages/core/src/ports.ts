@@ -17,13 +17,21 @@
  */
 import type { CallerGuard } from "./access/authenticate.ts";
 import type { AuditEntry, NewAuditEntry } from "./audit/audit-entry.ts";
-import type { AiAccount, AiAccountState, Credential, Person, Workspace, WorkspaceState } from "./access/model.ts";
+import type { AiAccount, AiAccountState, Credential, Person, PersonSession, Role, Workspace, WorkspaceState } from "./access/model.ts";
 import type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
 import type { MessageRecord, MessageState, NewMessage } from "./messaging/message.ts";
 import type { IdSource } from "./ids.ts";
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "./webhooks/webhook.ts";
+import type { MailMessage } from "./mail/mail-message.ts";
+import type { OidcAttempt, OidcIdentity } from "./oidc/oidc-identity.ts";
+import type { PersonToken, PersonTokenPurpose } from "./people/person-tokens.ts";
 import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
+import type { Notice, NoticeItem, NoticeLocation, NoticeState } from "./notices/notice.ts";
+import type { CandidateFilters, Enrichment, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, CandidateStatus, Detector, Rule, RuleFilters } from "./session-state/learning-model.ts";
+import type { ImportRecord, ImportRow } from "./session-state/imports/imports.ts";
+import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage.ts";
+import type { AuthorizationCode, GrantRevocationCause, OAuthClient, OAuthGrant, RefreshTokenRecord } from "./oauth/model.ts";
 import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/model.ts";
 
 export type { IdSource };
@@ -97,6 +105,266 @@ export interface CredentialStore {
 }
 
 // ---------------------------------------------------------------------------------------------
+// People, sessions, sign-in throttling, password hashing (DESIGN §2b)
+// ---------------------------------------------------------------------------------------------
+
+/** People of workspaces. Emails (lower-cased) are unique across all workspaces. */
+export interface PersonStore {
+  /** Inserts a person into an existing workspace; `email_taken` when any person has that email. */
+  insert(p: { person: Person }): Promise<{ kind: "created" } | { kind: "email_taken" }>;
+  /** The person with that email (already lower-cased and trimmed), any workspace, or null. */
+  findByEmail(p: { email: string }): Promise<Person | null>;
+  /** The person, or null (missing or of another workspace). */
+  findById(p: { workspaceId: string; personId: string }): Promise<Person | null>;
+  /** The person and their workspace in one read (the session authenticator), or null. */
+  loadSessionContext(p: { workspaceId: string; personId: string }): Promise<{ person: Person; workspace: Workspace } | null>;
+  /** Sets the password hash; the updated person, or null when missing. */
+  setPasswordHash(p: { workspaceId: string; personId: string; passwordHash: string }): Promise<Person | null>;
+  /** The person's MFA secrets (sealed) and last accepted TOTP step, or null when the person is missing. */
+  loadMfa(p: { workspaceId: string; personId: string }): Promise<PersonMfa | null>;
+  /** Keeps a TOTP secret enrolled but not confirmed (sealed), replacing an earlier one. */
+  setPendingTotp(p: { workspaceId: string; personId: string; sealed: string }): Promise<void>;
+  /**
+   * Turns MFA on in one guarded write: the pending secret becomes the secret, mfaEnabledAt =
+   * now, the last step = `step` (the confirming code's), and the recovery codes are replaced by
+   * `recoveryCodeHashes`. False (nothing written) when MFA is already on or nothing is pending.
+   */
+  confirmTotp(p: { workspaceId: string; personId: string; step: number; now: Date; recoveryCodeHashes: readonly string[] }): Promise<boolean>;
+  /**
+   * Accepts TOTP step `step` once: a compare-and-set that records it only when it is later than
+   * the last accepted step (so of two concurrent uses of one code, one wins). False otherwise.
+   */
+  useTotpStep(p: { workspaceId: string; personId: string; step: number }): Promise<boolean>;
+  /** Spends an unused recovery code (usedAt = now); false when unknown or spent (one of two concurrent uses wins). */
+  useRecoveryCode(p: { workspaceId: string; personId: string; codeHash: string; now: Date }): Promise<boolean>;
+  /** Unused recovery codes of the person. */
+  countRecoveryCodes(p: { workspaceId: string; personId: string }): Promise<number>;
+}
+
+/** A person's MFA material as stored: secrets sealed (SecretSealer), never in clear. */
+export interface PersonMfa {
+  totpSecretSealed: string | null;
+  totpPendingSealed: string | null;
+  totpLastStep: number | null;
+}
+
+/**
+ * Symmetric encryption of small secrets at rest (TOTP seeds), under a key derived from the server
+ * secret (AES-256-GCM in production).
+ */
+export interface SecretSealer {
+  /** The sealed form of `plaintext` (a fresh nonce each time). */
+  seal(plaintext: string): string;
+  /** The plaintext, or null when `sealed` was not sealed under this key or was altered. */
+  open(sealed: string): string | null;
+}
+
+/**
+ * People's browser sessions. Only the keyed hash of a session value is stored. A session that
+ * ended stays (endedAt set) so a replayed cookie is refused like an unknown one.
+ */
+export interface PersonSessionStore {
+  /** Inserts a session. */
+  insert(p: { session: PersonSession }): Promise<void>;
+  /** The session with that value hash (any state, any workspace), or null. */
+  findByTokenHash(p: { tokenHash: string }): Promise<PersonSession | null>;
+  /** Sets lastSeenAt of a live session (the idle timeout counts from it); no-op when ended. */
+  touch(p: { workspaceId: string; sessionId: string; lastSeenAt: Date }): Promise<void>;
+  /** Sets the step-up horizon of a live session; the updated session, or null when missing or ended. */
+  setStepUp(p: { workspaceId: string; sessionId: string; stepUpUntil: Date }): Promise<PersonSession | null>;
+  /** Ends one live session (endedAt = now); false when it was missing or already ended. */
+  end(p: { workspaceId: string; sessionId: string; now: Date }): Promise<boolean>;
+  /**
+   * Ends every live session of the person, or only those created without MFA
+   * (`onlyWithoutMfa`); returns the ids it ended.
+   */
+  endAllOfPerson(p: { workspaceId: string; personId: string; now: Date; onlyWithoutMfa: boolean }): Promise<string[]>;
+  /** Deletes sessions that ended or expired before `before`; returns how many. */
+  purgeBefore(p: { before: Date }): Promise<number>;
+}
+
+/** Failed sign-ins counted per email and per client address, both as keyed hashes (DESIGN §2b). */
+export interface SignInThrottleStore {
+  /** Records one failed sign-in at `at`. */
+  recordFailure(p: { id: string; emailKey: string; addressKey: string; at: Date }): Promise<void>;
+  /** Failures at or after `since` for the email and for the address: how many and the oldest. */
+  failuresSince(p: { emailKey: string; addressKey: string; since: Date }): Promise<{ email: { count: number; oldest: Date | null }; address: { count: number; oldest: Date | null } }>;
+  /** Forgets the email's failures (after a successful sign-in). */
+  clearEmail(p: { emailKey: string }): Promise<void>;
+  /** Deletes failures before `before`; returns how many. */
+  purgeBefore(p: { before: Date }): Promise<number>;
+}
+
+/** Password hashing (argon2id in production: `@node-rs/argon2`). */
+export interface PasswordHasher {
+  /** The PHC string of a new hash of `password` (random salt). */
+  hash(password: string): Promise<string>;
+  /**
+   * True when `password` matches `hash`. With `hash` null (no such person, or no password), it
+   * verifies against a fixed dummy hash and returns false, taking about the same time, so a
+   * wrong email and a wrong password cannot be told apart by timing. Never throws for a
+   * malformed hash (false).
+   */
+  verify(hash: string | null, password: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// OAuth 2.0 for MCP clients (DESIGN §2b)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * OAuth clients (global: registration has no workspace), authorization codes, grants, the
+ * grants' access credentials and refresh tokens. Codes and refresh tokens are stored only as
+ * keyed hashes. Writes that must happen once are single guarded statements: `consumeCode`
+ * (consume-once) and `spendRefreshToken` (rotate-once); of two concurrent calls with the same
+ * code or token exactly one wins, and the loser sees the winner's committed write.
+ */
+export interface OAuthStore {
+  /** Inserts a client. */
+  insertClient(p: { client: OAuthClient }): Promise<void>;
+  /** The client, or null (never registered, or expired and deleted). */
+  findClient(p: { clientId: string }): Promise<OAuthClient | null>;
+  /** Sets the client's lastUsedAt to `now`. */
+  touchClient(p: { clientId: string; now: Date }): Promise<void>;
+  /**
+   * Deletes up to `limit` idle clients: never used and registered before `unusedBefore`, or last
+   * used before `idleBefore`. Returns how many. Their grants stay (Connections keeps the name).
+   */
+  deleteIdleClients(p: { unusedBefore: Date; idleBefore: Date; limit: number }): Promise<number>;
+
+  /** Inserts an authorization code. */
+  insertCode(p: { code: AuthorizationCode }): Promise<void>;
+  /**
+   * Consumes the code with that hash, any workspace, in one guarded write: sets consumedAt = now
+   * where it is not yet consumed. `consumed` for the winner (the code as updated, whether or not
+   * it expired: the caller checks); `already_consumed` (with the stored code) when it was
+   * consumed before, also for the loser of two concurrent consumptions once the winner
+   * committed; `not_found` otherwise.
+   */
+  consumeCode(p: { codeHash: string; now: Date }): Promise<{ kind: "consumed"; code: AuthorizationCode } | { kind: "already_consumed"; code: AuthorizationCode } | { kind: "not_found" }>;
+  /** Records the grant a consumed code's exchange created. */
+  setCodeGrant(p: { workspaceId: string; codeId: string; grantId: string }): Promise<void>;
+  /** Deletes up to `limit` codes (any workspace) that expired before `before`; returns how many. */
+  purgeCodes(p: { before: Date; limit: number }): Promise<number>;
+
+  /** Inserts a grant. */
+  insertGrant(p: { grant: OAuthGrant }): Promise<void>;
+  /** The grant, or null (missing or of another workspace). */
+  findGrant(p: { workspaceId: string; grantId: string }): Promise<OAuthGrant | null>;
+  /** The workspace's grants, newest first (id descending); `after` is a grant id. */
+  listGrants(p: { workspaceId: string; after: string | null; limit: number }): Promise<OAuthGrant[]>;
+  /** The newest grant of the workspace for that client, any state, or null. */
+  latestGrantForClient(p: { workspaceId: string; clientId: string }): Promise<OAuthGrant | null>;
+  /** Records a token issue under an unrevoked grant: lastUsedAt = now, refreshExpiresAt as given. */
+  recordGrantUse(p: { workspaceId: string; grantId: string; now: Date; refreshExpiresAt: Date }): Promise<void>;
+  /**
+   * Revokes an unrevoked grant (revokedAt = now, revokedReason = cause; a guarded write: of two
+   * concurrent revocations one wins), every refresh token of it (revokedAt = now) and every
+   * active access credential linked to it (state revoked). Returns the grant and the credentials
+   * it revoked; `already_revoked` (with the grant) or `not_found` otherwise. Call it inside a
+   * transaction: its writes belong together.
+   */
+  revokeGrant(p: { workspaceId: string; grantId: string; cause: GrantRevocationCause; now: Date }): Promise<{ kind: "revoked"; grant: OAuthGrant; credentials: Credential[] } | { kind: "already_revoked"; grant: OAuthGrant } | { kind: "not_found" }>;
+
+  /** Links an access credential to the grant it was issued under. */
+  linkAccessCredential(p: { workspaceId: string; grantId: string; credentialId: string }): Promise<void>;
+  /** The grant an access credential was issued under, or null (not an OAuth access token). */
+  grantIdOfCredential(p: { workspaceId: string; credentialId: string }): Promise<string | null>;
+
+  /** Inserts a refresh token generation. */
+  insertRefreshToken(p: { token: RefreshTokenRecord }): Promise<void>;
+  /**
+   * Rotate-once: in one guarded write, spends the token with that hash (spentAt = now) when it
+   * belongs to `clientId`, is unspent, unrevoked and unexpired, and forgets every earlier
+   * generation of its grant. `spent` (the token as updated) for the winner; otherwise
+   * `refused` with the stored token (or null when no token has that hash): the caller tells a
+   * replay of the most recently spent token from an expired, revoked or foreign one.
+   */
+  spendRefreshToken(p: { tokenHash: string; clientId: string; now: Date }): Promise<{ kind: "spent"; token: RefreshTokenRecord } | { kind: "refused"; token: RefreshTokenRecord | null }>;
+  /** The refresh token with that hash (any workspace), or null. */
+  findRefreshToken(p: { tokenHash: string }): Promise<RefreshTokenRecord | null>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// People of a workspace: single-use tokens and membership (DESIGN §2b)
+// ---------------------------------------------------------------------------------------------
+
+/** Single-use tokens of people (password reset, invitation). Only keyed hashes are stored. */
+export interface PersonTokenStore {
+  /** Inserts a token. */
+  insert(p: { token: PersonToken }): Promise<void>;
+  /** The token with that hash (any state, any workspace), or null. */
+  findByHash(p: { tokenHash: string }): Promise<PersonToken | null>;
+  /**
+   * Spends the token with that hash if it is unused and not expired at `now`: one conditional
+   * write, so of two concurrent spends exactly one gets `spent`. `unusable` otherwise (unknown,
+   * used, expired).
+   */
+  spend(p: { tokenHash: string; now: Date }): Promise<{ kind: "spent"; token: PersonToken } | { kind: "unusable" }>;
+  /** How many tokens of `purpose` were issued to the person at or after `since`. */
+  countIssuedSince(p: { workspaceId: string; personId: string; purpose: PersonTokenPurpose; since: Date }): Promise<number>;
+  /** Marks every unused token of the person used at `now` (any purpose); returns how many. */
+  spendAllOfPerson(p: { workspaceId: string; personId: string; now: Date }): Promise<number>;
+  /** Deletes tokens that expired before `before`; returns how many. */
+  purgeExpiredBefore(p: { before: Date }): Promise<number>;
+}
+
+/**
+ * The people of a workspace as its owners and admins manage them. Changes that could leave a
+ * workspace without an owner are serialized per workspace (PostgreSQL: a lock on the workspace
+ * row), so two owners demoting each other at once cannot both succeed.
+ */
+export interface WorkspacePeopleStore {
+  /** The workspace's people, oldest first (then by id). */
+  list(p: { workspaceId: string }): Promise<Person[]>;
+  /** How many people the workspace has. */
+  count(p: { workspaceId: string }): Promise<number>;
+  /**
+   * Sets the person's role. `last_owner` (nothing changed) when the person is the workspace's
+   * only owner and `role` is not owner; `not_found` when missing or of another workspace.
+   */
+  setRole(p: { workspaceId: string; personId: string; role: Role }): Promise<{ kind: "changed"; before: Person; person: Person } | { kind: "last_owner" } | { kind: "not_found" }>;
+  /**
+   * Removes the person with their sessions, recovery codes and tokens. `last_owner` (nothing
+   * removed) when the person is the workspace's only owner; `not_found` when missing.
+   */
+  remove(p: { workspaceId: string; personId: string }): Promise<{ kind: "removed"; person: Person } | { kind: "last_owner" } | { kind: "not_found" }>;
+  /**
+   * Erases the person (DELETE /v1/me) like `remove` but whatever their role: the person, their
+   * sessions, recovery codes and tokens are deleted. `wasLastOwner` tells whether the workspace
+   * has no owner left. `not_found` when missing.
+   */
+  erase(p: { workspaceId: string; personId: string }): Promise<{ kind: "erased"; person: Person; wasLastOwner: boolean } | { kind: "not_found" }>;
+}
+
+/**
+ * Closing a workspace, freezing it when its last owner is erased, and deleting a closed
+ * workspace's payloads (DESIGN §2b). Each write is a few statements that the caller runs in one
+ * transaction.
+ */
+export interface WorkspaceLifecycleStore {
+  /**
+   * Closes the workspace (state closed, closedAt = now) and revokes every AI account that is not
+   * revoked and every active credential; returns the ids revoked. `already_closed` (nothing
+   * changed) or `not_found`.
+   */
+  close(p: { workspaceId: string; now: Date }): Promise<{ kind: "closed"; workspace: Workspace; accountIds: string[]; credentialIds: string[] } | { kind: "already_closed"; workspace: Workspace } | { kind: "not_found" }>;
+  /**
+   * Freezes the workspace (a closed one stays closed) and revokes every AI account and active
+   * credential; returns the workspace and the ids revoked, or null when it does not exist.
+   */
+  freezeAndRevoke(p: { workspaceId: string; now: Date }): Promise<{ workspace: Workspace; accountIds: string[]; credentialIds: string[] } | null>;
+  /** Ids of workspaces closed at or before `closedBefore` whose payloads are not deleted yet, oldest closing first. */
+  dueForPayloadDeletion(p: { closedBefore: Date; limit: number }): Promise<string[]>;
+  /**
+   * Deletes up to `limit` message payloads of the workspace (the payload becomes JSON null; the
+   * message's envelope, states and audit rows stay). When none was left, records that the
+   * workspace's payloads are deleted (`done`), so it is not due any more.
+   */
+  deletePayloads(p: { workspaceId: string; now: Date; limit: number }): Promise<{ deleted: number; done: boolean }>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Messages
 // ---------------------------------------------------------------------------------------------
 
@@ -114,6 +382,19 @@ export type AcceptSendResult =
   | { kind: "policy_unacknowledged" }
   /** The caller guard failed (the sender's account or workspace is not active): nothing was written. */
   | { kind: "caller_refused" };
+
+/** Exact-match filters of a message list: each null or absent matches every message. */
+export interface MessageMatch {
+  recipientName?: string | null;
+  senderName?: string | null;
+  template?: string | null;
+}
+
+/** Messages waiting in a workspace: per recipient (pending, held) and the dead letters. */
+export interface WaitingCounts {
+  recipients: { accountId: string; friendlyName: string; pending: number; held: number }[];
+  deadLettered: number;
+}
 
 /**
  * Messages and their leases. `caller` (send, claim, ack): when given, the write happens only if
@@ -188,17 +469,25 @@ export interface MessageStore {
    */
   extendIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; visibilityTimeoutMs: number; minIntervalMs: number; maxExtensions: number; cumulativeCapMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult>;
 
-  /** The message if `accountId` is its sender or recipient, else null. */
-  findForParticipant(p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null>;
+  /** The message if `accountId` is its sender or recipient (null: any message of the workspace, for a person's session), else null. */
+  findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null>;
 
   /** The store's clock (the database clock for PostgreSQL). */
   now(): Promise<Date>;
 
   /**
    * Messages the account sent or received (role), newest first (id descending), optionally
-   * filtered by effective state. `after` is a message id.
+   * filtered by effective state and by `match` (the names and template as the envelope records
+   * them at send time). `after` is a message id. A null account: every message of the workspace.
    */
-  listForParticipant(p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]>;
+  listForParticipant(p: { workspaceId: string; accountId: string | null; role: "sent" | "received" | "any"; state: MessageState | null; match?: MessageMatch; after: string | null; limit: number }): Promise<MessageRecord[]>;
+
+  /**
+   * What waits in the workspace (one read): per recipient that has any, its pending and held
+   * messages not yet expired at `now`, under the account's current name, by name; and the
+   * workspace's dead-lettered messages.
+   */
+  countWaiting(p: { workspaceId: string; now: Date }): Promise<WaitingCounts>;
 
   /** Dead-lettered messages of the workspace, newest first; `after` is a message id. */
   listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]>;
@@ -208,6 +497,22 @@ export interface MessageStore {
 
   /** Deletes a dead-lettered message (its audit rows remain), with its audit row; false when it is not dead-lettered. */
   purge(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<boolean>;
+
+  /**
+   * Withholds a message after a legal notice (DESIGN §2b): its state becomes `withheld` (so it
+   * leaves the claim index and every lease write's guard), the state it had is kept for the
+   * restoration, a lease it was held under ends, and its pending or retrying webhook deliveries
+   * die (last error "legally withheld"); with its audit row, in one statement.
+   * `already_withheld` writes nothing.
+   */
+  withhold(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<{ kind: "withheld"; message: MessageRecord } | { kind: "already_withheld" } | { kind: "not_found" }>;
+
+  /**
+   * Lifts a withholding: the message returns to the state it had (a held one to pending, visible
+   * at once, since its lease ended), with its audit row; wakes waiters when it is claimable.
+   * `not_withheld` writes nothing.
+   */
+  restoreWithheld(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<{ kind: "restored"; message: MessageRecord } | { kind: "not_withheld" }>;
 
   /**
    * Marks up to `auditIds.length` pending or held messages past their expiry as expired, each
@@ -364,6 +669,56 @@ export interface WebhookTransport {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Mail
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Outgoing mail (DESIGN §2b "Mail"): password-reset and invitation links, notices, webhook
+ * alerts. Adapters: SMTP through nodemailer when SMTP_URL is set, else one .eml file per mail
+ * under `<AGENTQ_DATA_DIR>/mail/` (apps/server); InMemoryMailer in tests. An adapter adds the
+ * sender address, the date and a message id, and never writes a mail's content to a log.
+ * Use cases call it through `sendMail`, after the transaction that decided the mail commits.
+ */
+export interface Mailer {
+  /**
+   * Hands one message over (accepted by the SMTP server, or the file completely written).
+   * Resolves when it is; rejects when it could not be, with nothing half-sent. Safe to call
+   * concurrently. Not idempotent: two calls send two mails.
+   */
+  send(message: MailMessage): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// OIDC sign-in
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One OpenID Connect identity provider (SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID,
+ * SVC_OIDC_CLIENT_SECRET, SVC_OIDC_LABEL): the authorization code flow with PKCE (S256), state
+ * and nonce. Adapter: `openid-client` (apps/server). The rules around it (who is signed in or up,
+ * the return address, the session) are the core's.
+ */
+export interface OidcProvider {
+  /** The name of the provider shown to people ("Sign in with ..."). */
+  readonly label: string;
+  /**
+   * A fresh authorization request to `redirectUri`: the provider URL to send the browser to, and
+   * the attempt (random state, nonce, PKCE verifier) to keep until the callback. Rejects when the
+   * provider cannot be reached (its discovery document is fetched once, then cached).
+   */
+  authorizationRequest(p: { redirectUri: string }): Promise<{ url: string; attempt: OidcAttempt }>;
+  /**
+   * Completes an attempt from the callback URL the browser arrived at (with its `code`, `state`,
+   * `iss` or `error` parameters): checks the state, exchanges the code with the PKCE verifier,
+   * verifies the ID token (signature, issuer, audience, expiry, nonce) and reads the claims.
+   * `refused` (with a short reason for the audit row, never a token) when the callback or the
+   * provider's answer fails a check or the provider reports an error; rejects only when the
+   * provider cannot be reached.
+   */
+  completeAuthorization(p: { callbackUrl: string; redirectUri: string; attempt: OidcAttempt }): Promise<{ kind: "identified"; identity: OidcIdentity } | { kind: "refused"; reason: string }>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Transactions and wake-ups
 // ---------------------------------------------------------------------------------------------
 
@@ -384,6 +739,19 @@ export interface Stores {
   recordEvents: RecordEventStore;
   buildSessions: BuildSessionStore;
   backlog: BacklogStore;
+  notices: NoticeStore;
+  people: PersonStore;
+  personSessions: PersonSessionStore;
+  signInThrottle: SignInThrottleStore;
+  lessons: LessonStore;
+  candidates: LessonCandidateStore;
+  rules: RuleStore;
+  usage: UsageStore;
+  imports: ImportStore;
+  oauth: OAuthStore;
+  personTokens: PersonTokenStore;
+  workspacePeople: WorkspacePeopleStore;
+  workspaceLifecycle: WorkspaceLifecycleStore;
 }
 
 /** Runs a unit of work in one transaction. */
@@ -435,6 +803,12 @@ export interface PolicyStore {
    */
   acknowledge(p: { workspaceId: string; policyId: string; accountId: string; version: number; now: Date }): Promise<{ kind: "acknowledged"; policy: Policy; acknowledgedAt: Date } | { kind: "stale"; current: Policy } | { kind: "unknown_version"; current: Policy } | { kind: "not_found" }>;
   /**
+   * Who acknowledged the policy: each AI account's last acknowledged version and when, by
+   * account id ascending, at most `limit + 1` (the extra row tells a next page exists); `after`
+   * is an account id. Empty for a policy of another workspace.
+   */
+  listAcknowledgements(p: { workspaceId: string; policyId: string; after: string | null; limit: number }): Promise<{ accountId: string; version: number; acknowledgedAt: Date }[]>;
+  /**
    * The send gate (one indexed read): required policies of the workspace whose current
    * version the account has not acknowledged (at most `limit`).
    */
@@ -467,6 +841,12 @@ export interface RateLimiter {
    * One statement in PostgreSQL; concurrent hits never lose a count.
    */
   hit(p: { workspaceId: string; credentialId: string; windowStart: Date; cost: number }): Promise<{ credential: number; workspace: number }>;
+  /**
+   * Adds `cost` to the counter of `key` in `bucket` for the window starting at `windowStart`
+   * (requests with no workspace, such as the public notice intake per client address) and
+   * returns the total after the hit. The key should be a keyed hash, not the address itself.
+   */
+  hitKey(p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number>;
   /** Drops the counters of windows that started before `before`; returns how many. */
   purgeBefore(p: { before: Date }): Promise<number>;
 }
@@ -578,6 +958,8 @@ export interface RecordEventStore {
   listFor(p: { workspaceId: string; subjectType: string; subjectId: string; limit: number }): Promise<RecordEvent[]>;
   /** Every event that happened in one of the given build sessions, oldest first. */
   listForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<RecordEvent[]>;
+  /** A project's events of one subject type and one of `eventTypes` with `since <= at <= until`, oldest first, at most `limit`. */
+  listByType(p: { workspaceId: string; projectId: string; subjectType: string; eventTypes: readonly string[]; since: Date; until: Date; limit: number }): Promise<RecordEvent[]>;
 }
 
 /** The outcome of a compare-and-set write of a mutable record. */
@@ -618,6 +1000,8 @@ export interface BuildSessionStore {
   chain(p: { workspaceId: string; chainRootId: string }): Promise<BuildSession[]>;
   /** Active sessions of a project. */
   countActive(p: { workspaceId: string; projectId: string }): Promise<number>;
+  /** Sessions of a project last changed (`updatedAt`) in `[since, until]`, oldest first, at most `limit`. */
+  touchedBetween(p: { workspaceId: string; projectId: string; since: Date; until: Date; limit: number }): Promise<BuildSession[]>;
 }
 
 /**
@@ -646,4 +1030,156 @@ export interface BacklogStore {
   stale(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds; status: BacklogStatus | null; assignee: string | null; olderThanMs: number | null; includeSnoozed: boolean; offset: number; limit: number }): Promise<BacklogItem[]>;
   /** Items by status, and how many are stale (not snoozed) at `now`. */
   countByStatus(p: { workspaceId: string; projectId: string; now: Date; thresholds: StalenessThresholds }): Promise<Record<BacklogStatus | "stale", number>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notices (DESIGN §2b): DSA and DMCA notices, not scoped by workspace (the public files them)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Notices. The core decides every transition on a record it read; `replace` is a compare-and-set
+ * on `version`, so of two concurrent writes (an operator's decision and a notifier's withdrawal,
+ * two restoration passes) one wins and the other gets `conflict`. Unlike the other stores,
+ * notices are found by id alone: the affected workspace is a field, set by the review.
+ */
+export interface NoticeStore {
+  /** Inserts a notice. */
+  insert(p: { notice: Notice }): Promise<void>;
+  /** The notice, or null. */
+  find(p: { noticeId: string }): Promise<Notice | null>;
+  /** Replaces a notice whose stored version is `expectedVersion`. */
+  replace(p: { notice: Notice; expectedVersion: number }): Promise<ReplaceResult>;
+  /** Notices disclosed to the workspace (affected and disclosedAt set), newest first (id descending); `after` is a notice id. */
+  listDisclosed(p: { workspaceId: string; after: string | null; limit: number }): Promise<Notice[]>;
+  /** Every notice, newest first, optionally of one state; `after` is a notice id (the operator's list). */
+  list(p: { state: NoticeState | null; after: string | null; limit: number }): Promise<Notice[]>;
+  /** Notices received in [from, to), oldest first (the operator's report). */
+  listReceivedBetween(p: { from: Date; to: Date }): Promise<Notice[]>;
+  /** Contested DMCA notices whose restoration window opened at or before `now` and that have no court action, oldest window first. */
+  dueRestorations(p: { now: Date; limit: number }): Promise<Notice[]>;
+  /**
+   * The agentq item a location names, in any workspace (or in `location.workspace_id` when
+   * given), or null: a message, an AI account (by id, or by friendly name with workspace_id), a
+   * workspace, or a session-state record (project, decision, build session, backlog item).
+   * Templates and URLs are resolved by the core, not here.
+   */
+  locate(p: { location: NoticeLocation }): Promise<NoticeItem["resolved"]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session-state records, part 2 (SESSION-STATE §6-8): lessons, candidates, rules
+// ---------------------------------------------------------------------------------------------
+
+/** Lessons and their append-only observations. A deleted lesson keeps its row (`deletedAt`), frees its slug and is left out of every list. */
+export interface LessonStore {
+  /** Inserts a lesson; `slug_taken` with the holder when a lesson of the project that is not deleted has the slug. */
+  insert(p: { lesson: Lesson }): Promise<{ kind: "created" } | { kind: "slug_taken"; existingId: string }>;
+  /** The lesson (deleted ones too), or null. */
+  find(p: { workspaceId: string; id: string }): Promise<Lesson | null>;
+  /** The project's lesson with that slug that is not deleted, or null. */
+  findBySlug(p: { workspaceId: string; projectId: string; slug: string }): Promise<Lesson | null>;
+  /** Replaces a lesson whose stored version is `expectedVersion` (compare-and-set). */
+  replace(p: { lesson: Lesson; expectedVersion: number }): Promise<ReplaceResult>;
+  /**
+   * Lessons of a project that are not deleted, filtered (`q`: full-text over title, body, why
+   * and tags), by `sort` descending (nulls last) then id; `offset` pages, at most `limit + 1`.
+   */
+  list(p: { workspaceId: string; projectId: string; filters: LessonFilters; sort: LessonSort; offset: number; limit: number }): Promise<Lesson[]>;
+  /** Appends an observation. */
+  addObservation(p: { observation: LessonObservation }): Promise<void>;
+  /** A lesson's newest `limit` observations, newest first. */
+  observations(p: { workspaceId: string; lessonId: string; limit: number }): Promise<LessonObservation[]>;
+  /** Distinct build sessions among a lesson's stored observations and the sessions `plus` names. */
+  distinctSessions(p: { workspaceId: string; lessonId: string; plus: readonly string[] }): Promise<number>;
+  /** Lessons of a project that are not deleted, by status. */
+  countByStatus(p: { workspaceId: string; projectId: string }): Promise<Record<LessonStatus, number>>;
+}
+
+/** Lesson candidates. At most one pending candidate of a project has a given fingerprint. */
+export interface LessonCandidateStore {
+  /** Inserts a candidate; `fingerprint_taken` with the holder when a pending candidate of the project has its fingerprint. */
+  insert(p: { candidate: LessonCandidate }): Promise<{ kind: "created" } | { kind: "fingerprint_taken"; existingId: string }>;
+  /** The candidate, or null. */
+  find(p: { workspaceId: string; id: string }): Promise<LessonCandidate | null>;
+  /** Replaces a candidate whose stored version is `expectedVersion` (compare-and-set). */
+  replace(p: { candidate: LessonCandidate; expectedVersion: number }): Promise<ReplaceResult>;
+  /** Candidates of a project, filtered, by score descending then id; `offset` pages, at most `limit + 1`. */
+  list(p: { workspaceId: string; projectId: string; filters: CandidateFilters; offset: number; limit: number }): Promise<LessonCandidate[]>;
+  /** Every candidate of a project in one of `statuses` (at most `limit`), oldest first. */
+  all(p: { workspaceId: string; projectId: string; statuses: readonly CandidateStatus[]; limit: number }): Promise<LessonCandidate[]>;
+  /** Every evidence key `detector|kind|ref_id` of the project's candidates, whatever their status. */
+  evidenceKeys(p: { workspaceId: string; projectId: string }): Promise<string[]>;
+  /** Candidates of a project by status and, among pending ones, by detector. */
+  counts(p: { workspaceId: string; projectId: string }): Promise<{ byStatus: Record<CandidateStatus, number>; byDetector: Record<Detector, number> }>;
+}
+
+/** Rules. Immutable but for enrichment and archiving: every write is a compare-and-set on version. */
+export interface RuleStore {
+  /** Inserts a rule; `slug_taken` with the holder when an active rule of the project has the slug. */
+  insert(p: { rule: Rule }): Promise<{ kind: "created" } | { kind: "slug_taken"; existingId: string }>;
+  /** The rule, or null. */
+  find(p: { workspaceId: string; id: string }): Promise<Rule | null>;
+  /** The project's active rule with that slug, else its newest archived one, or null. */
+  findBySlug(p: { workspaceId: string; projectId: string; slug: string }): Promise<Rule | null>;
+  /** Replaces a rule whose stored version is `expectedVersion` and whose stored status is active (archived is terminal). */
+  replace(p: { rule: Rule; expectedVersion: number }): Promise<ReplaceResult>;
+  /** Rules of a project, filtered, by slug then id; `offset` pages, at most `limit + 1`; `limit` null: all. */
+  list(p: { workspaceId: string; projectId: string; filters: RuleFilters; offset: number; limit: number | null }): Promise<Rule[]>;
+  /** Every active rule of a project, by slug. */
+  active(p: { workspaceId: string; projectId: string }): Promise<Rule[]>;
+  /** Active rules derived from the lesson. */
+  countActiveForLesson(p: { workspaceId: string; lessonId: string }): Promise<number>;
+}
+
+/** The input an enricher reads: the rule, its lesson, and the project's other active rules. */
+export interface EnrichmentInput {
+  rule: Rule;
+  lesson: Lesson | null;
+  others: readonly Rule[];
+}
+
+/**
+ * Computes a rule's enrichment (keywords, suggested triggers, related rules, duplicates,
+ * conflicts, token estimate). Deterministic for a given input; `name` goes into the result.
+ * The heuristic one needs no model; the port leaves room for one.
+ */
+export interface Enricher {
+  readonly name: string;
+  enrich(input: EnrichmentInput, now: Date): Enrichment;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session-state records, part 2 (SESSION-STATE §9-10): usage, markdown imports
+// ---------------------------------------------------------------------------------------------
+
+/** Usage reports (only ever inserted). */
+export interface UsageStore {
+  /** Inserts a report. */
+  insert(p: { report: UsageReport }): Promise<void>;
+  /** The newest report of each model of a session. */
+  latest(p: { workspaceId: string; buildSessionId: string }): Promise<UsageReport[]>;
+  /** The differences of reports with `since <= reportedAt <= until`, summed per (session, model, UTC day), with the session's times; filtered by project, account and session when given. */
+  byDay(p: { workspaceId: string; projectId: string | null; aiAccountId: string | null; buildSessionId: string | null; since: Date; until: Date }): Promise<UsageDayRow[]>;
+  /** The sum of every report's difference of the given sessions (their usage so far). */
+  totalsForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<UsageFigures>;
+}
+
+/** Markdown imports, their rows, and the fingerprints of what imports created (unique per project and target). */
+export interface ImportStore {
+  /** Inserts an import with its rows. */
+  insert(p: { record: ImportRecord; rows: readonly ImportRow[] }): Promise<void>;
+  /** The import, or null. */
+  find(p: { workspaceId: string; id: string }): Promise<ImportRecord | null>;
+  /** Replaces an import whose stored version is `expectedVersion` (compare-and-set). */
+  replace(p: { record: ImportRecord; expectedVersion: number }): Promise<ReplaceResult>;
+  /** Imports of a project, newest first, filtered; `offset` pages, at most `limit + 1`. */
+  list(p: { workspaceId: string; projectId: string; status: string | null; parser: string | null; offset: number; limit: number }): Promise<ImportRecord[]>;
+  /** An import's rows by row number, optionally of one status; `limit` null: all from `offset`. */
+  rows(p: { workspaceId: string; importId: string; status: string | null; offset: number; limit: number | null }): Promise<ImportRow[]>;
+  /** Replaces rows of an import (their status, errors and record ids). */
+  updateRows(p: { rows: readonly ImportRow[] }): Promise<void>;
+  /** Which of `fingerprints` a project's imports of `target` created already, with the record each created. */
+  fingerprints(p: { workspaceId: string; projectId: string; target: string; fingerprints: readonly string[] }): Promise<Map<string, string>>;
+  /** Keeps a fingerprint; `taken` (with its record) when the project's target has it already. */
+  addFingerprint(p: { workspaceId: string; projectId: string; target: string; fingerprint: string; recordId: string; importId: string; at: Date }): Promise<{ kind: "added" } | { kind: "taken"; recordId: string }>;
 }

@@ -46,7 +46,7 @@ export function accessLog(onServed: (entry: ServedRequest) => void): MiddlewareH
       status: c.res.status,
       duration_ms: Math.round((performance.now() - startedAt) * 10) / 10,
       request_id: c.get("requestId"),
-      ...(principal === undefined ? {} : { workspace_id: principal.workspace.id, ai_account_id: principal.account.id, credential_id: principal.credential.id }),
+      ...(principal === undefined ? {} : principal.kind === "person" ? { workspace_id: principal.workspace.id, person_id: principal.person.id } : { workspace_id: principal.workspace.id, ai_account_id: principal.account.id, credential_id: principal.credential.id }),
     });
   };
 }

@@ -1,5 +1,10 @@
-// Hono middleware shared by the HTTP adapters (apps/rest and apps/mcp): what both must do the
-// same way, and neither may import from the other.
+// Hono middleware shared by the HTTP adapters (apps/rest, apps/mcp and apps/dashboard): what they
+// must do the same way, and none may import from another.
 export { accessLog, type ServedRequest } from "./access-log.ts";
 export { closeAfterUnreadBody, type UnreadBodyDrainLimits } from "./close-after-unread-body.ts";
 export { bearerChallenge } from "./bearer-challenge.ts";
+// People's sessions at the HTTP edge (REST and the dashboard): cookies, the origin check, where a request came from.
+export { changesState, checkCookieWrite, csrfRejected, fromOwnOrigin } from "./session/csrf.ts";
+export { clearCookieHeader, readCookie, sessionCookies, setCookieHeader, type SessionCookies } from "./session/session-cookie.ts";
+export { DEFAULT_ORIGIN_SETTINGS, requestOrigin, trustedProxyMatcher, type OriginSettings } from "./session/request-origin.ts";
+export { createSessionEdge, type SessionEdge } from "./session/session-edge.ts";

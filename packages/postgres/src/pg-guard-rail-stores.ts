@@ -1,8 +1,8 @@
 import type { PlanStore, Policy, PolicyListItem, PolicyStore, RateLimiter, WorkspacePlan } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import { aiAccountsCountLive, auditLogCountMessagesSent, workspacePlansFind, workspacePlansUpsert } from "./queries/plans.ts";
-import { policiesAcknowledge, policiesFindCurrent, policiesListCurrent, policiesPublish, policiesUnacknowledgedRequired, policyVersionsFind } from "./queries/policies.ts";
-import { rateLimitCountersHit, rateLimitCountersPurgeBefore } from "./queries/rate-limit-counters.ts";
+import { policiesAcknowledge, policiesFindCurrent, policiesListCurrent, policiesPublish, policiesUnacknowledgedRequired, policyAcknowledgementsList, policyVersionsFind } from "./queries/policies.ts";
+import { rateLimitCountersHit, rateLimitCountersHitKey, rateLimitCountersPurgeBefore } from "./queries/rate-limit-counters.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /** PolicyStore on PostgreSQL, bound to a pool or to one transaction. */
@@ -30,6 +30,10 @@ export class PgPolicyStore implements PolicyStore {
       if (r.acknowledgedAt !== null) return { kind: "acknowledged", policy: current, acknowledgedAt: r.acknowledgedAt };
       return p.version > current.version ? { kind: "unknown_version", current } : { kind: "stale", current };
     });
+  }
+
+  listAcknowledgements(p: { workspaceId: string; policyId: string; after: string | null; limit: number }): Promise<{ accountId: string; version: number; acknowledgedAt: Date }[]> {
+    return withPgErrors(() => policyAcknowledgementsList(this.sql, p));
   }
 
   unacknowledgedRequired(p: { workspaceId: string; accountId: string; limit: number }): Promise<{ policyId: string; name: string; version: number }[]> {
@@ -67,6 +71,10 @@ export class PgRateLimiter implements RateLimiter {
 
   hit(p: { workspaceId: string; credentialId: string; windowStart: Date; cost: number }): Promise<{ credential: number; workspace: number }> {
     return withPgErrors(() => rateLimitCountersHit(this.sql, p));
+  }
+
+  hitKey(p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number> {
+    return withPgErrors(() => rateLimitCountersHitKey(this.sql, p));
   }
 
   purgeBefore(p: { before: Date }): Promise<number> {

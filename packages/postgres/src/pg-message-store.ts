@@ -1,10 +1,10 @@
-import type { AcceptSendResult, CallerGuard, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, NewAuditEntry, NewMessage } from "@agentq/core";
+import type { AcceptSendResult, CallerGuard, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, MessageMatch, NewAuditEntry, NewMessage, WaitingCounts } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import type { SendBatcher } from "./pg-send-batcher.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
-  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesListDeadLettered,
-  messagesListForParticipant, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease,
+  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered,
+  messagesListForParticipant, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease, messagesWithhold, messagesRestoreWithheld,
 } from "./queries/messages.ts";
 import type { SqlClient } from "./sql-client.ts";
 
@@ -78,7 +78,7 @@ export class PgMessageStore implements MessageStore {
     return { ok: false, snapshot, now };
   }
 
-  findForParticipant(p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null> {
+  findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null> {
     return withPgErrors(() => messagesFindForParticipant(this.sql, p));
   }
 
@@ -86,8 +86,12 @@ export class PgMessageStore implements MessageStore {
     return withPgErrors(() => messagesNow(this.sql));
   }
 
-  listForParticipant(p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+  listForParticipant(p: { workspaceId: string; accountId: string | null; role: "sent" | "received" | "any"; state: MessageState | null; match?: MessageMatch; after: string | null; limit: number }): Promise<MessageRecord[]> {
     return withPgErrors(() => messagesListForParticipant(this.sql, p));
+  }
+
+  countWaiting(p: { workspaceId: string; now: Date }): Promise<WaitingCounts> {
+    return withPgErrors(() => messagesCountWaiting(this.sql, p));
   }
 
   listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
@@ -100,6 +104,15 @@ export class PgMessageStore implements MessageStore {
 
   purge(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<boolean> {
     return withPgErrors(() => messagesPurge(this.sql, p));
+  }
+
+  withhold(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<{ kind: "withheld"; message: MessageRecord } | { kind: "already_withheld" } | { kind: "not_found" }> {
+    return withPgErrors(() => messagesWithhold(this.sql, p));
+  }
+
+  async restoreWithheld(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<{ kind: "restored"; message: MessageRecord } | { kind: "not_withheld" }> {
+    const message = await withPgErrors(() => messagesRestoreWithheld(this.sql, p));
+    return message === null ? { kind: "not_withheld" } : { kind: "restored", message };
   }
 
   expireDue(p: { auditIds: readonly string[] }): Promise<number> {

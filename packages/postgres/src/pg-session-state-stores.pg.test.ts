@@ -1,4 +1,4 @@
-import { TEST_SECRETS, callOperation, describeSessionStateStoresContract, describeSessionStateTables, outcomeOf, seedPrincipal, seedTestWorkspace } from "@agentq/core/testing";
+import { TEST_SECRETS, callOperation, describeLearningStoresContract, describeSessionStateStoresContract, describeSessionStateTables, outcomeOf, seedPrincipal, seedTestWorkspace } from "@agentq/core/testing";
 import { createPgDeps } from "./pg-deps.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgWakeupNotifier } from "./pg-wakeup-notifier.ts";
@@ -18,6 +18,7 @@ afterAll(async () => {
 });
 
 describeSessionStateStoresContract(async () => createPgMessagingHarness(db.sql, notifier));
+describeLearningStoresContract(async () => createPgMessagingHarness(db.sql, notifier));
 describeSessionStateTables("PostgreSQL", async (clock) => createPgDeps({ sql: db.sql, secrets: TEST_SECRETS, notifier, clock }));
 
 // Real concurrency through the operations (two connections, one transaction each): the

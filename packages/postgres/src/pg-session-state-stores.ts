@@ -4,9 +4,9 @@ import {
   decisionLogAppend, decisionLogAuthors, decisionLogChain, decisionLogCount, decisionLogCountByDay, decisionLogCountForSessions, decisionLogFind, decisionLogList, decisionLogSearch, decisionSourceAmendmentsInsert, decisionSourceAmendmentsList,
 } from "./queries/decision-log.ts";
 import { projectsCountActive, projectsFind, projectsFindDefault, projectsInsert, projectsList, projectsMakeDefault, projectsNextNumber, projectsSetState, projectsUpdate } from "./queries/projects.ts";
-import { sessionStateEventsInsert, sessionStateEventsListFor, sessionStateEventsListForSessions } from "./queries/session-state-events.ts";
+import { sessionStateEventsInsert, sessionStateEventsListByType, sessionStateEventsListFor, sessionStateEventsListForSessions } from "./queries/session-state-events.ts";
 import { backlogItemsCountByStatus, backlogItemsFind, backlogItemsInsert, backlogItemsReplace, backlogItemsSearch, backlogItemsStale } from "./queries/backlog-items.ts";
-import { buildSessionsActiveFor, buildSessionsChain, buildSessionsCountActive, buildSessionsFind, buildSessionsInsert, buildSessionsInsertContinuation, buildSessionsLatestInProject, buildSessionsReplace, buildSessionsSearch } from "./queries/build-sessions.ts";
+import { buildSessionsActiveFor, buildSessionsChain, buildSessionsCountActive, buildSessionsFind, buildSessionsInsert, buildSessionsInsertContinuation, buildSessionsLatestInProject, buildSessionsReplace, buildSessionsSearch, buildSessionsTouchedBetween } from "./queries/build-sessions.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /** ProjectStore on PostgreSQL, bound to a pool or to one transaction. */
@@ -91,6 +91,9 @@ export class PgRecordEventStore implements RecordEventStore {
   listForSessions(p: { workspaceId: string; buildSessionIds: readonly string[] }): Promise<RecordEvent[]> {
     return withPgErrors(() => sessionStateEventsListForSessions(this.sql, p));
   }
+  listByType(p: { workspaceId: string; projectId: string; subjectType: string; eventTypes: readonly string[]; since: Date; until: Date; limit: number }): Promise<RecordEvent[]> {
+    return withPgErrors(() => sessionStateEventsListByType(this.sql, p));
+  }
 }
 
 /** BuildSessionStore on PostgreSQL (compare-and-set writes on version). */
@@ -122,6 +125,9 @@ export class PgBuildSessionStore implements BuildSessionStore {
   }
   countActive(p: { workspaceId: string; projectId: string }): Promise<number> {
     return withPgErrors(() => buildSessionsCountActive(this.sql, p));
+  }
+  touchedBetween(p: { workspaceId: string; projectId: string; since: Date; until: Date; limit: number }): Promise<BuildSession[]> {
+    return withPgErrors(() => buildSessionsTouchedBetween(this.sql, p));
   }
 }
 

@@ -10,6 +10,13 @@ import { SendBatcher } from "./pg-send-batcher.ts";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
 import { PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
 import { PgWebhookOutbox, PgWebhookStore } from "./pg-webhook-store.ts";
+import { PgNoticeStore } from "./pg-notice-store.ts";
+import { PgPersonSessionStore, PgPersonStore, PgSignInThrottleStore } from "./pg-people-stores.ts";
+import { PgImportStore, PgUsageStore } from "./pg-record-stores.ts";
+import { PgLessonCandidateStore, PgLessonStore, PgRuleStore } from "./pg-learning-stores.ts";
+import { PgOAuthStore } from "./pg-oauth-store.ts";
+import { PgPersonTokenStore, PgWorkspacePeopleStore } from "./pg-person-admin-stores.ts";
+import { PgWorkspaceLifecycleStore } from "./pg-workspace-lifecycle-store.ts";
 import { PgBacklogStore, PgBuildSessionStore, PgDecisionLogStore, PgProjectStore, PgRecordEventStore } from "./pg-session-state-stores.ts";
 
 /** Every store bound to the pool: each call runs (and commits) on its own, except that concurrent sends share statements and commits (SendBatcher). */
@@ -30,6 +37,19 @@ export function createPgStores(sql: postgres.Sql): Stores {
     recordEvents: new PgRecordEventStore(sql),
     buildSessions: new PgBuildSessionStore(sql),
     backlog: new PgBacklogStore(sql),
+    notices: new PgNoticeStore(sql),
+    people: new PgPersonStore(sql),
+    personSessions: new PgPersonSessionStore(sql),
+    signInThrottle: new PgSignInThrottleStore(sql),
+    lessons: new PgLessonStore(sql),
+    candidates: new PgLessonCandidateStore(sql),
+    rules: new PgRuleStore(sql),
+    usage: new PgUsageStore(sql),
+    imports: new PgImportStore(sql),
+    oauth: new PgOAuthStore(sql),
+    personTokens: new PgPersonTokenStore(sql),
+    workspacePeople: new PgWorkspacePeopleStore(sql, sql),
+    workspaceLifecycle: new PgWorkspaceLifecycleStore(sql, sql),
   };
 }
 
@@ -51,6 +71,19 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     recordEvents: new PgRecordEventStore(tx),
     buildSessions: new PgBuildSessionStore(tx),
     backlog: new PgBacklogStore(tx),
+    notices: new PgNoticeStore(tx),
+    people: new PgPersonStore(tx),
+    personSessions: new PgPersonSessionStore(tx),
+    signInThrottle: new PgSignInThrottleStore(tx),
+    lessons: new PgLessonStore(tx),
+    candidates: new PgLessonCandidateStore(tx),
+    rules: new PgRuleStore(tx),
+    usage: new PgUsageStore(tx),
+    imports: new PgImportStore(tx),
+    oauth: new PgOAuthStore(tx),
+    personTokens: new PgPersonTokenStore(tx),
+    workspacePeople: new PgWorkspacePeopleStore(tx, null),
+    workspaceLifecycle: new PgWorkspaceLifecycleStore(tx, null),
   };
 }
 

@@ -58,6 +58,8 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   add({ id: "S7.one@32", label: "send, 32 in flight, all to one workspace (of 100)", value: v("S7.one@32"), unit: "/s", limit: cmp("S7.one@32", "S1.send@32") });
   add({ id: "S7.mix@32", label: "send, 32 in flight, spread over 100 workspaces", value: v("S7.mix@32"), unit: "/s", limit: cmp("S7.mix@32", "S7.one@32") });
   add({ id: "S7.mix.p50@32", label: "send p50, 32 in flight, spread over 100 workspaces", value: v("S7.mix.p50@32"), unit: "ms", limit: cmp("S7.mix.p50@32", "S7.one.p50@32") });
+  add({ id: "S8.applicable@8", label: "POST /v1/rules/applicable, 200 active rules, 20 paths, 8 in flight", value: v("S8.applicable@8"), unit: "/s", limit: cmp("S8.applicable@8", "S1.send@8") });
+  add({ id: "S8.p50@8", label: "POST /v1/rules/applicable p50, 200 active rules, 20 paths, 8 in flight", value: v("S8.p50@8"), unit: "ms" });
   add({ id: "pgboss.send@16", label: "pg-boss send(), 16 in flight", value: v("pgboss.send@16"), unit: "/s", limit: cmp("pgboss.send@16", "L1.send@32") });
   add({ id: "pgboss.fetch100+complete1", label: "pg-boss fetch(100) + complete one by one, 4 workers", value: v("pgboss.fetch100+complete1"), unit: "/s", limit: cmp("pgboss.fetch100+complete1", "L1.drain") });
   add({ id: "pgboss.fetch100+completeIds", label: "pg-boss fetch(100) + complete(ids[]), 4 workers", value: v("pgboss.fetch100+completeIds"), unit: "/s", limit: cmp("pgboss.fetch100+completeIds", "L1.drain") });

@@ -13,6 +13,8 @@ export interface BenchAccount {
 export interface BenchFixture {
   workspaceId: string;
   sender: BenchAccount;
+  /** An account whose credential may write session-state records and projects (S8). */
+  sessionAgent: BenchAccount;
   account(name: string): BenchAccount;
 }
 
@@ -34,22 +36,24 @@ export async function createFixture(server: ServerProcess, sql: postgres.Sql): P
             on conflict (workspace_id) do update set plan = 'enterprise', overrides = excluded.overrides, updated_at = now()`;
   const client = apiClient(server.baseUrl, 4);
   try {
-    const make = async (name: string): Promise<BenchAccount> => {
+    const make = async (name: string, scopes: readonly string[] = ["send", "get_pending", "ack", "nack", "list_recipients"]): Promise<BenchAccount> => {
       const account = expectStatus(await client.call(boot.token, "POST", "/v1/ai-accounts", { friendly_name: name }), 201, `create AI account ${name}`);
       const id = account.body.id as string;
       const credential = expectStatus(
-        await client.call(boot.token, "POST", "/v1/credentials", { ai_account_id: id, tier: "operational", scopes: ["send", "get_pending", "ack", "nack", "list_recipients"], name: "bench" }),
+        await client.call(boot.token, "POST", "/v1/credentials", { ai_account_id: id, tier: "operational", scopes, name: "bench" }),
         201,
         `issue credential of ${name}`,
       );
       return { id, name, token: credential.body.token as string };
     };
     const sender = await make("producer");
+    const sessionAgent = await make("rules", ["manage_projects", "write_session_state"]);
     const recipients = new Map<string, BenchAccount>();
     for (const name of RECIPIENTS) recipients.set(name, await make(name));
     return {
       workspaceId: boot.workspace_id,
       sender,
+      sessionAgent,
       account(name) {
         const a = recipients.get(name);
         if (a === undefined) throw new Error(`no bench account ${name}`);

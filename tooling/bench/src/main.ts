@@ -19,8 +19,9 @@ import { hasBatchAck, runDrain, runSend, runWakeup } from "./rest-scenarios.ts";
 import { startServer } from "./server-process.ts";
 import { runSoak } from "./soak-scenario.ts";
 import { runTenants } from "./tenants-scenario.ts";
+import { runRules } from "./rules-scenario.ts";
 
-const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5,S7] [--server-dir PATH]";
+const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5,S7,S8] [--server-dir PATH]";
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
@@ -88,6 +89,7 @@ async function main(): Promise<number> {
     if (runs("S4")) await runMcp(ctx);
     if (runs("S5")) await runPgBoss(ctx);
     if (runs("S7")) await runTenants(ctx);
+    if (runs("S8")) await runRules(ctx);
     if (only !== null) notes.push(`Partial run: --only ${values.only}.`);
     m.set("server.rss_peak_mb", server.rssPeakMb());
     if (values.soak) {

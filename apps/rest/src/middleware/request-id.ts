@@ -14,6 +14,9 @@ export const REQUEST_ID_HEADER = "X-Request-Id";
  */
 export function requestId(ids: IdSource): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
+    // Hono runs a "*" middleware twice for the literal path "/*" (e.g. /v1/../*): the second run
+    // must keep the first id, or the envelope and the header would name different requests.
+    if (c.get("requestId") !== undefined) return next();
     const id = ids.next();
     c.set("requestId", id);
     await next();

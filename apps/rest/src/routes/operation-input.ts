@@ -19,11 +19,22 @@ export function readDeclaredQuery(url: string, names: readonly string[]): Record
   return out;
 }
 
+/** The header inputs an operation declares (`op.http.headers`: input name -> header name), as strings; absent headers are left out. */
+export function readDeclaredHeaders(headers: Headers, declared: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, header] of Object.entries(declared)) {
+    const value = headers.get(header);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
 /**
- * The raw input of an operation: body fields, then declared query parameters, then path
- * parameters, each overriding the one before (a path id always wins over a body field of the
- * same name).
+ * The raw input of an operation: body fields, then declared query parameters, then declared
+ * headers, then path parameters, each overriding the one before (a path id always wins over a
+ * body field of the same name; a header input never comes from the body).
  */
-export function assembleRawInput(body: Record<string, unknown>, query: Record<string, string>, pathParams: Record<string, string>): Record<string, unknown> {
-  return { ...body, ...query, ...pathParams };
+export function assembleRawInput(body: Record<string, unknown>, query: Record<string, string>, pathParams: Record<string, string>, headers: Record<string, string> = {}, headerInputs: readonly string[] = []): Record<string, unknown> {
+  const fromBody = headerInputs.length === 0 ? body : Object.fromEntries(Object.entries(body).filter(([k]) => !headerInputs.includes(k)));
+  return { ...fromBody, ...query, ...headers, ...pathParams };
 }

@@ -9,9 +9,11 @@ import type { RestLogger } from "../logger.ts";
 import { applyRateLimitHeaders } from "../rate-limit-headers.ts";
 import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
-import { assembleRawInput, readDeclaredQuery } from "./operation-input.ts";
+import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import type { RouteTable } from "./route-table.ts";
 import { toHonoPath } from "./route-table.ts";
+import { authenticateCaller } from "../people/authenticate-caller.ts";
+import { readCookie, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -20,6 +22,7 @@ export interface OperationRouteDeps {
   core: CoreDeps;
   authenticator: Pick<Authenticator, "authenticate">;
   logger: RestLogger;
+  sessions: SessionEdge;
 }
 
 /**
@@ -27,7 +30,8 @@ export interface OperationRouteDeps {
  * in `routes` for 404/405 decisions. Throws at start-up when two operations share a route or a
  * path is outside /v1 (catalogue mistakes, never request-time errors). Each route runs, in order:
  * 1. the body (POST, PUT, PATCH): content type, encoding, limits, depth, JSON object;
- * 2. authentication from the Authorization header (skipped for public operations);
+ * 2. authentication from the Authorization header, or else the session cookie with its origin
+ *    check on writes (skipped for public operations);
  * 3. the raw input `{ ...body, ...declared query, ...path params }`;
  * 4. the Idempotency-Key header (read only for operations that honour one; read-only routes
  *    ignore it) and the request fingerprint over method, path and canonical body;
@@ -68,10 +72,14 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   const body = hasBody ? await readJsonBody(request, nodeBodyOf(c)) : {};
   // Deferred: the account and workspace are checked by the executor, or by the write itself for
   // the hot operations (send, claim, ack), so that those are one database statement.
-  const principal = op.auth.kind === "public" ? undefined : await deps.authenticator.authenticate(request.headers.get("authorization"), { deferCallerCheck: true });
+  const authorization = request.headers.get("authorization");
+  // A public operation that accepts a caller (notices) authenticates one only when it came with a credential or a session cookie.
+  const authenticates = op.auth.kind !== "public" || (op.auth.acceptsCredential === true && (authorization !== null || readCookie(c, deps.sessions.cookies.session) !== null));
+  const principal = authenticates ? await authenticateCaller(c, deps, { deferCallerCheck: true }) : undefined;
   if (principal !== undefined) c.set("principal", principal);
   const query = readDeclaredQuery(request.url, op.http.query ?? []);
-  const rawInput = assembleRawInput(body, query, c.req.param());
+  const declaredHeaders = op.http.headers ?? {};
+  const rawInput = assembleRawInput(body, query, c.req.param(), readDeclaredHeaders(request.headers, declaredHeaders), Object.keys(declaredHeaders));
   const honoursKey = op.idempotency !== "none";
   const path = new URL(request.url).pathname;
   const ctx: OperationContext = {
@@ -86,9 +94,19 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
       return request.signal;
     },
     onRateLimit,
+    clientAddress: clientAddressOf(c),
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
   return renderResult(result);
+}
+
+/**
+ * The client's address: the socket's peer when served by @hono/node-server, else null (in-process
+ * requests). Forwarded headers are not trusted here.
+ */
+function clientAddressOf(c: Context<RestEnv>): string | null {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? null;
 }
 
 /** Node's IncomingMessage of the request when served by @hono/node-server (its bindings), else null. */

@@ -1,8 +1,8 @@
 import { DomainError } from "@agentq/core";
-import type { AnyScope, Principal, Tier } from "@agentq/core";
+import type { AnyScope, CredentialPrincipal, Tier } from "@agentq/core";
 
 /** A principal for tests of the REST edge alone (no stores behind it). */
-export function fakePrincipal(p: { tier?: Tier; scopes?: readonly AnyScope[]; workspaceId?: string } = {}): Principal {
+export function fakePrincipal(p: { tier?: Tier; scopes?: readonly AnyScope[]; workspaceId?: string } = {}): CredentialPrincipal {
   const at = new Date("2026-01-01T00:00:00.000Z");
   const workspaceId = p.workspaceId ?? "01JTESTWORKSPACE0000000000";
   return {
@@ -19,7 +19,7 @@ export function fakePrincipal(p: { tier?: Tier; scopes?: readonly AnyScope[]; wo
  * An authenticator over a fixed token table: `Bearer <token>` of a known token gives its
  * principal, anything else SVC_UNAUTHENTICATED (like the real one, one code for every refusal).
  */
-export function fakeAuthenticator(tokens: Readonly<Record<string, Principal>>): { authenticate(header: string | null): Promise<Principal> } {
+export function fakeAuthenticator(tokens: Readonly<Record<string, CredentialPrincipal>>): { authenticate(header: string | null): Promise<CredentialPrincipal> } {
   return {
     async authenticate(header) {
       const token = header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : undefined;

@@ -1,4 +1,4 @@
-import type { CoreDeps, Principal } from "@agentq/core";
+import type { CoreDeps, CredentialPrincipal } from "@agentq/core";
 import { createRestApp } from "../app.ts";
 import type { RestLogger } from "../logger.ts";
 import { fakeAuthenticator, fakePrincipal } from "./fake-authenticator.ts";
@@ -20,7 +20,7 @@ export function recordingLogger(): RestLogger & { entries: { fields: Record<stri
 /** The REST app over the test operations, a fake authenticator and no stores. */
 export function createTestApp() {
   const logger = recordingLogger();
-  const tokens: Record<string, Principal> = {
+  const tokens: Record<string, CredentialPrincipal> = {
     [TOKENS.sender]: fakePrincipal({ scopes: ["send"] }),
     [TOKENS.admin]: fakePrincipal({ tier: "administrative", scopes: ["manage_ai_accounts"] }),
     [TOKENS.noScopes]: fakePrincipal({ scopes: [] }),

@@ -18,7 +18,7 @@ export const ECHO_OPERATION = defineOperation({
   output: Type.Object({ input: Type.Unknown() }),
   successStatus: 201,
   async handler(_deps, ctx, input) {
-    return { status: 201, body: { input, request_id: ctx.requestId, idempotency_key: ctx.idempotencyKey, fingerprint: ctx.fingerprint, account_id: ctx.principal.account.id } };
+    return { status: 201, body: { input, request_id: ctx.requestId, idempotency_key: ctx.idempotencyKey, fingerprint: ctx.fingerprint, account_id: ctx.principal.kind === "person" ? null : ctx.principal.account.id } };
   },
 });
 

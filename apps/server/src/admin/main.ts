@@ -3,11 +3,13 @@
 import { Command } from "commander";
 import { runCommand } from "../command.ts";
 import { workspaceCommand } from "./workspace-commands.ts";
+import { noticesCommand } from "./notice-commands.ts";
 
 const program = new Command("pnpm admin")
   .description("agentq operator commands")
   .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
 program.addCommand(workspaceCommand(runCommand));
+program.addCommand(noticesCommand(runCommand));
 
 // Every command, nested ones included, reports usage errors here (exit 2) rather than exiting itself.
 const throwOnUsageError = (command: Command): void => {

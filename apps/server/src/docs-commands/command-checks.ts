@@ -75,6 +75,7 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
 
   // README.md: the curl walk-through
   "pnpm start &": { kind: "the-server" },
+  "UPDATE_SCREENSHOTS=1 pnpm vitest run apps/server/src/dashboard/": { kind: "not-run", reason: "rewrites the committed screenshots of docs/dashboard.md; the same browser tests run in pnpm test without the variable" },
   "pnpm -s bootstrap --workspace acme --email ops@acme.test --json": { kind: "run", bind: (r) => ({ admin_token: String(json(r).token) }) },
   "ADMIN=agq_ad_...": { kind: "run" },
   "B=http://127.0.0.1:8080": { kind: "run" },
@@ -156,6 +157,40 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
   // packages/postgres/README.md
   "pnpm --filter @agentq/postgres db:generate": { kind: "run", expect: (r) => (r.code === 0 && /No schema changes/i.test(r.stdout + r.stderr) ? null : `the schema and the committed migrations differ (exit ${r.code}):\n${r.stdout}${r.stderr}`) },
   "pnpm vitest run --project postgres": { kind: "not-run", reason: "runs a part of pnpm test itself (the postgres project of the same vitest run)" },
+  // docs/people.md: sign-up, the session cookie on the administrative routes, the origin check, sign-out and sign-in (B= is listed above)
+  "curl -s -c jar.txt $B/v1/auth/sign-up -H \"Content-Type: application/json\" -d '{\"email\":\"ada@example.test\",\"password\":\"correct horse battery staple\",\"workspace_name\":\"Ada Labs\"}'": {
+    kind: "run",
+    expect: (r) => (json(r).workspace !== undefined && r.stdout.includes('"role":"owner"') ? null : `not signed up: ${r.stdout}`),
+    writes: ["jar.txt"],
+  },
+  "curl -s -b jar.txt $B/v1/me": { kind: "run", expect: (r) => (json(r).kind === "person" ? null : `not a person: ${r.stdout}`) },
+  "curl -s -b jar.txt $B/v1/ai-accounts -H \"Origin: $B\" -H \"Content-Type: application/json\" -d '{\"friendly_name\":\"researcher\"}'": { kind: "run", expect: (r) => (json(r).friendly_name === "researcher" ? null : `not created: ${r.stdout}`) },
+  "curl -s -b jar.txt $B/v1/ai-accounts -H \"Content-Type: application/json\" -d '{\"friendly_name\":\"intruder\"}'": {
+    kind: "run",
+    expect: (r) => ((json(r).error as { code?: string } | undefined)?.code === "SVC_CSRF_REJECTED" ? null : `not refused as SVC_CSRF_REJECTED: ${r.stdout}`),
+  },
+  "curl -s -b jar.txt \"$B/v1/audit-log?limit=5\"": { kind: "run" },
+  "curl -s -b jar.txt -c jar.txt -X POST $B/v1/auth/sign-out -H \"Origin: $B\"": { kind: "run", expect: (r) => (r.code === 0 && r.stdout.trim() === "" ? null : `exit ${r.code}: ${r.stdout}`), writes: ["jar.txt"] },
+  "curl -s -c jar.txt $B/v1/auth/sign-in -H \"Content-Type: application/json\" -d '{\"email\":\"ada@example.test\",\"password\":\"correct horse battery staple\"}'": {
+    kind: "run",
+    expect: (r) => (json(r).mfa_required === false ? null : `not signed in: ${r.stdout}`),
+    writes: ["jar.txt"],
+  },
+  // docs/people.md: password reset and the people of a workspace (issue 13, slice B2)
+  "curl -s $B/v1/auth/password-reset -H \"Content-Type: application/json\" -d '{\"email\":\"ada@example.test\"}'": {
+    kind: "run",
+    expect: (r) => (typeof json(r).message === "string" ? null : `not accepted: ${r.stdout}`),
+  },
+  "curl -s $B/v1/auth/password-reset/confirm -H \"Content-Type: application/json\" -d '{\"token\":\"agq_pr_...\",\"password\":\"a new and longer passphrase\"}'": {
+    kind: "not-run",
+    reason: "needs the token of the mail the reset request wrote; apps/server/src/password-reset.process.test.ts runs this request with the token read from the server's .eml file, and people-admin.pg.test.ts with one received over SMTP",
+  },
+  "curl -s -b jar.txt $B/v1/people -H \"Origin: $B\" -H \"Content-Type: application/json\" -d '{\"email\":\"bo@example.test\",\"role\":\"admin\"}'": {
+    kind: "run",
+    expect: (r) => ((json(r).invitation as { mailed?: boolean } | undefined)?.mailed === true ? null : `not invited and mailed: ${r.stdout}`),
+  },
+  "curl -s -b jar.txt $B/v1/people": { kind: "run", expect: (r) => (Array.isArray(json(r).items) && r.stdout.includes("bo@example.test") ? null : `the invited person is not listed: ${r.stdout}`) },
+  'pnpm -s bootstrap --workspace beta --email owner@beta.test --password "a long and quiet river" --json': { kind: "run", expect: (r) => (r.code === 0 && typeof json(r).token === "string" ? null : `exit ${r.code}: ${r.stderr}`) },
   // docs/session-state.md: the curl walk-through and the CLI (every command runs; B and export SVC_BASE_URL are listed above)
   "H=(-H \"Content-Type: application/json\" -H \"Authorization: Bearer agq_op_...\")": { kind: "run" },
   "P=$(curl -s $B/v1/projects \"${H[@]}\" -d '{\"name\":\"Site rebuild\"}' | jq -r .id)": { kind: "run" },
@@ -178,4 +213,59 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
   "node apps/cli/bin/agentq.js backlog list --status untriaged,open": { kind: "run" },
   "node apps/cli/bin/agentq.js session lead \"Check the exit hook first\"": { kind: "run" },
   "node apps/cli/bin/agentq.js session end --summary \"Hooks wired\" --learning \"exit hooks may not run on SIGINT\"": { kind: "run" },
+  // docs/notices.md: the notifier's walk-through (B is listed above) and the operator's commands
+  "curl -s $B/v1/notices/intake | jq -c '.kinds | keys'": { kind: "run", expect: (r) => (r.code === 0 && r.stdout.trim() === '["dmca","dsa"]' ? null : `exit ${r.code}: ${r.stdout}`) },
+  'R=$(curl -s $B/v1/notices -H "Content-Type: application/json" -d \'{"kind":"dsa","category":"scams_and_fraud","explanation":"The message asks for payment to a fake bank account.","locations":[{"type":"message","id":"<message_id>"}],"notifier":{"name":"Nora Notifier","email":"nora@example.org"},"good_faith_statement":true}\')': { kind: "run", setup: (w) => w.sentMessage() },
+  'N=$(echo "$R" | jq -r .notice.id) T=$(echo "$R" | jq -r .status_token)': { kind: "run" },
+  "curl -s $B/v1/notices/$N": { kind: "run", expect: (r) => (Object.keys(json(r)).sort().join() === "id,kind,received_at,state,updated_at" ? null : `not the public view: ${r.stdout}`) },
+  'curl -s $B/v1/notices/$N -H "Notice-Token: $T"': { kind: "run", expect: (r) => ((json(r).submission as { kind?: string } | undefined)?.kind === "dsa" ? null : `not the notifier's view: ${r.stdout}`) },
+  'curl -s $B/v1/notices/$N/supplement -H "Notice-Token: $T" -H "Content-Type: application/json" -d \'{"text":"It arrived on 20 November."}\'': { kind: "run" },
+  "pnpm -s admin notices list --state received": { kind: "run" },
+  "pnpm -s admin notices show NOTICE_ID": { kind: "run", as: "pnpm -s admin notices show {{notice_id}}", setup: async (w) => ({ notice_id: await submitDocsNotice(w) }) },
+  "pnpm -s admin notices review NOTICE_ID": { kind: "run", as: "pnpm -s admin notices review {{notice_id}}", expect: (r) => (json(r).state === "under_review" ? null : `exit ${r.code}: ${r.stdout}${r.stderr}`) },
+  'pnpm -s admin notices request-info NOTICE_ID --message "Which sentence asks for the payment?"': { kind: "run", as: 'pnpm -s admin notices request-info {{notice_id}} --message "Which sentence asks for the payment?"' },
+  'pnpm -s admin notices decide NOTICE_ID --action withhold_message --reason "A request for payment to a fraudulent account (criminal law)."': {
+    kind: "run",
+    as: 'pnpm -s admin notices decide {{notice_id}} --action withhold_message --reason "A request for payment to a fraudulent account (criminal law)."',
+    expect: (r) => (json(r).state === "action_taken" ? null : `exit ${r.code}: ${r.stdout}${r.stderr}`),
+  },
+  "pnpm -s admin notices report --from 2026-01-01 --to 2027-01-01": { kind: "run", as: "pnpm -s admin notices report --from 2000-01-01 --to 2999-01-01", expect: (r) => (typeof json(r).received === "number" && Number(json(r).received) >= 1 ? null : `exit ${r.code}: ${r.stdout}${r.stderr}`) },
+  'pnpm -s admin notices restore NOTICE_ID --reason "The complaint shows the text is a quotation in a news report."': { kind: "not-run", reason: "needs a contested notice, and a counter-notice needs the owner's signed-in session with step-up (issue 13); apps/server/src/notices.process.test.ts restores through the deadline job and the core tests through this step" },
+  'pnpm -s admin notices decide NOTICE_ID --uphold --reason "The claimant filed suit." --court-action "Case 1:26-cv-01234 (D. Del.)"': { kind: "not-run", reason: "needs a contested notice, and a counter-notice needs the owner's signed-in session with step-up (issue 13); packages/core/src/notices/notices.test.ts upholds with a court action" },
+  // docs/session-state.md: the learning loop with curl (B and H are listed above)
+  "P=$(curl -s $B/v1/projects \"${H[@]}\" -d '{\"name\":\"Queue service\"}' | jq -r .id)": { kind: "run" },
+  "S1=$(curl -s $B/v1/build-sessions \"${H[@]}\" -d \"{\\\"project_id\\\":\\\"$P\\\",\\\"title\\\":\\\"Monday\\\"}\" | jq -r .session.id)": { kind: "run" },
+  "curl -s $B/v1/build-sessions/$S1/end \"${H[@]}\" -d '{\"learnings\":[\"Never modify an applied migration under `migrations/**`; add a new one.\"]}'": { kind: "run" },
+  "S2=$(curl -s $B/v1/build-sessions \"${H[@]}\" -d \"{\\\"project_id\\\":\\\"$P\\\",\\\"title\\\":\\\"Tuesday\\\"}\" | jq -r .session.id)": { kind: "run" },
+  "curl -s $B/v1/build-sessions/$S2/end \"${H[@]}\" -d '{\"learnings\":[\"Do not modify applied migrations under `migrations/**`: add a new one.\"]}'": { kind: "run" },
+  "C=$(curl -s $B/v1/lesson-candidates/detect \"${H[@]}\" -d \"{\\\"project_id\\\":\\\"$P\\\"}\" | jq -r '.created[0].id')": { kind: "run" },
+  "L=$(curl -s $B/v1/lesson-candidates/$C/promote \"${H[@]}\" -d '{\"slug\":\"migrations-append-only\"}' | jq -r .lesson.id)": { kind: "run" },
+  "curl -s $B/v1/rules/derive \"${H[@]}\" -d \"{\\\"lesson_id\\\":\\\"$L\\\",\\\"level\\\":\\\"must\\\"}\"": { kind: "run", expect: (r) => (/"status":"active"/.test(r.stdout) && /"migrations\/\*\*"/.test(r.stdout) ? null : `no active rule on migrations/**: ${r.stdout}`) },
+  "curl -s $B/v1/rules/applicable \"${H[@]}\" -d \"{\\\"project_id\\\":\\\"$P\\\",\\\"paths\\\":[\\\"migrations/0007_users.sql\\\"],\\\"operations\\\":[\\\"modify\\\"]}\"": { kind: "run", expect: (r) => (/"slug":"migrations-append-only"/.test(r.stdout) ? null : `the rule does not apply to modifying a migration: ${r.stdout}`) },
+  "curl -s $B/v1/rules/applicable \"${H[@]}\" -d \"{\\\"project_id\\\":\\\"$P\\\",\\\"paths\\\":[\\\"migrations/0008_orders.sql\\\"],\\\"operations\\\":[\\\"create\\\"]}\"": { kind: "run", expect: (r) => (/"rules":\[\]/.test(r.stdout) ? null : `a rule applies to creating a migration: ${r.stdout}`) },
+  // docs/session-state.md: usage, the markdown import and the CLI of lessons, rules and usage (B, H and the export are listed above)
+  "U=$(curl -s $B/v1/build-sessions \"${H[@]}\" -d '{\"title\":\"Costly day\"}' | jq -r .session.id)": { kind: "run" },
+  "curl -s $B/v1/build-sessions/$U/ping \"${H[@]}\" -d '{\"usage\":[{\"model\":\"claude-opus\",\"input_tokens\":12000,\"output_tokens\":900,\"cost_micro_usd\":247500}]}'": { kind: "run" },
+  "curl -s $B/v1/build-sessions/$U/end \"${H[@]}\" -d '{\"usage\":[{\"model\":\"claude-opus\",\"input_tokens\":30000,\"output_tokens\":2100,\"cost_micro_usd\":607500}]}'": { kind: "run" },
+  "curl -s \"$B/v1/usage?group_by=model\" \"${H[@]}\"": { kind: "run", expect: (r) => (/"cost_usd":"0.607500"/.test(r.stdout) ? null : `the usage of the documented session is not summed: ${r.stdout}`) },
+  "printf '## P1\\n- [ ] Retry webhooks with jitter #webhooks\\n Backoff alone bunches retries.\\n- [x] Fix the login redirect #bug\\n' > /tmp/BACKLOG.md": { kind: "run", writes: [] },
+  "node apps/cli/bin/agentq.js import /tmp/BACKLOG.md --parser backlog-checklist": { kind: "run" },
+  "node apps/cli/bin/agentq.js import /tmp/BACKLOG.md --parser backlog-checklist --commit": { kind: "run" },
+  "node apps/cli/bin/agentq.js lessons add --title \"Tabs in Makefiles\" --body \"Do: indent \\`Makefile\\` recipes with tabs.\"": { kind: "run" },
+  "node apps/cli/bin/agentq.js lessons list": { kind: "run" },
+  "node apps/cli/bin/agentq.js rules applicable --path Makefile --path src/app.ts --op modify": { kind: "run" },
+  "node apps/cli/bin/agentq.js usage --group-by model": { kind: "run" },
 };
+
+/** Files a DSA notice naming a fresh message of the docs world, over HTTP as a notifier does; its id. */
+async function submitDocsNotice(w: DocsWorld): Promise<string> {
+  const { message_id } = await w.sentMessage();
+  const res = await fetch(`${w.bindings.base_url}/v1/notices`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ kind: "dsa", category: "scams_and_fraud", explanation: "A fake invoice.", locations: [{ type: "message", id: message_id }], notifier: { name: "Docs", email: "docs@example.org" }, good_faith_statement: true }),
+  });
+  const body = (await res.json()) as { notice?: { id: string } };
+  if (res.status !== 201 || body.notice === undefined) throw new Error(`POST /v1/notices: ${res.status}`);
+  return body.notice.id;
+}

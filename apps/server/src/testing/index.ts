@@ -4,3 +4,7 @@ export { createScratchDatabase } from "./scratch-database.ts";
 export type { ScratchDatabase } from "./scratch-database.ts";
 export { bootstrapWorkspace, REPO_ROOT, runPnpm, runServerCommand, serverEnv, spawnServer, stopProcessGroup } from "./spawn-server.ts";
 export type { SpawnedServer } from "./spawn-server.ts";
+export { parseMail, readEmlMails, startSmtpReceiver, waitForEmlMails } from "./mail-receivers.ts";
+export type { SmtpReceiver, TestMail } from "./mail-receivers.ts";
+export { cookieFrom, sessionHeaders, signInPerson, signUpPerson, seedPerson, SESSION_COOKIE, PENDING_MFA_COOKIE } from "./people.ts";
+export type { SignedInPerson } from "./people.ts";

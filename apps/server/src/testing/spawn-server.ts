@@ -65,16 +65,27 @@ export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000, co
   return { baseUrl, child, output: () => output, exited };
 }
 
-/** Sends SIGTERM to a process group started with `detached: true` (a `pnpm ...` and its children) and waits for the leader's exit. */
-export async function stopProcessGroup(p: { child: ChildProcess; exited: Promise<unknown> }): Promise<void> {
-  if (p.child.exitCode === null && p.child.pid !== undefined) {
-    try {
-      process.kill(-p.child.pid, "SIGTERM");
-    } catch {
-      // Already gone.
-    }
-  }
+/** Sends SIGTERM to a process group started with `detached: true` (a `pnpm ...` and its children), waits for the leader and then the whole group, and kills what is left after `graceMs`. */
+export async function stopProcessGroup(p: { child: ChildProcess; exited: Promise<unknown> }, graceMs = 10_000): Promise<void> {
+  const pid = p.child.pid;
+  if (pid === undefined) return;
+  signalGroup(pid, "SIGTERM");
   await p.exited;
+  // The leader (pnpm, tsx) may exit before the server it started: wait for the whole group,
+  // then kill what is left, so no server outlives its test.
+  const deadline = Date.now() + graceMs;
+  while (signalGroup(pid, 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  signalGroup(pid, "SIGKILL");
+}
+
+/** Sends `signal` to process group `pid`; false when the group no longer exists. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The repository's root (where users type `pnpm ...`). */

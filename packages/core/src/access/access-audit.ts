@@ -1,6 +1,7 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Principal } from "./model.ts";
+import { actorColumns, actorDetails } from "./principal.ts";
 
 /** Who caused an access change: a credential's principal, or nobody (bootstrap, operator). */
 export interface AccessActor {
@@ -15,19 +16,18 @@ export interface AccessActor {
 export function accessAuditEntry(
   deps: Pick<CoreDeps, "ids">,
   actor: AccessActor,
-  p: { workspaceId: string; occurredAt: Date; activity: string; subjectType: "ai_account" | "credential" | "workspace"; subjectId: string; details: Record<string, unknown>; operatorSignificant?: boolean },
+  p: { workspaceId: string; occurredAt: Date; activity: string; subjectType: "ai_account" | "credential" | "workspace" | "oauth_grant"; subjectId: string; details: Record<string, unknown>; operatorSignificant?: boolean },
 ): NewAuditEntry {
   return {
     id: deps.ids.next(),
     workspaceId: p.workspaceId,
     occurredAt: p.occurredAt,
     activity: p.activity,
-    actorAccountId: actor.principal?.account.id ?? null,
-    actorCredentialId: actor.principal?.credential.id ?? null,
+    ...actorColumns(actor.principal),
     subjectType: p.subjectType,
     subjectId: p.subjectId,
     messageId: null,
-    details: p.details,
+    details: { ...p.details, ...actorDetails(actor.principal) },
     operatorSignificant: p.operatorSignificant ?? false,
     requestId: actor.requestId,
   };

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
-import type { AiAccount, Credential, Principal, Workspace } from "./model.ts";
+import type { AiAccount, Credential, CredentialPrincipal, Principal, Workspace } from "./model.ts";
 import { constantTimeEqual, hashToken, isWellFormedToken } from "./token.ts";
 
 /** How long a cached credential is trusted before it is read again (spec §Revocation: 30 s). */
@@ -36,7 +36,7 @@ export interface Authenticator {
    * @throws DomainError SVC_UNAUTHENTICATED (missing, malformed, unknown, revoked or expired
    *   credential; revoked account), SVC_WORKSPACE_CLOSED, SVC_FROZEN (account or workspace).
    */
-  authenticate(authorizationHeader: string | null, options?: { deferCallerCheck?: boolean }): Promise<Principal>;
+  authenticate(authorizationHeader: string | null, options?: { deferCallerCheck?: boolean }): Promise<CredentialPrincipal>;
   /** Drops a credential from this process's cache at once (after a revoke or rotate here). */
   forget(credentialId: string): void;
 }
@@ -94,7 +94,7 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
     byHash.delete(tokenHash);
   }
 
-  async function authenticate(authorizationHeader: string | null, options?: { deferCallerCheck?: boolean }): Promise<Principal> {
+  async function authenticate(authorizationHeader: string | null, options?: { deferCallerCheck?: boolean }): Promise<CredentialPrincipal> {
     if (authorizationHeader === null) throw unauthenticated();
     const match = /^Bearer +(\S+) *$/i.exec(authorizationHeader);
     const token = match?.[1];
@@ -152,13 +152,14 @@ export function callerRefusal(p: { account: Pick<AiAccount, "state">; workspace:
  * longer deferred); a principal that is not deferred is returned as it is.
  * @throws DomainError SVC_UNAUTHENTICATED, SVC_WORKSPACE_CLOSED, SVC_FROZEN, as `authenticate`.
  */
-export async function verifyCaller(deps: Pick<CoreDeps, "stores">, principal: Principal): Promise<Principal> {
-  if (principal.callerCheckDeferred !== true) return principal;
+export async function verifyCaller<P extends Principal>(deps: Pick<CoreDeps, "stores">, principal: P): Promise<P> {
+  if (principal.kind === "person" || principal.callerCheckDeferred !== true) return principal;
   const context = await deps.stores.accounts.loadPrincipalContext({ accountId: principal.account.id });
   if (context === null || context.account.workspaceId !== principal.credential.workspaceId) throw unauthenticated();
   const refusal = callerRefusal(context);
   if (refusal !== null) throw refusal;
-  return { ...context, credential: principal.credential };
+  const fresh: CredentialPrincipal = { ...context, credential: principal.credential };
+  return fresh as P;
 }
 
 /** What a store's write checks about a deferred caller in the same statement: the account is active and in an active workspace. */
@@ -168,5 +169,5 @@ export interface CallerGuard {
 
 /** The guard a write must check for this principal: null when its account and workspace were read fresh for this request. */
 export function callerGuardOf(principal: Principal): CallerGuard | null {
-  return principal.callerCheckDeferred === true ? { accountId: principal.account.id } : null;
+  return principal.kind !== "person" && principal.callerCheckDeferred === true ? { accountId: principal.account.id } : null;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "../errors.ts";
 import { createInMemoryDeps } from "../testing/create-in-memory-deps.ts";
+import { testPasswordHasher } from "../testing/test-password-hasher.ts";
 import { DAY_MS } from "../time/duration.ts";
 import { createAuthenticator } from "./authenticate.ts";
 import { bootstrapWorkspace, setWorkspaceState } from "./bootstrap-workspace.ts";
@@ -18,12 +19,12 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   return "no error";
 }
 
-const fakeHasher = async (pw: string) => `hashed:${pw.length}`;
+const fakeHasher = testPasswordHasher();
 
 describe("bootstrapWorkspace", () => {
   it("creates the workspace, its owner, an admin account and a 90-day administrative credential", async () => {
     const world = createInMemoryDeps();
-    const result = await bootstrapWorkspace(world.deps, { workspaceName: " Acme ", email: " Owner@Example.TEST ", password: "correct horse" }, { passwordHasher: fakeHasher });
+    const result = await bootstrapWorkspace(world.deps, { workspaceName: " Acme ", email: " Owner@Example.TEST ", password: "correct horse battery" }, { passwordHasher: fakeHasher });
     expect(result).toEqual({ workspace_id: anyString, ai_account_id: anyString, credential_id: anyString, token: matching(/^agq_ad_[A-Za-z0-9_-]{43}$/) });
 
     const principal = await createAuthenticator(world.deps).authenticate(`Bearer ${result.token}`);
@@ -36,9 +37,11 @@ describe("bootstrapWorkspace", () => {
       expiresAt: new Date(world.clock.now().getTime() + 90 * DAY_MS),
       projectId: null,
     });
-    expect(await world.deps.stores.workspaces.findOwner({ workspaceId: result.workspace_id })).toMatchObject({ email: "owner@example.test", passwordHash: "hashed:13" });
+    const owner = await world.deps.stores.workspaces.findOwner({ workspaceId: result.workspace_id });
+    expect(owner).toMatchObject({ email: "owner@example.test", role: "owner" });
+    expect(await fakeHasher.verify(owner?.passwordHash ?? null, "correct horse battery")).toBe(true);
     const rows = await world.deps.stores.audit.list({ workspaceId: result.workspace_id, activity: null, messageId: null, includeOperatorSignificant: true, after: null, limit: 10 });
-    expect(rows.map((r) => r.activity).sort()).toEqual(["ai_account.created", "credential.issued", "workspace.created"]);
+    expect(rows.map((r) => r.activity).sort()).toEqual(["ai_account.created", "credential.issued", "person.password_set", "workspace.created"]);
     expect(JSON.stringify(rows)).not.toContain(result.token);
   });
 

@@ -5,6 +5,10 @@ import { TIER_MAX_LIFETIME_MS } from "./credential-policy.ts";
 import { credentialIssuedAudit, mintCredential } from "./credentials.ts";
 import type { AiAccount, Person, Workspace } from "./model.ts";
 import { tokenFromSeal } from "./token.ts";
+import type { PasswordHasher } from "../ports.ts";
+import { parseEmail } from "../people/email.ts";
+import { checkPassword } from "../people/password-rules.ts";
+import { personAuditEntry } from "../people/people-audit.ts";
 
 /** Scopes of the administrative credential bootstrap issues (DESIGN §2). */
 export const BOOTSTRAP_SCOPES = ["manage_ai_accounts", "manage_credentials", "manage_webhooks"] as const;
@@ -13,8 +17,6 @@ export const BOOTSTRAP_ACCOUNT_NAME = "admin";
 /** Default dead-lettering threshold of a new workspace (DESIGN §2). */
 export const DEFAULT_MAX_DELIVERIES = 10;
 
-/** Hashes a person's password (the server passes scrypt; the core cannot use node:crypto). */
-export type PasswordHasher = (password: string) => Promise<string>;
 
 /** What `bootstrapWorkspace` returns: the shape `pnpm bootstrap --json` prints (DESIGN §2). */
 export interface BootstrapResult {
@@ -25,16 +27,18 @@ export interface BootstrapResult {
   token: string;
 }
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 /**
  * Creates a workspace and, in the same transaction, its owner person, an AI account `admin` and
  * an administrative credential (scopes manage_ai_accounts, manage_credentials, manage_webhooks;
  * 90 days), with audit rows `workspace.created`, `ai_account.created` and `credential.issued`
- * (no actor). Emails are compared lower-cased and trimmed.
+ * (no actor). Emails are compared lower-cased and trimmed. With a password (`pnpm bootstrap
+ * --password`), the owner can sign in: the password follows the sign-up rules (12 to 256
+ * characters, not common, not containing the email's local part) and is hashed by the given
+ * hasher (argon2id), with an audit row `person.password_set`.
  * @throws DomainError SVC_MALFORMED_REQUEST (empty or long workspace name, bad email, password
- *   without a hasher or shorter than 8 characters), SVC_RESOURCE_CONFLICT (email already owns a
- *   workspace).
+ *   without a hasher or refused by the rules, details.field), SVC_RESOURCE_CONFLICT (email
+ *   already has an account).
  */
 export async function bootstrapWorkspace(
   deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets">,
@@ -43,19 +47,18 @@ export async function bootstrapWorkspace(
 ): Promise<BootstrapResult> {
   const workspaceName = input.workspaceName.trim();
   if (workspaceName.length === 0 || workspaceName.length > 200) throw malformed("The workspace name must be 1 to 200 characters.", { field: "workspace" });
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw malformed("The email address is not valid.", { field: "email" });
+  const email = parseEmail(input.email);
   let passwordHash: string | null = null;
   if (input.password !== undefined && input.password !== null) {
-    if (input.password.length < 8) throw malformed("The password must be at least 8 characters.", { field: "password" });
+    checkPassword(input.password, email);
     if (!options.passwordHasher) throw malformed("A password was given but no password hasher is configured.", { field: "password" });
-    passwordHash = await options.passwordHasher(input.password);
+    passwordHash = await options.passwordHasher.hash(input.password);
   }
 
   return deps.tx.run(async (stores) => {
     const now = deps.clock.now();
     const workspace: Workspace = { id: deps.ids.next(), name: workspaceName, state: "active", maxDeliveries: DEFAULT_MAX_DELIVERIES, createdAt: now };
-    const owner: Person = { id: deps.ids.next(), workspaceId: workspace.id, email, passwordHash, createdAt: now };
+    const owner: Person = { id: deps.ids.next(), workspaceId: workspace.id, email, displayName: null, role: "owner", passwordHash, mfaEnabledAt: null, createdAt: now };
     const created = await stores.workspaces.create({ workspace, owner });
     if (created.kind === "email_taken") throw new DomainError("SVC_RESOURCE_CONFLICT", "This email address already owns a workspace.", { field: "email" });
 
@@ -78,6 +81,7 @@ export async function bootstrapWorkspace(
       accessAuditEntry(deps, actor, { workspaceId: workspace.id, occurredAt: now, activity: "workspace.created", subjectType: "workspace", subjectId: workspace.id, details: { name: workspace.name, owner_person_id: owner.id } }),
       accessAuditEntry(deps, actor, { workspaceId: workspace.id, occurredAt: now, activity: "ai_account.created", subjectType: "ai_account", subjectId: account.id, details: { friendly_name: account.friendlyName } }),
       credentialIssuedAudit(deps, actor, credential),
+      ...(passwordHash === null ? [] : [personAuditEntry(deps, { workspaceId: workspace.id, occurredAt: now, activity: "person.password_set", subjectId: owner.id, actorPersonId: null, requestId: null, details: { via: "bootstrap" } })]),
     ];
     for (const entry of rows) await stores.audit.append({ entry });
     return { workspace_id: workspace.id, ai_account_id: account.id, credential_id: credential.id, token: tokenFromSeal(deps.secrets.pepper, credential.tier, seal) };

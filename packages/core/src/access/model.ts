@@ -29,15 +29,27 @@ export interface Workspace {
   /** Claims after which a message is dead-lettered instead of delivered again. */
   maxDeliveries: number;
   createdAt: Date;
+  /** When the workspace was closed (DELETE /v1/workspaces/me); absent or null while it is not. */
+  closedAt?: Date | null;
 }
 
-/** A person who owns or administers a workspace (signs in to the dashboard). */
+/** Roles of a person in their workspace (DESIGN §2b). */
+export const ROLES = ["owner", "admin", "viewer"] as const;
+/** A person's role: owner and admin administer the workspace, a viewer reads only. */
+export type Role = (typeof ROLES)[number];
+
+/** A person who owns, administers or views a workspace (signs in to the dashboard). */
 export interface Person {
   id: string;
   workspaceId: string;
+  /** Lower-cased and trimmed; unique across all workspaces. */
   email: string;
-  /** A password hash (scrypt, PHC string), or null when the person has no password. */
+  displayName: string | null;
+  role: Role;
+  /** A password hash (argon2id PHC string), or null when the person has no password. */
   passwordHash: string | null;
+  /** When TOTP was confirmed (MFA on), else null. */
+  mfaEnabledAt: Date | null;
   createdAt: Date;
 }
 
@@ -83,10 +95,11 @@ export interface Credential {
 export const FRIENDLY_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 /**
- * The authenticated caller of an operation: the credential, its AI account and workspace as
- * read for this request.
+ * A caller authenticated by a bearer credential: the credential, its AI account and workspace as
+ * read for this request. `kind` is absent or "credential".
  */
-export interface Principal {
+export interface CredentialPrincipal {
+  kind?: "credential";
   workspace: Workspace;
   account: AiAccount;
   credential: Credential;
@@ -98,3 +111,38 @@ export interface Principal {
    */
   callerCheckDeferred?: true;
 }
+
+/** What a person's session is at: signed in, or waiting for the second factor (password checked). */
+export type SessionStage = "active" | "pending_mfa";
+
+/** A person's browser session. Only the keyed hash of its value is stored (`tokenHash`). */
+export interface PersonSession {
+  id: string;
+  workspaceId: string;
+  personId: string;
+  stage: SessionStage;
+  /** HMAC-SHA-256 of the session value under the server pepper, hex. */
+  tokenHash: string;
+  /** True when the session was created by a sign-in that passed MFA (it survives enabling MFA). */
+  createdWithMfa: boolean;
+  createdAt: Date;
+  /** The last request seen (the idle timeout counts from here). */
+  lastSeenAt: Date;
+  /** The absolute end of the session. */
+  expiresAt: Date;
+  /** Until when a fresh MFA step-up holds, or null. */
+  stepUpUntil: Date | null;
+  /** When the session ended (sign-out, MFA enabled, password reset, removal), or null. */
+  endedAt: Date | null;
+}
+
+/** A caller authenticated by a person's session cookie (DESIGN §2b). */
+export interface PersonPrincipal {
+  kind: "person";
+  workspace: Workspace;
+  person: Person;
+  session: PersonSession;
+}
+
+/** The authenticated caller of an operation: an AI account's credential, or a person's session. */
+export type Principal = CredentialPrincipal | PersonPrincipal;

@@ -18,7 +18,7 @@ const TOKEN_SHAPE = new RegExp(`^agq_(?:op|ad)_[A-Za-z0-9_-]{${TOKEN_RANDOM_CHAR
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /** Encodes bytes as unpadded base64url (RFC 4648 §5). */
-function toBase64Url(bytes: Uint8Array): string {
+export function toBase64Url(bytes: Uint8Array): string {
   let out = "";
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {

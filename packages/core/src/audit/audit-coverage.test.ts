@@ -2,15 +2,18 @@ import { describe, expect, it } from "vitest";
 import { expireDueMessages } from "../messaging/expire-due-messages.ts";
 import { OPERATIONS } from "../operations/catalogue.ts";
 import { SESSION_STATE_OPERATIONS } from "../operations/session-state-operations.ts";
+import { NOTICE_OPERATIONS } from "../operations/notice-operations.ts";
 import { callOperation, sendBody } from "../testing/guard-rail-calls.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
+import { connectForTest } from "../testing/oauth-flow.ts";
 import { sealAuditChains } from "./seal-audit-chain.ts";
 import { verifyWorkspaceChain } from "./verify-workspace-chain.ts";
 
 // Every mutation of the specification writes its audit row. Webhook mutations are covered by the
-// webhook tests, session-state mutations by operations/session-state-operations.test.ts; every
-// other mutating operation of the catalogue must appear below.
-const SESSION_STATE_NAMES: ReadonlySet<string> = new Set(SESSION_STATE_OPERATIONS.map((op) => op.name));
+// webhook tests, session-state mutations by operations/session-state-operations.test.ts, notice
+// steps by notices/notices.test.ts (audited in the affected workspace); every other mutating
+// operation of the catalogue must appear below.
+const SESSION_STATE_NAMES: ReadonlySet<string> = new Set([...SESSION_STATE_OPERATIONS, ...NOTICE_OPERATIONS].map((op) => op.name));
 const COVERED: Readonly<Record<string, string>> = {
   send: "message.sent",
   get_pending: "message.claimed",
@@ -30,6 +33,7 @@ const COVERED: Readonly<Record<string, string>> = {
   revoke_credential: "credential.revoked",
   publish_policy: "policy.published",
   acknowledge_policies: "policy.acknowledged",
+  disconnect_connection: "oauth_grant.revoked",
 };
 
 describe("audit coverage", () => {
@@ -82,6 +86,8 @@ describe("audit coverage", () => {
     await run(s.admin, "revoke_ai_account", { ai_account_id: carol });
     const policy = (await run(s.admin, "publish_policy", { name: "conduct", body: "Be kind.", required: true })).id as string;
     await run(s.alice, "acknowledge_policies", { policy_id: policy, version: 1 });
+    const connection = await connectForTest(deps, { workspaceId: s.alice.workspace.id, aiAccountId: s.alice.account.id });
+    await run(s.admin, "disconnect_connection", { connection_id: connection.grantId });
 
     expect([...written].sort()).toEqual(Object.keys(COVERED).sort());
     const activities = new Set((await deps.stores.audit.list({ workspaceId: s.alice.workspace.id, activity: null, messageId: null, includeOperatorSignificant: true, after: null, limit: 1000 })).map((r) => r.activity));

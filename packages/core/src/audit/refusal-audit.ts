@@ -1,6 +1,7 @@
 import type { ErrorCode } from "../errors.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operations/operation.ts";
+import { actorColumns, actorDetails } from "../access/principal.ts";
 
 /**
  * Appends the audit row of a refused request, outside any transaction (the refused change
@@ -18,12 +19,11 @@ export async function auditRefusal(
       workspaceId: ctx.principal.workspace.id,
       occurredAt: deps.clock.now(),
       activity: p.activity,
-      actorAccountId: ctx.principal.account.id,
-      actorCredentialId: ctx.principal.credential.id,
+      ...actorColumns(ctx.principal),
       subjectType: p.subjectType,
       subjectId: p.subjectId,
       messageId: null,
-      details: { code: p.code, ...p.details },
+      details: { code: p.code, ...p.details, ...actorDetails(ctx.principal) },
       operatorSignificant: p.operatorSignificant ?? false,
       requestId: ctx.requestId,
     },

@@ -3,6 +3,7 @@ import type { OperationContext, OperationResult } from "../operations/operation.
 import type { Stores } from "../ports.ts";
 import { IDEMPOTENCY_RETENTION_MS } from "./idempotency-record.ts";
 import { replayOrConflict } from "./replay.ts";
+import { callerKey } from "../access/principal.ts";
 
 /**
  * Runs a mutation under the caller's Idempotency-Key (every mutation but send, which writes its
@@ -21,7 +22,7 @@ export async function runIdempotent(deps: CoreDeps, ctx: OperationContext, fn: (
     if (key === null) return fn(stores);
     const now = deps.clock.now();
     const workspaceId = ctx.principal.workspace.id;
-    const accountId = ctx.principal.account.id;
+    const accountId = callerKey(ctx.principal);
     const claim = await stores.idempotency.claim({
       record: { workspaceId, accountId, key, fingerprint: ctx.fingerprint, requestId: ctx.requestId, status: null, bodyText: null, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS) },
     });

@@ -5,6 +5,7 @@ import { leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { parseLeaseId, parseMessageId, parseOptionalText } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** The body (plus path id) of an ack. */
 export interface AckMessageInput {
@@ -33,10 +34,10 @@ export async function ackMessage(deps: CoreDeps, ctx: OperationContext, input: A
   const leaseId = parseLeaseId(input.lease_id);
   const outcomeSummary = parseOptionalText(input.outcome_summary, "outcome_summary", MESSAGING_LIMITS.outcomeSummaryMaxLength);
   const audit = messageAuditEntry(deps, ctx, { messageId, activity: "message.acknowledged", details: { lease_id: leaseId, ...(outcomeSummary === null ? {} : { outcome_summary: outcomeSummary }) } });
-  const ack = (caller: CallerGuard | null) => deps.stores.messages.ackIfHeld({ workspaceId: ctx.principal.workspace.id, messageId, recipientId: ctx.principal.account.id, leaseId, outcomeSummary, audit, caller });
+  const ack = (caller: CallerGuard | null) => deps.stores.messages.ackIfHeld({ workspaceId: ctx.principal.workspace.id, messageId, recipientId: credentialCaller(ctx.principal).account.id, leaseId, outcomeSummary, audit, caller });
   let r = await ack(callerGuardOf(ctx.principal));
   // Refused: the caller guard may have failed. Read the caller afresh (throws its refusal); if active, the ack is tried once more without the guard.
-  if (!r.ok && ctx.principal.callerCheckDeferred === true) {
+  if (!r.ok && credentialCaller(ctx.principal).callerCheckDeferred === true) {
     await verifyCaller(deps, ctx.principal);
     r = await ack(null);
   }

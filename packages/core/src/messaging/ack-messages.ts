@@ -8,6 +8,7 @@ import { leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { parseLeaseId, parseMessageId, parseOptionalText } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** Most items one batch ack carries. */
 export const ACK_BATCH_MAX_ITEMS = 100;
@@ -68,14 +69,14 @@ export async function ackMessages(deps: CoreDeps, ctx: OperationContext, input: 
     const write = (batch: typeof valid, caller: CallerGuard | null) =>
       deps.stores.messages.ackBatchIfHeld({
         workspaceId: ctx.principal.workspace.id,
-        recipientId: ctx.principal.account.id,
+        recipientId: credentialCaller(ctx.principal).account.id,
         items: batch.map(({ messageId, leaseId, outcomeSummary, audit }) => ({ messageId, leaseId, outcomeSummary, audit })),
         caller,
       });
     const written = await write(valid, callerGuardOf(ctx.principal));
     // Refusals: the caller guard may have failed. Read the caller afresh (throws its refusal); if active, the refused items are tried once more without the guard.
     const refused = valid.filter((_, k) => written[k]?.ok !== true);
-    if (refused.length > 0 && ctx.principal.callerCheckDeferred === true) {
+    if (refused.length > 0 && credentialCaller(ctx.principal).callerCheckDeferred === true) {
       ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
       const again = await write(refused, null);
       refused.forEach((item, j) => {

@@ -6,6 +6,7 @@ import type { MessageRecord } from "./message.ts";
 import { parseBoundedInteger } from "./message-fields.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** The body of get-pending. */
 export interface ClaimMessagesInput {
@@ -34,7 +35,7 @@ export async function claimMessages(deps: CoreDeps, ctx: OperationContext, input
   const max = parseBoundedInteger(input.max, "max", { min: 1, max: MESSAGING_LIMITS.claimMaxLimit, default: MESSAGING_LIMITS.claimMaxDefault });
   const visibilityTimeoutMs = input.visibility_timeout === undefined ? MESSAGING_LIMITS.visibilityTimeoutDefaultMs : parseDurationMs(input.visibility_timeout, "visibility_timeout", { minMs: MESSAGING_LIMITS.visibilityTimeoutMinMs, maxMs: MESSAGING_LIMITS.visibilityTimeoutMaxMs });
   const waitMs = input.wait === undefined ? 0 : parseDurationMs(input.wait, "wait", { minMs: 0, maxMs: MESSAGING_LIMITS.waitMaxMs });
-  let principal = ctx.principal;
+  let principal = credentialCaller(ctx.principal);
   const { workspace, account, credential } = principal;
   const deadline = deps.clock.now().getTime() + waitMs;
 

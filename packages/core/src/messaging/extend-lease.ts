@@ -6,6 +6,7 @@ import { leaseAlreadyCovers, leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { parseLeaseId, parseMessageId } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** The body (plus path id) of extend_lease. */
 export interface ExtendLeaseInput {
@@ -40,7 +41,7 @@ export async function extendLease(deps: CoreDeps, ctx: OperationContext, input: 
   const r = await deps.stores.messages.extendIfHeld({
     workspaceId: ctx.principal.workspace.id,
     messageId,
-    recipientId: ctx.principal.account.id,
+    recipientId: credentialCaller(ctx.principal).account.id,
     leaseId,
     visibilityTimeoutMs,
     minIntervalMs: MESSAGING_LIMITS.extendMinIntervalMs,

@@ -3,6 +3,7 @@ import { notFound } from "../errors.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { effectiveState, type MessageState } from "./message.ts";
 import { parseMessageId } from "./message-fields.ts";
+import { legallyWithheld } from "./legally-withheld.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
 
 /** One entry of a message's timeline. */
@@ -22,15 +23,17 @@ export interface MessageViewResponse {
 
 /**
  * GET /v1/messages/{message_id}: the envelope, the effective state and the timeline (the
- * message's audit rows, oldest first). Only the sender and the recipient may see a message;
- * to anyone else it does not exist.
- * @throws DomainError SVC_RESOURCE_NOT_FOUND.
+ * message's audit rows, oldest first). Only the sender and the recipient may see a message
+ * (a person's session sees every message of the workspace); to anyone else it does not exist.
+ * A message withheld after a legal notice answers 451.
+ * @throws DomainError SVC_RESOURCE_NOT_FOUND, SVC_LEGALLY_WITHHELD.
  */
 export async function getMessage(deps: CoreDeps, ctx: OperationContext, input: { message_id: string }): Promise<MessageViewResponse> {
   const messageId = parseMessageId(input.message_id);
   const workspaceId = ctx.principal.workspace.id;
-  const m = await deps.stores.messages.findForParticipant({ workspaceId, messageId, accountId: ctx.principal.account.id });
+  const m = await deps.stores.messages.findForParticipant({ workspaceId, messageId, accountId: ctx.principal.kind === "person" ? null : ctx.principal.account.id });
   if (!m) throw notFound("Message");
+  if (m.state === "withheld") throw legallyWithheld(m.id);
   const [now, rows] = await Promise.all([deps.stores.messages.now(), deps.stores.audit.timeline({ workspaceId, messageId })]);
   return {
     envelope: envelopeView(m),

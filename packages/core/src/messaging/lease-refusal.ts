@@ -1,6 +1,7 @@
 import { DomainError, malformed, notFound } from "../errors.ts";
 import { effectiveState, type MessageRecord } from "./message.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+import { legallyWithheld } from "./legally-withheld.ts";
 
 /** The lease write that was refused, with the parameters that decide op-specific refusals. */
 export type LeaseOperation =
@@ -13,6 +14,7 @@ export type LeaseOperation =
  * the store returned and the store clock the guard used. Pure; the one place these refusals are
  * decided, in this order:
  * - missing, or not a message the caller receives: 404 SVC_RESOURCE_NOT_FOUND;
+ * - withheld after a legal notice: 451 SVC_LEGALLY_WITHHELD;
  * - past its expiry: 410 SVC_EXPIRED; dead-lettered: 409 SVC_DEAD_LETTERED;
  * - acknowledged, pending, or held under another lease: 409 SVC_LEASE_NOT_HELD;
  * - the caller's lease ran out: 409 SVC_LEASE_EXPIRED;
@@ -30,6 +32,7 @@ export function leaseRefusal(p: { op: LeaseOperation; leaseId: string; snapshot:
   if (m === null) return notFound("Message");
   const now = p.now.getTime();
   const state = effectiveState(m, p.now);
+  if (state === "withheld") return legallyWithheld(m.id);
   if (state === "expired") return new DomainError("SVC_EXPIRED", "The message expired.", { message_id: m.id });
   if (state === "dead_lettered") return new DomainError("SVC_DEAD_LETTERED", "The message has been dead-lettered.", { message_id: m.id });
   if (state !== "held" || m.leaseId !== p.leaseId) return new DomainError("SVC_LEASE_NOT_HELD", "This lease is not the current lease on the message.", { message_id: m.id });

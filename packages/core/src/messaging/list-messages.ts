@@ -10,6 +10,9 @@ import { envelopeView, type EnvelopeView } from "./message-views.ts";
 export interface ListMessagesInput {
   role?: string;
   state?: string;
+  recipient?: string;
+  sender?: string;
+  template?: string;
   limit?: unknown;
   cursor?: string | null;
 }
@@ -25,7 +28,9 @@ const ROLES = ["sent", "received", "any"] as const;
 /**
  * GET /v1/messages: the caller's messages (sent, received or any; default any), optionally
  * filtered by effective state, newest first, paged with `limit` and a signed `cursor` bound to
- * the caller and both filters.
+ * the caller and every filter; `recipient`, `sender` and `template` match the envelope exactly
+ * (names as they were at send time). With a person's session: every message of the workspace (role
+ * has no effect).
  * @throws DomainError SVC_MALFORMED_REQUEST (role, state, limit), SVC_CURSOR_EXPIRED.
  */
 export async function listMessages(deps: CoreDeps, ctx: OperationContext, input: ListMessagesInput): Promise<{ items: MessageListItem[]; next_cursor: string | null }> {
@@ -35,11 +40,13 @@ export async function listMessages(deps: CoreDeps, ctx: OperationContext, input:
   if (state !== null && !(MESSAGE_STATES as readonly string[]).includes(state)) throw malformed(`state must be one of ${MESSAGE_STATES.join(", ")}.`, { field: "state", allowed: [...MESSAGE_STATES] });
   const limit = parsePageLimit(input.limit);
   const workspaceId = ctx.principal.workspace.id;
-  const accountId = ctx.principal.account.id;
-  const scope = { resource: "messages", workspaceId, filters: { account: accountId, role, state } };
+  // A person's session covers the whole workspace (DESIGN §2b): no participant filter.
+  const accountId = ctx.principal.kind === "person" ? null : ctx.principal.account.id;
+  const match = { recipientName: input.recipient ?? null, senderName: input.sender ?? null, template: input.template ?? null };
+  const scope = { resource: "messages", workspaceId, filters: { account: accountId, role, state, ...match } };
   const after = decodeCursor(deps, scope, input.cursor);
   const [rows, now] = await Promise.all([
-    deps.stores.messages.listForParticipant({ workspaceId, accountId, role: role as (typeof ROLES)[number], state: state as MessageState | null, after, limit }),
+    deps.stores.messages.listForParticipant({ workspaceId, accountId, role: role as (typeof ROLES)[number], state: state as MessageState | null, match, after, limit }),
     deps.stores.messages.now(),
   ]);
   const page = rows.slice(0, limit);

@@ -1,6 +1,7 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operations/operation.ts";
+import { actorColumns, actorDetails } from "../access/principal.ts";
 
 /** Message activities written to the audit log (one row per state change). */
 export type MessageActivity =
@@ -21,12 +22,11 @@ export function messageAuditEntry(deps: Pick<CoreDeps, "ids" | "clock">, ctx: Op
     workspaceId: ctx.principal.workspace.id,
     occurredAt: p.occurredAt ?? deps.clock.now(),
     activity: p.activity,
-    actorAccountId: ctx.principal.account.id,
-    actorCredentialId: ctx.principal.credential.id,
+    ...actorColumns(ctx.principal),
     subjectType: "message",
     subjectId: p.messageId,
     messageId: p.messageId,
-    details: p.details ?? {},
+    details: { ...p.details, ...actorDetails(ctx.principal) },
     operatorSignificant: false,
     requestId: ctx.requestId,
   };

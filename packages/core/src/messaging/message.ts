@@ -5,8 +5,12 @@ export type Priority = (typeof PRIORITIES)[number];
 /** Numeric rank of each priority, stored so the claim index can sort by it (higher first). */
 export const PRIORITY_RANK: Readonly<Record<Priority, number>> = { low: 0, normal: 1, high: 2, urgent: 3 };
 
-/** Message states as stored and as shown (DESIGN §2). */
-export const MESSAGE_STATES = ["pending", "held", "acknowledged", "expired", "dead_lettered"] as const;
+/**
+ * Message states as stored and as shown (DESIGN §2), plus `withheld` (DESIGN §2b): a message
+ * withheld after a legal notice, out of the claim path, whose reads answer 451
+ * SVC_LEGALLY_WITHHELD until a restoration returns it to the state it had.
+ */
+export const MESSAGE_STATES = ["pending", "held", "acknowledged", "expired", "dead_lettered", "withheld"] as const;
 /** A message state. */
 export type MessageState = (typeof MESSAGE_STATES)[number];
 

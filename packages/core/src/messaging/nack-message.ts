@@ -5,6 +5,7 @@ import { leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { parseLeaseId, parseMessageId, parseOptionalText } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** The body (plus path id) of a nack. */
 export interface NackMessageInput {
@@ -34,7 +35,7 @@ export async function nackMessage(deps: CoreDeps, ctx: OperationContext, input: 
   const redeliverAfterMs = input.redeliver_after === undefined ? 0 : parseDurationMs(input.redeliver_after, "redeliver_after", { minMs: 0, maxMs: MESSAGING_LIMITS.redeliverAfterMaxMs });
   const reason = parseOptionalText(input.reason, "reason", MESSAGING_LIMITS.nackReasonMaxLength);
   const audit = messageAuditEntry(deps, ctx, { messageId, activity: "message.nacked", details: { lease_id: leaseId, redeliver_after_ms: redeliverAfterMs, ...(reason === null ? {} : { reason }) } });
-  const r = await deps.stores.messages.nackIfHeld({ workspaceId: ctx.principal.workspace.id, messageId, recipientId: ctx.principal.account.id, leaseId, redeliverAfterMs, minIntervalMs: MESSAGING_LIMITS.nackMinIntervalMs, audit });
+  const r = await deps.stores.messages.nackIfHeld({ workspaceId: ctx.principal.workspace.id, messageId, recipientId: credentialCaller(ctx.principal).account.id, leaseId, redeliverAfterMs, minIntervalMs: MESSAGING_LIMITS.nackMinIntervalMs, audit });
   if (r.ok) return { message_id: messageId, state: "pending", available_at: r.message.visibleAt.toISOString() };
   throw leaseRefusal({ op: { kind: "nack", redeliverAfterMs }, leaseId, snapshot: r.snapshot, now: r.now });
 }

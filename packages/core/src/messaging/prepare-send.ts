@@ -10,6 +10,7 @@ import { parseOptionalText } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
 import { checkSendGuards } from "../screening/check-send-guards.ts";
 import { resolveRecipient } from "./recipient-cache.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** The body of a send (and of validate): REST `{ envelope, payload }`. */
 export interface SendMessageInput {
@@ -78,7 +79,7 @@ export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: 
   await checkSendGuards(deps, ctx, recipient, { dryRun, policyGateInWrite: !dryRun });
 
   const acceptedAt = deps.clock.now();
-  const sender = ctx.principal.account;
+  const sender = credentialCaller(ctx.principal).account;
   return {
     recipient,
     recipientCached,

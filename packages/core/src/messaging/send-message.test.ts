@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "../access/model.ts";
+import type { CredentialPrincipal } from "../access/model.ts";
 import { isDomainError } from "../errors.ts";
 import { requestFingerprint } from "../idempotency/request-fingerprint.ts";
 import { createInMemoryDeps, type InMemoryWorld } from "../testing/create-in-memory-deps.ts";
@@ -25,9 +25,9 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 describe("sendMessage and validateMessage", () => {
   let world: InMemoryWorld;
-  let alice: Principal;
-  let bob: Principal;
-  let outsider: Principal;
+  let alice: CredentialPrincipal;
+  let bob: CredentialPrincipal;
+  let outsider: CredentialPrincipal;
 
   beforeEach(async () => {
     world = createInMemoryDeps();

@@ -9,6 +9,7 @@ import type { AccountRef } from "./message-views.ts";
 import { prepareSend, type SendMessageInput } from "./prepare-send.ts";
 import { auditSendRefusal } from "../screening/check-send-guards.ts";
 import { checkPolicyGate, policyNotAcknowledged } from "../policies/workspace-policies.ts";
+import { callerKey } from "../access/principal.ts";
 
 /** The 201 body of a send (DESIGN §2). */
 export interface SendMessageResponse {
@@ -64,7 +65,7 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
     // Any answer but an accepted send comes only after the caller's account and workspace were read afresh.
     ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
     if (key !== null && isDomainError(e)) {
-      const stored = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key });
+      const stored = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: callerKey(ctx.principal), key });
       if (stored) return replayOrConflict(stored, ctx);
     }
     await auditSendRefusal(deps, ctx, e);

@@ -20,6 +20,9 @@ import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { isUlid } from "../ids.ts";
 import type { OperationResult } from "./operation.ts";
 import { defineOperation } from "./operation.ts";
+import { PersonMeSchema } from "../people/people-schemas.ts";
+import { personView, personWorkspaceView } from "../people/people-views.ts";
+import { workspaceLimits } from "../plans/workspace-limits.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
@@ -384,18 +387,25 @@ const getWorkspaceOp = defineOperation({
 
 const getMeOp = defineOperation({
   name: "get_me",
-  summary: "Who is calling: the AI account, the credential and the workspace behind the bearer token.",
+  summary: "Who is calling: the AI account, credential and workspace behind a bearer token, or the person and workspace behind a session cookie.",
   http: { method: "GET", path: "/v1/me" },
   auth: ANY_CALLER,
   idempotency: "none",
   mutates: false,
   input: Type.Object({}),
-  output: Type.Object(
-    { kind: Type.Literal("ai_account", { description: "Always ai_account for a bearer credential (a dashboard session would be a person)." }), ai_account: AiAccountSchema, credential: CredentialSchema, workspace: WorkspaceSchema },
-    { description: "The caller." },
-  ),
+  output: Type.Union([
+    Type.Object(
+      { kind: Type.Literal("ai_account", { description: "A caller with a bearer credential." }), ai_account: AiAccountSchema, credential: CredentialSchema, workspace: WorkspaceSchema },
+      { description: "The calling AI account." },
+    ),
+    PersonMeSchema,
+  ]),
   successStatus: 200,
-  async handler(_deps, ctx) {
+  async handler(deps, ctx) {
+    if (ctx.principal.kind === "person") {
+      const { plan } = await workspaceLimits(deps, ctx.principal.workspace.id);
+      return { status: 200, body: { kind: "person", person: personView(ctx.principal.person), workspace: personWorkspaceView(ctx.principal.workspace, plan) } };
+    }
     const { account, credential, workspace } = ctx.principal;
     return { status: 200, body: { kind: "ai_account", ai_account: aiAccountView(account), credential: credentialView(credential), workspace: workspaceView(workspace) } };
   },

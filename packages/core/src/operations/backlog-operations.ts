@@ -1,7 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { decodeCursor } from "../cursors/cursor.ts";
-import { pageOf } from "../cursors/page.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
 import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
@@ -14,6 +11,7 @@ import { BACKLOG_KINDS, BACKLOG_SORTS, BACKLOG_STATUSES, type BacklogFilters, ty
 import { resolveProject } from "../session-state/resolve-project.ts";
 import { DAY_MS, parseDurationMs } from "../time/duration.ts";
 import { defineOperation } from "./operation.ts";
+import { offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
 
 const StatusSchema = Type.Union(BACKLOG_STATUSES.map((s) => Type.Literal(s)), { description: "untriaged -> open -> in_progress; resolved and dismissed are final." });
@@ -119,7 +117,6 @@ const searchOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
-    const limit = parsePageLimit(input.limit);
     if (input.assignee !== undefined && !isUlid(input.assignee)) throw malformed("assignee must be an AI account id (ULID).", { field: "assignee" });
     const filters: BacklogFilters = {
       q: input.q === undefined || input.q.trim() === "" ? null : input.q,
@@ -135,12 +132,9 @@ const searchOp = defineOperation({
       updatedAfter: parseTimestamp(input.updated_after, "updated_after"),
     };
     const sort = parseEnum(input.sort, BACKLOG_SORTS, "sort") ?? "priority";
-    const cursorFilters = { project: project.id, sort, ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(",") : v])) } as Record<string, string | null>;
-    const after = decodeCursor(deps, { resource: "backlog", workspaceId: ctx.principal.workspace.id, filters: cursorFilters }, input.cursor);
-    const offset = after === null ? 0 : Number(after);
-    const rows = await deps.stores.backlog.search({ workspaceId: project.workspaceId, projectId: project.id, filters, sort, offset, limit });
     const now = deps.clock.now();
-    return { status: 200, body: pageOf(deps, ctx, "backlog", cursorFilters, rows.length > limit ? String(offset + limit) : null, rows.slice(0, limit).map((i) => backlogView(i, project, now))) };
+    const body = await offsetPage(deps, ctx, { resource: "backlog", filters: { project: project.id, sort, ...filters }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.backlog.search({ workspaceId: project.workspaceId, projectId: project.id, filters, sort, offset, limit }), (i) => backlogView(i, project, now));
+    return { status: 200, body };
   },
 });
 
@@ -164,17 +158,20 @@ const staleOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
-    const limit = parsePageLimit(input.limit);
     if (input.assignee !== undefined && !isUlid(input.assignee)) throw malformed("assignee must be an AI account id (ULID).", { field: "assignee" });
     const status = parseEnum(input.status, ["untriaged", "open", "in_progress"] as const, "status");
     const olderThanMs = input.older_than === undefined ? null : parseDurationMs(input.older_than, "older_than", { minMs: 0, maxMs: 3650 * DAY_MS });
     const includeSnoozed = parseBooleanFlag(input.include_snoozed, "include_snoozed") ?? false;
     const filters = { project: project.id, status, assignee: input.assignee ?? null, older_than: input.older_than ?? null, include_snoozed: includeSnoozed };
-    const after = decodeCursor(deps, { resource: "backlog-stale", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
-    const offset = after === null ? 0 : Number(after);
     const now = deps.clock.now();
-    const rows = await deps.stores.backlog.stale({ workspaceId: project.workspaceId, projectId: project.id, now, thresholds: thresholdsOf(project), status, assignee: input.assignee ?? null, olderThanMs, includeSnoozed, offset, limit });
-    return { status: 200, body: pageOf(deps, ctx, "backlog-stale", filters as unknown as Record<string, string | null>, rows.length > limit ? String(offset + limit) : null, rows.slice(0, limit).map((i) => backlogView(i, project, now))) };
+    const body = await offsetPage(
+      deps,
+      ctx,
+      { resource: "backlog-stale", filters, limit: input.limit, cursor: input.cursor },
+      (offset, limit) => deps.stores.backlog.stale({ workspaceId: project.workspaceId, projectId: project.id, now, thresholds: thresholdsOf(project), status, assignee: input.assignee ?? null, olderThanMs, includeSnoozed, offset, limit }),
+      (i) => backlogView(i, project, now),
+    );
+    return { status: 200, body };
   },
 });
 

@@ -1,7 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { decodeCursor } from "../cursors/cursor.ts";
-import { pageOf } from "../cursors/page.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
 import { malformed } from "../errors.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { isUlid } from "../ids.ts";
@@ -12,6 +9,7 @@ import type { CoreDeps } from "../deps.ts";
 import { settingMs } from "../session-state/projects.ts";
 import { resolveProject } from "../session-state/resolve-project.ts";
 import { defineOperation } from "./operation.ts";
+import { keysetPage } from "./paged-list.ts";
 import { BacklogItemSchema } from "./backlog-operations.ts";
 import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
 
@@ -93,6 +91,18 @@ const BriefingSchema = Type.Object(
   { description: "Where the last session stopped and what is ready." },
 );
 const SessionPath = { session_id: IdField("ULID of the build session.") };
+const UsageEntry = Type.Object(
+  {
+    model: Type.String({ minLength: 1, maxLength: 100 }),
+    input_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+    output_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+    cache_read_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+    cache_write_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+    cost_micro_usd: Type.Optional(Type.Integer({ minimum: 0, description: "Cost in millionths of a dollar." })),
+  },
+  { additionalProperties: false },
+);
+const UsageField = Type.Optional(Type.Array(UsageEntry, { maxItems: 20, description: "Cumulative usage of this session per model (each figure the total so far; below the last one reported: 400)." }));
 const PrInput = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -154,7 +164,6 @@ const searchOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
-    const limit = parsePageLimit(input.limit);
     for (const f of ["ai_account_id", "chain_root_id"] as const) if (input[f] !== undefined && !isUlid(input[f])) throw malformed(`${f} must be a ULID.`, { field: f });
     const filters: BuildSessionFilters = {
       state: parseEnum(input.state, BUILD_SESSION_STATES, "state"),
@@ -167,12 +176,9 @@ const searchOp = defineOperation({
       chainRootId: input.chain_root_id ?? null,
       q: input.q === undefined || input.q.trim() === "" ? null : input.q,
     };
-    const cursorFilters = { project: project.id, ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])) } as Record<string, string | boolean | null>;
-    const after = decodeCursor(deps, { resource: "build-sessions", workspaceId: ctx.principal.workspace.id, filters: cursorFilters }, input.cursor);
     const now = deps.clock.now();
-    const rows = await deps.stores.buildSessions.search({ workspaceId: project.workspaceId, projectId: project.id, filters, now, silenceMs: settingMs(project, "session_silence_after"), after, limit });
-    const page = rows.slice(0, limit);
-    return { status: 200, body: pageOf(deps, ctx, "build-sessions", cursorFilters as Record<string, string | null>, rows.length > limit ? (page[page.length - 1]?.id ?? null) : null, page.map((s) => sessionView(s, project, now))) };
+    const body = await keysetPage(deps, ctx, { resource: "build-sessions", filters: { project: project.id, ...filters }, limit: input.limit, cursor: input.cursor }, (after, limit) => deps.stores.buildSessions.search({ workspaceId: project.workspaceId, projectId: project.id, filters, now, silenceMs: settingMs(project, "session_silence_after"), after, limit }), (s) => sessionView(s, project, now));
+    return { status: 200, body };
   },
 });
 
@@ -211,6 +217,7 @@ const aggregateOp = defineOperation({
     lessons: Type.Object({ created: Type.Integer(), observed: Type.Integer() }),
     candidates: Type.Object({ detected: Type.Integer(), promoted: Type.Integer() }),
     prs_by_state: Type.Record(Type.String(), Type.Integer()),
+    usage: Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer(), cache_read_tokens: Type.Integer(), cache_write_tokens: Type.Integer(), total_tokens: Type.Integer(), cost_usd: Type.String() }, { description: "Usage reported so far (the last cumulative report of each model, summed)." }),
     liveness: Nullable(Type.String()),
   }),
   successStatus: 200,
@@ -226,7 +233,7 @@ const pingOp = defineOperation({
   auth: SESSION_STATE_WRITE,
   idempotency: "optional",
   mutates: true,
-  input: Type.Object({ ...SessionPath, focus: Type.Optional(Type.String({ maxLength: 500 })) }),
+  input: Type.Object({ ...SessionPath, focus: Type.Optional(Type.String({ maxLength: 500 })), usage: UsageField }),
   output: SessionSchema,
   successStatus: 200,
   handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: sessionResult(deps, await pingSession(deps, stores, ctx, input.session_id, input)) })),
@@ -287,6 +294,7 @@ const endOp = defineOperation({
     end_reason: Type.Optional(Type.Union([Type.Literal("completed"), Type.Literal("abandoned")], { description: "Default completed." })),
     summary_md: Type.Optional(MarkdownField("What the session did.")),
     learnings: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2_000 }), { maxItems: 20, description: "What was learned (lesson material)." })),
+    usage: UsageField,
   }),
   output: SessionSchema,
   successStatus: 200,

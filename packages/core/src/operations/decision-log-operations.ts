@@ -1,7 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { decodeCursor } from "../cursors/cursor.ts";
-import { pageOf } from "../cursors/page.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
 import { malformed } from "../errors.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { isUlid } from "../ids.ts";
@@ -10,6 +7,7 @@ import { parseEnum, parseTimestamp } from "../session-state/fields.ts";
 import { DECISION_KINDS, SOURCE_KINDS, type DecisionListFilters } from "../session-state/model.ts";
 import { resolveProject } from "../session-state/resolve-project.ts";
 import { defineOperation } from "./operation.ts";
+import { keysetPage, offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
 
 const SourceInput = Type.Object(
@@ -125,7 +123,6 @@ const listDecisionsOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
-    const limit = parsePageLimit(input.limit);
     if (input.author !== undefined && !isUlid(input.author)) throw malformed("author must be an AI account id (ULID).", { field: "author" });
     const filters: DecisionListFilters = {
       status: parseEnum(input.status, ["active", "superseded"] as const, "status"),
@@ -138,10 +135,8 @@ const listDecisionsOp = defineOperation({
       file: input.file ?? null,
     };
     const cursorFilters = { project: project.id, status: filters.status, kind: filters.kind, tag: filters.tag, author: filters.authorId, session: filters.buildSessionId, since: input.since ?? null, until: input.until ?? null, file: filters.file };
-    const after = decodeCursor(deps, { resource: "decision-log", workspaceId: ctx.principal.workspace.id, filters: cursorFilters }, input.cursor);
-    const rows = await deps.stores.decisions.list({ workspaceId: project.workspaceId, projectId: project.id, filters, after, limit });
-    const page = rows.slice(0, limit);
-    return { status: 200, body: pageOf(deps, ctx, "decision-log", cursorFilters, rows.length > limit ? (page[page.length - 1]?.entry.id ?? null) : null, page.map(decisionView)) };
+    const body = await keysetPage(deps, ctx, { resource: "decision-log", filters: cursorFilters, limit: input.limit, cursor: input.cursor }, (after, limit) => deps.stores.decisions.list({ workspaceId: project.workspaceId, projectId: project.id, filters, after, limit }), decisionView, (r) => r.entry.id);
+    return { status: 200, body };
   },
 });
 
@@ -157,13 +152,8 @@ const searchDecisionsOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
-    const limit = parsePageLimit(input.limit);
-    const filters = { project: project.id, q: input.q };
-    const after = decodeCursor(deps, { resource: "decision-search", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
-    const offset = after === null ? 0 : Number(after);
-    const hits = await deps.stores.decisions.search({ workspaceId: project.workspaceId, projectId: project.id, q: input.q, offset, limit });
-    const page = hits.slice(0, limit);
-    return { status: 200, body: pageOf(deps, ctx, "decision-search", filters, hits.length > limit ? String(offset + limit) : null, page.map((h) => ({ decision: decisionView(h.row), rank: h.rank, snippet: h.snippet }))) };
+    const body = await offsetPage(deps, ctx, { resource: "decision-search", filters: { project: project.id, q: input.q }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.decisions.search({ workspaceId: project.workspaceId, projectId: project.id, q: input.q, offset, limit }), (h) => ({ decision: decisionView(h.row), rank: h.rank, snippet: h.snippet }));
+    return { status: 200, body };
   },
 });
 

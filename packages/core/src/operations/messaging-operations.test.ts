@@ -35,6 +35,7 @@ describe("messaging operations in the catalogue", () => {
       ["list_templates", "GET", "/v1/templates", "operational:list_templates", "none", 200],
       ["get_template", "GET", "/v1/templates/{name}", "operational:get_template", "none", 200],
       ["list_dead_letters", "GET", "/v1/dead-letters", "administrative:null", "none", 200],
+      ["count_waiting_messages", "GET", "/v1/message-counts", "administrative:null", "none", 200],
       ["release_dead_letter", "POST", "/v1/dead-letters/{message_id}/release", "administrative:null", "optional", 200],
       ["purge_dead_letter", "POST", "/v1/dead-letters/{message_id}/purge", "administrative:null", "optional", 200],
     ]);
@@ -66,10 +67,21 @@ describe("messaging operations in the catalogue", () => {
     expect(Value.Check(route("extend_lease").output, extended.body)).toBe(true);
     const acked = await executeOperation(s.world.deps, route("ack"), callContext(s.bob), { message_id: item?.envelope.message_id, lease_id: item?.lease.lease_id });
     expect(Value.Check(route("ack").output, acked.body)).toBe(true);
-    for (const [name, input, as] of [["get_message", { message_id: item?.envelope.message_id }, s.alice], ["list_messages", { role: "sent", limit: "10" }, s.alice], ["list_recipients", {}, s.alice], ["list_templates", {}, s.alice], ["get_template", { name: "result" }, s.alice], ["validate", body, s.alice], ["list_dead_letters", {}, s.admin]] as const) {
+    for (const [name, input, as] of [["get_message", { message_id: item?.envelope.message_id }, s.alice], ["list_messages", { role: "sent", limit: "10" }, s.alice], ["list_recipients", {}, s.alice], ["list_templates", {}, s.alice], ["get_template", { name: "result" }, s.alice], ["validate", body, s.alice], ["list_dead_letters", {}, s.admin], ["count_waiting_messages", {}, s.admin]] as const) {
       const r = await executeOperation(s.world.deps, route(name), callContext(as), input);
       expect(Value.Check(route(name).output, r.body), name).toBe(true);
     }
+  });
+
+  it("list_messages filters by recipient, sender and template as the envelope names them", async () => {
+    const s = await createMessagingScenario();
+    const body = { envelope: { recipient: { friendly_name: "bob" }, template: "directive" }, payload: { directive_kind: "task", summary: "s", instructions: "i" } };
+    await executeOperation(s.world.deps, route("send"), callContext(s.alice, { idempotencyKey: "k1", fingerprint: requestFingerprint({ method: "POST", path: "/v1/messages/send", body }) }), body);
+    const count = async (input: Record<string, unknown>) => ((await executeOperation(s.world.deps, route("list_messages"), callContext(s.alice), input)).body as { items: unknown[] }).items.length;
+    expect(await count({ recipient: "bob" })).toBe(1);
+    expect(await count({ recipient: "bob", sender: "alice", template: "directive" })).toBe(1);
+    expect(await count({ recipient: "carol" })).toBe(0);
+    expect(await count({ template: "result" })).toBe(0);
   });
 
   it("send without an Idempotency-Key is SVC_IDEMPOTENCY_KEY_REQUIRED; wrong types are SVC_MALFORMED_REQUEST; dead letters need an administrative credential", async () => {
@@ -79,6 +91,7 @@ describe("messaging operations in the catalogue", () => {
     expect(await code(executeOperation(s.world.deps, route("send"), callContext(s.alice, { idempotencyKey: "k" }), { envelope: { recipient: "bob", template: "directive" }, payload: {} }))).toBe("SVC_MALFORMED_REQUEST");
     expect(await code(executeOperation(s.world.deps, route("get_pending"), callContext(s.bob), { max: "ten" }))).toBe("SVC_MALFORMED_REQUEST");
     expect(await code(executeOperation(s.world.deps, route("list_dead_letters"), callContext(s.bob), {}))).toBe("SVC_TIER_INSUFFICIENT");
+    expect(await code(executeOperation(s.world.deps, route("count_waiting_messages"), callContext(s.bob), {}))).toBe("SVC_TIER_INSUFFICIENT");
     expect(await code(executeOperation(s.world.deps, route("send"), callContext(s.admin, { idempotencyKey: "k" }), {}))).toBe("SVC_SCOPE_INSUFFICIENT");
   });
 });

@@ -3,6 +3,7 @@ import { MESSAGE_STATES, PRIORITIES } from "../messaging/message.ts";
 import { ackMessage } from "../messaging/ack-message.ts";
 import { ACK_BATCH_MAX_ITEMS, ackMessages } from "../messaging/ack-messages.ts";
 import { claimMessages } from "../messaging/claim-messages.ts";
+import { countWaitingMessages } from "../messaging/count-waiting.ts";
 import { listDeadLetters, purgeDeadLetter, releaseDeadLetter } from "../messaging/dead-letters.ts";
 import { extendLease } from "../messaging/extend-lease.ts";
 import { getMessage } from "../messaging/get-message.ts";
@@ -232,13 +233,16 @@ const extend = defineOperation({
 const listMessagesOp = defineOperation({
   name: "list_messages",
   summary: "List the messages you sent or received, newest first, with their state.",
-  http: { method: "GET", path: "/v1/messages", query: ["role", "state", "limit", "cursor"] },
+  http: { method: "GET", path: "/v1/messages", query: ["role", "state", "recipient", "sender", "template", "limit", "cursor"] },
   auth: messageRoute(null),
   idempotency: "none",
   mutates: false,
   input: Type.Object({
     role: Type.Optional(Type.Union([Type.Literal("sent"), Type.Literal("received"), Type.Literal("any")], { description: "Messages you sent, received, or both (default any)." })),
     state: Type.Optional(StateSchema),
+    recipient: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: "Only messages to this friendly name (as at send time)." })),
+    sender: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: "Only messages from this friendly name (as at send time)." })),
+    template: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only messages of this template." })),
     limit: Limit,
     cursor: Cursor,
   }),
@@ -312,6 +316,31 @@ const listDeadLettersOp = defineOperation({
   handler: async (deps, ctx, input) => ({ status: 200, body: await listDeadLetters(deps, ctx, input) }),
 });
 
+const countWaitingMessagesOp = defineOperation({
+  name: "count_waiting_messages",
+  summary: "Count what waits in the workspace: pending and held messages per recipient, and the dead letters. Administrative.",
+  http: { method: "GET", path: "/v1/message-counts" },
+  auth: administrative,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({}),
+  output: Type.Object({
+    recipients: Type.Array(
+      Type.Object({
+        ai_account_id: Type.String({ description: "ULID of the recipient." }),
+        friendly_name: Type.String({ description: "Its current name." }),
+        pending: Type.Integer({ description: "Pending messages, not expired." }),
+        held: Type.Integer({ description: "Claimed messages not yet acknowledged, not expired." }),
+      }),
+      { description: "Recipients with pending or held messages, by name." },
+    ),
+    dead_lettered: Type.Integer({ description: "Dead-lettered messages of the workspace." }),
+    counted_at: Timestamp("The instant the counts hold for (the database clock)."),
+  }),
+  successStatus: 200,
+  handler: async (deps, ctx) => ({ status: 200, body: await countWaitingMessages(deps, ctx) }),
+});
+
 const releaseDeadLetterOp = defineOperation({
   name: "release_dead_letter",
   summary: "Return a dead-lettered message to pending with its delivery count reset. Administrative.",
@@ -353,6 +382,7 @@ export const MESSAGING_OPERATIONS = [
   listTemplatesOp,
   getTemplateOp,
   listDeadLettersOp,
+  countWaitingMessagesOp,
   releaseDeadLetterOp,
   purgeDeadLetterOp,
 ] as const;

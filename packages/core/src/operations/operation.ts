@@ -8,8 +8,12 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Who may call an operation. */
 export type OperationAuth =
-  /** No credential (version, openapi). */
-  | { kind: "public" }
+  /**
+   * No credential (version, openapi, the notices' public routes). With `acceptsCredential`, a
+   * bearer credential sent anyway is authenticated (401 when it is bad) and handed to the
+   * handler, which may show more to it (GET /v1/notices/{id} for the affected workspace).
+   */
+  | { kind: "public"; acceptsCredential?: true }
   /**
    * A bearer credential, of at least `tier`, carrying `scope` when given. With
    * `scopeWaivedForTier`, a credential of that tier (or higher) passes without the scope
@@ -19,7 +23,7 @@ export type OperationAuth =
 
 /** Per-call context the edges pass to a handler. */
 export interface OperationContext {
-  /** The authenticated caller (absent only for public operations). */
+  /** The authenticated caller (absent for public operations, unless one accepting a credential got one). */
   principal: Principal;
   /** The request id (X-Request-Id), echoed in errors and audit rows. */
   requestId: string;
@@ -27,6 +31,11 @@ export interface OperationContext {
   idempotencyKey: string | null;
   /** SHA-256 fingerprint of method + path + canonical body, computed by the edge. */
   fingerprint: string;
+  /**
+   * The client's address as the edge sees it (the socket's peer), for per-address limits of
+   * public operations; null when unknown (in-process calls).
+   */
+  clientAddress?: string | null;
   /** Aborts long waits when the client goes away or the server drains. */
   signal?: AbortSignal;
   /**
@@ -62,6 +71,8 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
     path: string;
     /** Names of `input` properties taken from the query string (GET routes). */
     query?: readonly string[];
+    /** `input` properties taken from request headers: input name -> header name (e.g. `notice_token` -> `Notice-Token`). */
+    headers?: Readonly<Record<string, string>>;
   };
   auth: OperationAuth;
   /** `required`: 400 SVC_IDEMPOTENCY_KEY_REQUIRED without the header. */

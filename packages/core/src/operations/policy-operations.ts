@@ -3,7 +3,9 @@ import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { acknowledgePolicy, auditAcknowledgeRefusal, policyListView, policyView, publishPolicy } from "../policies/workspace-policies.ts";
+import { listPolicyAcknowledgements } from "../policies/policy-acknowledgements.ts";
 import { defineOperation } from "./operation.ts";
+import { callerKey } from "../access/principal.ts";
 
 const PolicyFields = {
   id: Type.String({ description: "ULID of the policy (the same for all its versions)." }),
@@ -58,9 +60,9 @@ const getPolicies = defineOperation({
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const workspaceId = ctx.principal.workspace.id;
-    const scope = { resource: "policies", workspaceId, filters: { account: ctx.principal.account.id } };
+    const scope = { resource: "policies", workspaceId, filters: { account: callerKey(ctx.principal) } };
     const after = decodeCursor(deps, scope, input.cursor);
-    const rows = await deps.stores.policies.listCurrent({ workspaceId, accountId: ctx.principal.account.id, after, limit });
+    const rows = await deps.stores.policies.listCurrent({ workspaceId, accountId: callerKey(ctx.principal), after, limit });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { status: 200, body: { items: page.map(policyListView), next_cursor: rows.length > limit && last !== undefined ? encodeCursor(deps, scope, last.policy.name) : null } };
@@ -99,4 +101,34 @@ const acknowledgePolicies = defineOperation({
 });
 
 /** The policy operations: publish (administrative), read and acknowledge (operational). */
-export const POLICY_OPERATIONS = [publishPolicyOp, getPolicies, acknowledgePolicies];
+const listPolicyAcknowledgementsOp = defineOperation({
+  name: "list_policy_acknowledgements",
+  summary: "Who acknowledged a workspace policy: each AI account's last acknowledged version, whether it is the current one, and when. Administrative.",
+  http: { method: "GET", path: "/v1/policies/{policy_id}/acknowledgements", query: ["limit", "cursor"] },
+  auth: { kind: "credential", tier: "administrative", scope: null },
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    policy_id: Type.String({ minLength: 1, maxLength: 64, description: "ULID of the policy." }),
+    limit: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Page size: default 50, clamped to 1..100." })),
+    cursor: Type.Optional(Type.String({ maxLength: 2048, description: "next_cursor of the previous page." })),
+  }),
+  output: Type.Object({
+    policy: Type.Object({ id: Type.String(), name: Type.String(), version: Type.Integer({ description: "The current version." }), required: Type.Boolean() }, { description: "The policy's current version." }),
+    items: Type.Array(
+      Type.Object({
+        ai_account_id: Type.String({ description: "ULID of the AI account." }),
+        friendly_name: Type.String({ description: "Its current name." }),
+        version: Type.Integer({ description: "The version it last acknowledged." }),
+        current: Type.Boolean({ description: "True when that is the current version." }),
+        acknowledged_at: Type.String({ format: "date-time", description: "When it acknowledged that version." }),
+      }),
+      { description: "Accounts that acknowledged some version, by account id." },
+    ),
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: "Cursor of the next page; null on the last page." }),
+  }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await listPolicyAcknowledgements(deps, ctx, input) }),
+});
+
+export const POLICY_OPERATIONS = [publishPolicyOp, getPolicies, acknowledgePolicies, listPolicyAcknowledgementsOp];

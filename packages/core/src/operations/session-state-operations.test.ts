@@ -1,43 +1,17 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Principal, Workspace } from "../access/model.ts";
+import type { CredentialPrincipal, Principal, Workspace } from "../access/model.ts";
 import { setWorkspacePlan } from "../plans/set-workspace-plan.ts";
 import { createInMemoryDeps, type InMemoryWorld } from "../testing/create-in-memory-deps.ts";
 import { callOperation } from "../testing/guard-rail-calls.ts";
 import { seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
 import { outcomeOf } from "../testing/session-state-tables.contract.ts";
 import { SESSION_STATE_OPERATIONS } from "./session-state-operations.ts";
-
-/** The audit row each session-state mutation writes (every one must be listed). */
-const AUDITED: Readonly<Record<string, string>> = {
-  create_project: "project.created",
-  update_project: "project.updated",
-  archive_project: "project.archived",
-  unarchive_project: "project.unarchived",
-  set_default_project: "project.set_default",
-  record_decision: "decision.recorded",
-  correct_decision: "decision.corrected",
-  amend_decision_source: "decision.source_amended",
-  start_build_session: "build_session.started",
-  ping_build_session: "build_session.pinged",
-  put_build_session_current_state: "build_session.current_state_replaced",
-  put_build_session_prs: "build_session.prs_replaced",
-  prepend_build_session_lead: "build_session.lead_prepended",
-  end_build_session: "build_session.ended",
-  continue_build_session: "build_session.continued",
-  create_backlog_item: "backlog_item.created",
-  triage_backlog_item: "backlog_item.triaged",
-  assign_backlog_item: "backlog_item.assigned",
-  reassign_backlog_item: "backlog_item.reassigned",
-  reprioritize_backlog_item: "backlog_item.reprioritized",
-  amend_backlog_item: "backlog_item.amended",
-  close_backlog_item: "backlog_item.resolved",
-  acknowledge_backlog_staleness: "backlog_item.staleness_acknowledged",
-};
+import { LEARNING_AUDITED, RECORDS_AUDITED as AUDITED } from "../testing/session-state-audited.ts";
 
 describe("session-state operations: projects and the decision log (in memory)", () => {
   let world: InMemoryWorld;
   let ws: Workspace;
-  let agent: Principal;
+  let agent: CredentialPrincipal;
   const call = (who: Principal, name: string, input: Record<string, unknown>) => callOperation(world.deps, who, name, input);
   const body = async (who: Principal, name: string, input: Record<string, unknown>) => (await call(who, name, input)).body as any;
 
@@ -181,7 +155,7 @@ describe("session-state operations: projects and the decision log (in memory)", 
   });
 
   it("writes an audit row for every session-state mutation of the catalogue", async () => {
-    expect(Object.keys(AUDITED).sort()).toEqual(SESSION_STATE_OPERATIONS.filter((op) => op.mutates).map((op) => op.name).sort());
+    expect([...Object.keys(AUDITED), ...Object.keys(LEARNING_AUDITED)].sort()).toEqual(SESSION_STATE_OPERATIONS.filter((op) => op.mutates).map((op) => op.name).sort());
     const seen = new Set<string>();
     const run = async (name: string, input: Record<string, unknown>) => {
       const count = () => world.tables.messaging.audit.values().filter((r) => r.activity === AUDITED[name] && r.workspaceId === ws.id).length;

@@ -16,6 +16,7 @@ import { deliveryView, webhookView, type WebhookView } from "../webhooks/webhook
 import { DELIVERY_STATES, MAX_DELIVERY_ATTEMPTS, type DeliveryState } from "../webhooks/webhook.ts";
 import type { OperationContext, OperationResult } from "./operation.ts";
 import { defineOperation } from "./operation.ts";
+import { callerKey } from "../access/principal.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
@@ -128,7 +129,7 @@ function unsealKeyed(deps: CoreDeps, result: OperationResult): OperationResult {
  */
 async function finishedReplay(deps: CoreDeps, ctx: OperationContext): Promise<OperationResult | null> {
   if (ctx.idempotencyKey === null) return null;
-  const record = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, key: ctx.idempotencyKey });
+  const record = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: callerKey(ctx.principal), key: ctx.idempotencyKey });
   return record === null || record.status === null ? null : replayOrConflict(record, ctx);
 }
 

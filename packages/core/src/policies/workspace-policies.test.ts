@@ -41,6 +41,24 @@ describe("policies", () => {
     expect(((await call(s.world.deps, s.admin, "get_policies", {})).body as { items: unknown[] }).items).toHaveLength(1);
   });
 
+  it("lists who acknowledged which version, marking the current one; administrative only; another id is 404", async () => {
+    const s = await createMessagingScenario();
+    const v1 = (await call(s.world.deps, s.admin, "publish_policy", { name: "conduct", body: "Be kind.", required: true })).body as { id: string };
+    await call(s.world.deps, s.alice, "acknowledge_policies", { policy_id: v1.id, version: 1 });
+    await call(s.world.deps, s.admin, "publish_policy", { name: "conduct", body: "Be kinder.", required: true });
+    await call(s.world.deps, s.bob, "acknowledge_policies", { policy_id: v1.id, version: 2 });
+    const acks = (await call(s.world.deps, s.admin, "list_policy_acknowledgements", { policy_id: v1.id })).body as { policy: { version: number }; items: { friendly_name: string; version: number; current: boolean }[]; next_cursor: string | null };
+    expect(acks.policy.version).toBe(2);
+    expect(acks.items.map((a) => [a.friendly_name, a.version, a.current]).sort()).toEqual([["alice", 1, false], ["bob", 2, true]]);
+    expect(acks.next_cursor).toBeNull();
+    const first = (await call(s.world.deps, s.admin, "list_policy_acknowledgements", { policy_id: v1.id, limit: 1 })).body as { items: unknown[]; next_cursor: string };
+    expect(first.items).toHaveLength(1);
+    expect(((await call(s.world.deps, s.admin, "list_policy_acknowledgements", { policy_id: v1.id, limit: 1, cursor: first.next_cursor })).body as { items: unknown[] }).items).toHaveLength(1);
+    expect(await codeOf(call(s.world.deps, s.alice, "list_policy_acknowledgements", { policy_id: v1.id }))).toBe("SVC_TIER_INSUFFICIENT");
+    expect(await codeOf(call(s.world.deps, s.admin, "list_policy_acknowledgements", { policy_id: fixtureId() }))).toBe("SVC_RESOURCE_NOT_FOUND");
+    expect(await codeOf(call(s.world.deps, s.admin, "list_policy_acknowledgements", { policy_id: "nope" }))).toBe("SVC_RESOURCE_NOT_FOUND");
+  });
+
   it("refuses publishing to operational credentials and without an Idempotency-Key; refuses bad names", async () => {
     const s = await createMessagingScenario();
     expect(await codeOf(call(s.world.deps, s.alice, "publish_policy", { name: "p", body: "b" }))).toBe("SVC_TIER_INSUFFICIENT");

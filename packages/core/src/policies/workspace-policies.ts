@@ -5,6 +5,8 @@ import type { OperationContext } from "../operations/operation.ts";
 import type { Stores } from "../ports.ts";
 import { auditRefusal } from "../audit/refusal-audit.ts";
 import { POLICY_LIMITS, type Policy, type PolicyListItem } from "./policy.ts";
+import { actorColumns, actorDetails } from "../access/principal.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** A policy version on the wire. */
 export interface PolicyView {
@@ -45,12 +47,11 @@ function policyAudit(deps: Pick<CoreDeps, "ids">, ctx: OperationContext, p: { ac
     workspaceId: ctx.principal.workspace.id,
     occurredAt: p.occurredAt,
     activity: p.activity,
-    actorAccountId: ctx.principal.account.id,
-    actorCredentialId: ctx.principal.credential.id,
+    ...actorColumns(ctx.principal),
     subjectType: "policy",
     subjectId: p.policy.id,
     messageId: null,
-    details: p.details,
+    details: { ...p.details, ...actorDetails(ctx.principal) },
     operatorSignificant: false,
     requestId: ctx.requestId,
   };
@@ -66,7 +67,7 @@ export async function publishPolicy(deps: Pick<CoreDeps, "ids" | "clock">, store
   if (!POLICY_LIMITS.namePattern.test(input.name)) throw malformed("name must be 1 to 63 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit.", { field: "name" });
   if (input.body.trim() === "" || input.body.length > POLICY_LIMITS.bodyMaxLength) throw malformed(`body must be 1 to ${POLICY_LIMITS.bodyMaxLength} characters.`, { field: "body" });
   const now = deps.clock.now();
-  const policy = await stores.policies.publish({ workspaceId: ctx.principal.workspace.id, name: input.name, newId: deps.ids.next(), required: input.required ?? false, body: input.body, publishedAt: now, publishedBy: ctx.principal.account.id });
+  const policy = await stores.policies.publish({ workspaceId: ctx.principal.workspace.id, name: input.name, newId: deps.ids.next(), required: input.required ?? false, body: input.body, publishedAt: now, publishedBy: ctx.principal.kind === "person" ? null : ctx.principal.account.id });
   await stores.audit.append({ entry: policyAudit(deps, ctx, { activity: "policy.published", policy, occurredAt: now, details: { name: policy.name, version: policy.version, required: policy.required } }) });
   return policy;
 }
@@ -82,7 +83,7 @@ export async function acknowledgePolicy(deps: Pick<CoreDeps, "ids" | "clock">, s
   if (!Number.isSafeInteger(input.version) || input.version < 1) throw malformed("version must be a positive integer.", { field: "version" });
   if (!isUlid(input.policyId)) throw notFound("Policy");
   const now = deps.clock.now();
-  const result = await stores.policies.acknowledge({ workspaceId: ctx.principal.workspace.id, policyId: input.policyId, accountId: ctx.principal.account.id, version: input.version, now });
+  const result = await stores.policies.acknowledge({ workspaceId: ctx.principal.workspace.id, policyId: input.policyId, accountId: credentialCaller(ctx.principal).account.id, version: input.version, now });
   switch (result.kind) {
     case "not_found":
       throw notFound("Policy");
@@ -102,7 +103,7 @@ export async function acknowledgePolicy(deps: Pick<CoreDeps, "ids" | "clock">, s
  * @throws DomainError SVC_POLICY_NOT_ACKNOWLEDGED (details.policies [{id, name, version}]).
  */
 export async function checkPolicyGate(deps: Pick<CoreDeps, "stores">, ctx: OperationContext): Promise<void> {
-  const missing = await deps.stores.policies.unacknowledgedRequired({ workspaceId: ctx.principal.workspace.id, accountId: ctx.principal.account.id, limit: 20 });
+  const missing = await deps.stores.policies.unacknowledgedRequired({ workspaceId: ctx.principal.workspace.id, accountId: credentialCaller(ctx.principal).account.id, limit: 20 });
   if (missing.length === 0) return;
   throw policyNotAcknowledged(missing.map((m) => ({ id: m.policyId, name: m.name, version: m.version })));
 }

@@ -4,6 +4,7 @@ import { DomainError } from "../errors.ts";
 import { workspaceLimits } from "../plans/workspace-limits.ts";
 import type { RateLimiter } from "../ports.ts";
 import type { RateLimitStatus } from "./rate-limit-status.ts";
+import { rateLimitKey } from "../access/principal.ts";
 
 /** The rate-limit window: one minute, aligned to the minute (fixed windows). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -28,7 +29,7 @@ export async function enforceRateLimit(deps: Pick<CoreDeps, "stores" | "clock"> 
   const now = deps.clock.now();
   const windowStart = rateLimitWindowStart(now);
   const limits = await workspaceLimits(deps, principal.workspace.id);
-  const counts = await deps.rateLimiter.hit({ workspaceId: principal.workspace.id, credentialId: principal.credential.id, windowStart, cost });
+  const counts = await deps.rateLimiter.hit({ workspaceId: principal.workspace.id, credentialId: rateLimitKey(principal), windowStart, cost });
   const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + RATE_LIMIT_WINDOW_MS - now.getTime()) / 1000));
   const buckets = [
     { bucket: "credential" as const, limit: limits.credentialRequestsPerMinute, count: counts.credential },

@@ -10,12 +10,23 @@ export class InProcessRateLimiter implements RateLimiter {
   private currentWindow = 0;
 
   async hit(p: { workspaceId: string; credentialId: string; windowStart: Date; cost: number }): Promise<{ credential: number; workspace: number }> {
-    const w = p.windowStart.getTime();
+    const w = this.advance(p.windowStart);
+    return { credential: this.add(`${w}|c|${p.credentialId}`, p.cost), workspace: this.add(`${w}|w|${p.workspaceId}`, p.cost) };
+  }
+
+  async hitKey(p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number> {
+    const w = this.advance(p.windowStart);
+    return this.add(`${w}|k|${p.bucket}|${p.key}`, p.cost);
+  }
+
+  // Windows older than the current one are dropped as windows advance.
+  private advance(windowStart: Date): number {
+    const w = windowStart.getTime();
     if (w > this.currentWindow) {
       for (const key of this.counts.keys()) if (Number(key.slice(0, key.indexOf("|"))) < w) this.counts.delete(key);
       this.currentWindow = w;
     }
-    return { credential: this.add(`${w}|c|${p.credentialId}`, p.cost), workspace: this.add(`${w}|w|${p.workspaceId}`, p.cost) };
+    return w;
   }
 
   async purgeBefore(p: { before: Date }): Promise<number> {

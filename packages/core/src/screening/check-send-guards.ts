@@ -5,6 +5,7 @@ import { DomainError, isDomainError } from "../errors.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { checkMonthlyMessageCap } from "../plans/plan-caps.ts";
 import { checkPolicyGate } from "../policies/workspace-policies.ts";
+import { credentialCaller, callerKey } from "../access/principal.ts";
 
 /** The refusal codes of the send guards (each audited when a real send is refused). */
 export const SEND_GUARD_CODES: ReadonlySet<string> = new Set(["SVC_SANCTIONS_BLOCKED", "SVC_SANCTIONS_REVIEW_PENDING", "SVC_POLICY_NOT_ACKNOWLEDGED", "SVC_PLAN_LIMIT_EXCEEDED"]);
@@ -21,7 +22,7 @@ export const SEND_GUARD_CODES: ReadonlySet<string> = new Set(["SVC_SANCTIONS_BLO
  *   SVC_POLICY_NOT_ACKNOWLEDGED, SVC_PLAN_LIMIT_EXCEEDED.
  */
 export async function checkSendGuards(deps: CoreDeps, ctx: OperationContext, recipient: AiAccount, opts: { dryRun: boolean; policyGateInWrite?: boolean }): Promise<void> {
-  const sender = ctx.principal.account;
+  const sender = credentialCaller(ctx.principal).account;
   if (deps.sanctions !== undefined) {
     const result = await deps.sanctions.screen({
       parties: [
@@ -52,5 +53,5 @@ export async function checkSendGuards(deps: CoreDeps, ctx: OperationContext, rec
  */
 export async function auditSendRefusal(deps: CoreDeps, ctx: OperationContext, e: unknown): Promise<void> {
   if (!isDomainError(e) || !SEND_GUARD_CODES.has(e.code)) return;
-  await auditRefusal(deps, ctx, { activity: "message.send_refused", code: e.code, subjectType: "ai_account", subjectId: ctx.principal.account.id, details: e.details ?? {}, operatorSignificant: e.code.startsWith("SVC_SANCTIONS_") });
+  await auditRefusal(deps, ctx, { activity: "message.send_refused", code: e.code, subjectType: "ai_account", subjectId: callerKey(ctx.principal), details: e.details ?? {}, operatorSignificant: e.code.startsWith("SVC_SANCTIONS_") });
 }

@@ -10,6 +10,7 @@ import { settingMs } from "./projects.ts";
 import { compareAndSet } from "./record-mutation.ts";
 import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
 import { actorOf, recordChange } from "./session-state-audit.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** Longest snooze of a staleness acknowledgement. */
 export const MAX_SNOOZE_MS = 90 * DAY_MS;
@@ -106,7 +107,7 @@ export async function sessionOfChange(stores: Stores, ctx: OperationContext, pro
     if (s === null || s.projectId !== projectId) throw new DomainError("SVC_RESOURCE_NOT_FOUND", "build_session_id names no build session of this project.", { resource: "Build session", field: "build_session_id" });
     return s.id;
   }
-  return (await stores.buildSessions.activeFor({ workspaceId, projectId, aiAccountId: ctx.principal.account.id }))?.id ?? null;
+  return (await stores.buildSessions.activeFor({ workspaceId, projectId, aiAccountId: credentialCaller(ctx.principal).account.id }))?.id ?? null;
 }
 
 async function itemChange(deps: CoreDeps, stores: Stores, ctx: OperationContext, item: BacklogItem, eventType: string, oldValue: Record<string, unknown>, newValue: Record<string, unknown>, buildSessionId?: string | null): Promise<void> {
@@ -133,7 +134,7 @@ export interface CreateBacklogInput {
  * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RESOURCE_NOT_FOUND (project, discovered_from_id,
  *   build_session_id), SVC_RESOURCE_CONFLICT (project archived).
  */
-export async function createBacklogItem(deps: CoreDeps, stores: Stores, ctx: OperationContext, input: CreateBacklogInput): Promise<{ item: BacklogItem; project: Project }> {
+export async function createBacklogItem(deps: CoreDeps, stores: Stores, ctx: OperationContext, input: CreateBacklogInput, origin: { importRow?: string } = {}): Promise<{ item: BacklogItem; project: Project }> {
   const project = await resolveProject(stores, ctx, input.project_id, { forWrite: true });
   const title = checkTitle(input.title);
   const descriptionMd = checkMarkdown(input.description_md, "description_md");
@@ -159,7 +160,7 @@ export async function createBacklogItem(deps: CoreDeps, stores: Stores, ctx: Ope
     assigneeAiAccountId: null,
     discoveredFromId,
     duplicateOfId: null,
-    source: { buildSessionId, decisionId: null, importRow: null },
+    source: { buildSessionId, decisionId: null, importRow: origin.importRow ?? null },
     closing: { prUrl: null, commitSha: null, notesMd: [], reason: null },
     resolvedAt: null,
     dismissedAt: null,
@@ -229,7 +230,7 @@ export async function triageBacklogItem(deps: CoreDeps, stores: Stores, ctx: Ope
 /** Takes an open, unassigned item: in_progress, assigned to the caller or the named account. */
 export async function assignBacklogItem(deps: CoreDeps, stores: Stores, ctx: OperationContext, id: string, input: { assignee_ai_account_id?: string }) {
   const now = deps.clock.now();
-  const assignee = input.assignee_ai_account_id === undefined ? ctx.principal.account.id : await liveAccount(stores, ctx.principal.workspace.id, input.assignee_ai_account_id, "assignee_ai_account_id");
+  const assignee = input.assignee_ai_account_id === undefined ? credentialCaller(ctx.principal).account.id : await liveAccount(stores, ctx.principal.workspace.id, input.assignee_ai_account_id, "assignee_ai_account_id");
   const r = await mutate(deps, stores, ctx, id, (item, project) => {
     writable(project);
     if (item.status !== "open") throw wrongStatus(item, "assigned", ["open"]);

@@ -10,6 +10,7 @@ import { settingMs } from "./projects.ts";
 import { compareAndSet } from "./record-mutation.ts";
 import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
 import { actorOf, recordChange } from "./session-state-audit.ts";
+import { recordUsage, usageView, type UsageInput } from "./usage.ts";
 
 /** Limits of build sessions (SESSION-STATE §3). */
 export const BUILD_SESSION_LIMITS = { goalMax: 2_000, leadLineMax: 300, leadLinesKept: 20, prsMax: 50, listItems: 50, learningsMax: 20 } as const;
@@ -169,7 +170,7 @@ export async function briefingFor(deps: CoreDeps, stores: Stores, project: Proje
           },
     ready_backlog: (await readyBacklog(stores, project, 5)).map((i) => backlogView(i, project, now)),
     stale_backlog_count: await staleCount(stores, project, now),
-    pending_lesson_candidates: 0,
+    pending_lesson_candidates: (await stores.candidates.counts({ workspaceId: project.workspaceId, projectId: project.id })).byStatus.pending,
   };
 }
 
@@ -196,7 +197,7 @@ function activeSecondsAfter(s: BuildSession, project: Project, now: Date): numbe
  * A ping: last_ping_at = now, ping_count + 1, active_seconds += min(gap, silence_after);
  * `focus` replaces current_state.focus. Ended: 409 session_ended.
  */
-export async function pingSession(deps: CoreDeps, stores: Stores, ctx: OperationContext, id: string, input: { focus?: string }): Promise<{ session: BuildSession; project: Project }> {
+export async function pingSession(deps: CoreDeps, stores: Stores, ctx: OperationContext, id: string, input: { focus?: string; usage?: UsageInput[] }): Promise<{ session: BuildSession; project: Project }> {
   const now = deps.clock.now();
   const r = await mutate(deps, stores, ctx, id, (s, project) => {
     if (s.state === "ended") throw ended(s.id);
@@ -213,6 +214,7 @@ export async function pingSession(deps: CoreDeps, stores: Stores, ctx: Operation
       updatedAt: now,
     };
   });
+  await recordUsage(deps, stores, r.after, input.usage, now);
   await sessionChange(deps, stores, ctx, r.after, "pinged", null, { ping_count: r.after.pingCount, active_seconds: r.after.activeSeconds });
   return { session: r.after, project: r.project };
 }
@@ -260,7 +262,7 @@ export async function prependLead(deps: CoreDeps, stores: Stores, ctx: Operation
 }
 
 /** Ends an active session (completed by default, or abandoned) with a summary and learnings. Ended: 409. */
-export async function endSession(deps: CoreDeps, stores: Stores, ctx: OperationContext, id: string, input: { end_reason?: string; summary_md?: string; learnings?: string[] }): Promise<{ session: BuildSession; project: Project }> {
+export async function endSession(deps: CoreDeps, stores: Stores, ctx: OperationContext, id: string, input: { end_reason?: string; summary_md?: string; learnings?: string[]; usage?: UsageInput[] }): Promise<{ session: BuildSession; project: Project }> {
   const reason = input.end_reason ?? "completed";
   if (reason !== "completed" && reason !== "abandoned") throw malformed("end_reason must be completed or abandoned (a continuation ends a session as continued).", { field: "end_reason" });
   const summary = checkMarkdown(input.summary_md, "summary_md");
@@ -271,6 +273,7 @@ export async function endSession(deps: CoreDeps, stores: Stores, ctx: OperationC
     if (project.state === "archived") throw projectArchived(project.id);
     return { ...s, state: "ended", endReason: reason, endedAt: now, activeSeconds: activeSecondsAfter(s, project, now), lastPingAt: now, summaryMd: summary, learnings, updatedAt: now };
   });
+  await recordUsage(deps, stores, r.after, input.usage, now);
   await sessionChange(deps, stores, ctx, r.after, "ended", { state: "active" }, { state: "ended", end_reason: reason });
   return { session: r.after, project: r.project };
 }
@@ -370,9 +373,10 @@ export async function aggregateSession(deps: CoreDeps, stores: Stores, ctx: Oper
       dismissed: backlogEvents.filter((e) => statusOf(e) === "dismissed" && e.eventType !== "note_added").length,
       touched: new Set(backlogEvents.map((e) => e.subjectId)).size,
     },
-    lessons: { created: 0, observed: 0 },
-    candidates: { detected: 0, promoted: 0 },
+    lessons: { created: events.filter((e) => e.subjectType === "lesson" && e.eventType === "created").length, observed: events.filter((e) => e.subjectType === "lesson" && e.eventType === "observed").length },
+    candidates: { detected: events.filter((e) => e.subjectType === "lesson_candidate" && e.eventType === "detected").length, promoted: events.filter((e) => e.subjectType === "lesson_candidate" && e.eventType === "promoted").length },
     prs_by_state: prs,
+    usage: usageView(await stores.usage.totalsForSessions({ workspaceId: session.workspaceId, buildSessionIds: ids })),
     liveness: livenessOf(session, project, now),
   };
 }

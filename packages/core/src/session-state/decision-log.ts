@@ -10,6 +10,7 @@ import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts
 import { actorOf, sessionStateAuditEntry } from "./session-state-audit.ts";
 import { oneLine } from "./text.ts";
 import { sessionOfChange } from "./backlog.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** A source as it arrives. */
 export interface SourceInput {
@@ -123,7 +124,7 @@ export async function recordDecision(deps: CoreDeps, stores: Stores, ctx: Operat
     recordedAt: now,
     supersedesId: null,
     chainRootId: id,
-    source: checkSource(input.source, { kind: "manual", ref: ctx.principal.account.friendlyName, url: null }),
+    source: checkSource(input.source, { kind: "manual", ref: credentialCaller(ctx.principal).account.friendlyName, url: null }),
   };
   checkContentSize(entry);
   entry.number = await stores.projects.nextNumber({ workspaceId: entry.workspaceId, projectId: entry.projectId, sequence: "decision" });
@@ -142,6 +143,11 @@ export async function findDecision(stores: Stores, ctx: Pick<OperationContext, "
 }
 
 /** The tip (the entry without successor) of `row`'s chain. */
+/** The id of the tip of the chain `id` belongs to (the caller may see it). */
+export async function chainTipId(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string): Promise<string> {
+  return (await tipOf(stores, await findDecision(stores, ctx, id))).entry.id;
+}
+
 async function tipOf(stores: Stores, row: DecisionRow): Promise<DecisionRow> {
   if (row.supersededById === null) return row;
   const chain = await stores.decisions.chain({ workspaceId: row.entry.workspaceId, chainRootId: row.entry.chainRootId });
@@ -187,7 +193,7 @@ export async function correctDecision(deps: CoreDeps, stores: Stores, ctx: Opera
     recordedAt: now,
     supersedesId: prev.id,
     chainRootId: prev.chainRootId,
-    source: checkSource(input.source, { kind: "manual", ref: ctx.principal.account.friendlyName, url: null }),
+    source: checkSource(input.source, { kind: "manual", ref: credentialCaller(ctx.principal).account.friendlyName, url: null }),
   };
   checkContentSize(entry);
   entry.number = await stores.projects.nextNumber({ workspaceId: entry.workspaceId, projectId: entry.projectId, sequence: "decision" });
@@ -217,14 +223,14 @@ export const COUNT_PERIODS = ["day", "week", "month"] as const;
 /** Most buckets one count-by-period answers. */
 export const MAX_PERIOD_BUCKETS = 366;
 
-function startOfPeriod(at: Date, period: (typeof COUNT_PERIODS)[number]): Date {
+export function startOfPeriod(at: Date, period: (typeof COUNT_PERIODS)[number]): Date {
   const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
   if (period === "week") d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
   if (period === "month") d.setUTCDate(1);
   return d;
 }
 
-function nextPeriod(at: Date, period: (typeof COUNT_PERIODS)[number]): Date {
+export function nextPeriod(at: Date, period: (typeof COUNT_PERIODS)[number]): Date {
   const d = new Date(at);
   if (period === "day") d.setUTCDate(d.getUTCDate() + 1);
   else if (period === "week") d.setUTCDate(d.getUTCDate() + 7);

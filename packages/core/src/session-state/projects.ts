@@ -154,16 +154,16 @@ export interface ProjectCounts {
   pending_candidates: number;
 }
 
-/**
- * A project's counts at the core clock's now. Lessons, rules and candidates are the next
- * issue's records: none exist yet, so they count 0.
- */
+/** A project's counts at the core clock's now (lessons: active ones). */
 export async function projectCounts(deps: Pick<CoreDeps, "clock">, stores: Stores, project: Project): Promise<ProjectCounts> {
   const at = { workspaceId: project.workspaceId, projectId: project.id };
   const decisions = await stores.decisions.count(at);
   const backlog = await stores.backlog.countByStatus({ ...at, now: deps.clock.now(), thresholds: { openMs: settingMs(project, "backlog_stale_after"), inProgressMs: settingMs(project, "backlog_in_progress_stale_after") } });
   const activeSessions = await stores.buildSessions.countActive(at);
-  return { untriaged: backlog.untriaged, open: backlog.open, in_progress: backlog.in_progress, stale: backlog.stale, active_sessions: activeSessions, decisions, lessons: 0, active_rules: 0, pending_candidates: 0 };
+  const lessons = await stores.lessons.countByStatus(at);
+  const rules = await stores.rules.active(at);
+  const candidates = await stores.candidates.counts(at);
+  return { untriaged: backlog.untriaged, open: backlog.open, in_progress: backlog.in_progress, stale: backlog.stale, active_sessions: activeSessions, decisions, lessons: lessons.active, active_rules: rules.length, pending_candidates: candidates.byStatus.pending };
 }
 
 /**

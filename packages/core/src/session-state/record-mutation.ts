@@ -21,3 +21,21 @@ export async function compareAndSet<T extends { version: number }>(read: () => P
   }
   throw new DomainError("SVC_RESOURCE_CONFLICT", "The record kept changing under concurrent writes; read it again and retry.", { reason: "concurrent_write" });
 }
+
+/**
+ * `compareAndSet` over a record found with its project: `find` reads both (and refuses what the
+ * caller may not see), `decide` gets both, `write` is the store's compare-and-set.
+ */
+export async function mutateWithProject<T extends { version: number }, P>(find: () => Promise<{ record: T; project: P }>, decide: (current: T, project: P) => T | Promise<T>, write: (next: T, expectedVersion: number) => Promise<ReplaceResult>): Promise<{ before: T; after: T; project: P }> {
+  let project: P | undefined;
+  const r = await compareAndSet(
+    async () => {
+      const found = await find();
+      project = found.project;
+      return found.record;
+    },
+    (current) => decide(current, project as P),
+    write,
+  );
+  return { ...r, project: project as P };
+}

@@ -2,6 +2,7 @@ import { DomainError, malformed, notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import type { Stores } from "../ports.ts";
+import { SLUG_PATTERN } from "./fields.ts";
 import type { Project } from "./model.ts";
 
 /** The refusal of a write to an archived project: 409 with details.reason `project_archived`. */
@@ -11,7 +12,7 @@ export function projectArchived(projectId: string): DomainError {
 
 /** The project a project-restricted credential is limited to, or null. */
 export function restrictedProjectId(ctx: Pick<OperationContext, "principal">): string | null {
-  return ctx.principal.credential.projectId;
+  return ctx.principal.kind === "person" ? null : ctx.principal.credential.projectId;
 }
 
 /**
@@ -21,6 +22,18 @@ export function restrictedProjectId(ctx: Pick<OperationContext, "principal">): s
 export function visibleTo(ctx: Pick<OperationContext, "principal">, projectId: string): boolean {
   const only = restrictedProjectId(ctx);
   return only === null || only === projectId;
+}
+
+/**
+ * The record of `{project_id?, slug}` that `find` reads in the resolved project (reads).
+ * @throws DomainError SVC_MALFORMED_REQUEST (slug), SVC_RESOURCE_NOT_FOUND (project, record).
+ */
+export async function findBySlug<T>(stores: Stores, ctx: Pick<OperationContext, "principal">, input: { project_id?: string; slug: string }, resource: string, find: (p: { workspaceId: string; projectId: string; slug: string }) => Promise<T | null>): Promise<T> {
+  const project = await resolveProject(stores, ctx, input.project_id, { forWrite: false });
+  if (!SLUG_PATTERN.test(input.slug)) throw malformed(`slug must match ${SLUG_PATTERN.source}.`, { field: "slug" });
+  const found = await find({ workspaceId: project.workspaceId, projectId: project.id, slug: input.slug });
+  if (found === null) throw notFound(resource);
+  return found;
 }
 
 /**

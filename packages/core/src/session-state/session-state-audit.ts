@@ -3,10 +3,13 @@ import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import type { Stores } from "../ports.ts";
 import type { CreatedBy, RecordEvent } from "./model.ts";
+import { actorColumns, actorDetails } from "../access/principal.ts";
+import { credentialCaller } from "../access/principal.ts";
 
 /** The caller as a record's `created_by` / event actor. */
 export function actorOf(ctx: Pick<OperationContext, "principal">): CreatedBy {
-  return { aiAccountId: ctx.principal.account.id, friendlyName: ctx.principal.account.friendlyName };
+  const { account } = credentialCaller(ctx.principal);
+  return { aiAccountId: account.id, friendlyName: account.friendlyName };
 }
 
 /** A workspace audit row of a session-state write (`project.created`, `decision.recorded`, ...). */
@@ -16,12 +19,11 @@ export function sessionStateAuditEntry(deps: Pick<CoreDeps, "ids">, ctx: Pick<Op
     workspaceId: ctx.principal.workspace.id,
     occurredAt: p.occurredAt,
     activity: p.activity,
-    actorAccountId: ctx.principal.account.id,
-    actorCredentialId: ctx.principal.credential.id,
+    ...actorColumns(ctx.principal),
     subjectType: p.subjectType,
     subjectId: p.subjectId,
     messageId: null,
-    details: p.details,
+    details: { ...p.details, ...actorDetails(ctx.principal) },
     operatorSignificant: false,
     requestId: ctx.requestId,
   };

@@ -1,3 +1,6 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+
 // Text heuristics shared by the session-state areas (SESSION-STATE §1): one tokenizer, slugs,
 // one-line summaries, Jaccard similarity. Pure; no language model.
 
@@ -73,4 +76,14 @@ export function highlight(text: string, terms: readonly string[], words = 24): s
     .slice(start, start + words)
     .map((w) => (isHit(w) ? `**${w}**` : w))
     .join(" ");
+}
+
+/** SHA-256 of UTF-8 text, lower-case hex. */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
+}
+
+/** The sorted, de-duplicated token set of `text` (tokens of at least three characters, not only digits). */
+export function keywordSet(text: string): string[] {
+  return [...new Set(tokenize(text).filter((t) => t.length >= 3 && !/^\d+$/.test(t)))].sort();
 }

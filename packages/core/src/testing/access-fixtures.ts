@@ -20,7 +20,7 @@ export function makeWorkspace(overrides: Partial<Workspace> = {}): Workspace {
 /** An owner person of `workspaceId` with an email unique across the process. */
 export function makePerson(workspaceId: string, overrides: Partial<Person> = {}): Person {
   const id = overrides.id ?? fixtureId();
-  return { id, workspaceId, email: `owner-${id.toLowerCase()}@example.test`, passwordHash: null, createdAt: new Date("2026-01-01T00:00:00.000Z"), ...overrides };
+  return { id, workspaceId, email: `owner-${id.toLowerCase()}@example.test`, displayName: null, role: "owner", passwordHash: null, mfaEnabledAt: null, createdAt: new Date("2026-01-01T00:00:00.000Z"), ...overrides };
 }
 
 /** An active AI account of `workspaceId` with a unique friendly name. */

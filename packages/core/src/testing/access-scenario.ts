@@ -2,7 +2,7 @@ import { createAuthenticator } from "../access/authenticate.ts";
 import type { Authenticator } from "../access/authenticate.ts";
 import { bootstrapWorkspace } from "../access/bootstrap-workspace.ts";
 import type { BootstrapResult } from "../access/bootstrap-workspace.ts";
-import type { AiAccount, Credential, Principal } from "../access/model.ts";
+import type { AiAccount, Credential, CredentialPrincipal, Principal } from "../access/model.ts";
 import { hashToken, newTokenSeal, tokenFromSeal } from "../access/token.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { makeAccount, makeCredential } from "./access-fixtures.ts";
@@ -11,7 +11,7 @@ import type { InMemoryWorld } from "./create-in-memory-deps.ts";
 /** A bootstrapped workspace in an in-memory world: its admin's token and principal. */
 export interface AccessScenarioWorkspace extends BootstrapResult {
   /** The admin's principal as the authenticator builds it. */
-  principal: Principal;
+  principal: CredentialPrincipal;
   /** `Authorization` header value of the admin credential. */
   authorization: string;
 }

@@ -2,6 +2,9 @@ import type { CoreDeps, ServerSecrets } from "../deps.ts";
 import { ulidSource } from "../ids.ts";
 import type { IdSource, Stores } from "../ports.ts";
 import { InMemoryAccessTables, bindInMemoryAccessStores } from "./in-memory-access.ts";
+import { InMemoryPeopleTables, InMemoryPersonSessionStore, InMemoryPersonStore, InMemorySignInThrottleStore } from "./in-memory-people.ts";
+import { InMemoryPersonTokenStore, InMemoryPersonTokenTables, InMemoryWorkspaceLifecycleStore, InMemoryWorkspacePeopleStore } from "./in-memory-person-admin.ts";
+import { InMemoryTable } from "./in-memory-transaction.ts";
 import { InMemoryAuditLog } from "./in-memory-audit-log.ts";
 import { InMemoryGuardRailTables, InMemoryPlanStore, InMemoryPolicyStore } from "./in-memory-guard-rails.ts";
 import { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
@@ -11,7 +14,11 @@ import type { InMemoryTransaction } from "./in-memory-transaction.ts";
 import { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
 import { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 import { ManualClock } from "./manual-clock.ts";
+import { InMemoryNoticeStore, InMemoryNoticeTables } from "./in-memory-notices.ts";
 import { InMemoryWebhookOutbox, InMemoryWebhookStore, InMemoryWebhookTables } from "./in-memory-webhooks.ts";
+import { InMemoryImportStore, InMemoryRecordTables, InMemoryUsageStore } from "./in-memory-records.ts";
+import { InMemoryLearningTables, InMemoryLessonCandidateStore, InMemoryLessonStore, InMemoryRuleStore } from "./in-memory-learning.ts";
+import { InMemoryOAuthStore, InMemoryOAuthTables } from "./in-memory-oauth.ts";
 import { InMemoryBacklogStore, InMemoryBuildSessionStore, InMemoryDecisionLogStore, InMemoryProjectStore, InMemoryRecordEventStore, InMemorySessionStateTables } from "./in-memory-session-state.ts";
 
 /** A complete in-memory world: CoreDeps plus the handles tests use to steer and inspect it. */
@@ -20,7 +27,7 @@ export interface InMemoryWorld {
   /** The clock of every store and of the core; advance it to run leases and expiries out. */
   clock: ManualClock;
   notifier: InMemoryWakeupNotifier;
-  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables; webhooks: InMemoryWebhookTables; guardRails: InMemoryGuardRailTables; sessionState: InMemorySessionStateTables };
+  tables: { messaging: InMemoryMessagingTables; access: InMemoryAccessTables; webhooks: InMemoryWebhookTables; guardRails: InMemoryGuardRailTables; sessionState: InMemorySessionStateTables; notices: InMemoryNoticeTables; people: InMemoryPeopleTables; learning: InMemoryLearningTables; records: InMemoryRecordTables; oauth: InMemoryOAuthTables; personTokens: InMemoryPersonTokenTables };
   /** Builds stores bound to `tx` (null: autocommit), sharing this world's tables. */
   bind(tx: InMemoryTransaction | null): Stores;
 }
@@ -45,6 +52,13 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const guardRails = new InMemoryGuardRailTables();
   const webhooks = new InMemoryWebhookTables();
   const sessionState = new InMemorySessionStateTables();
+  const notices = new InMemoryNoticeTables();
+  const people = new InMemoryPeopleTables();
+  const learning = new InMemoryLearningTables();
+  const records = new InMemoryRecordTables();
+  const oauth = new InMemoryOAuthTables();
+  const personTokens = new InMemoryPersonTokenTables();
+  const payloadsDeleted = new InMemoryTable<Date>();
   const bind = (tx: InMemoryTransaction | null): Stores => {
     const accessStores = bindInMemoryAccessStores(access, tx);
     const policies = new InMemoryPolicyStore(guardRails, tx);
@@ -62,8 +76,21 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       recordEvents: new InMemoryRecordEventStore(sessionState, tx),
       buildSessions: new InMemoryBuildSessionStore(sessionState, tx),
       backlog: new InMemoryBacklogStore(sessionState, tx),
+      notices: new InMemoryNoticeStore(notices, { messaging, access, sessionState }, tx),
+      people: new InMemoryPersonStore(access, tx, people),
+      personSessions: new InMemoryPersonSessionStore(people, tx),
+      signInThrottle: new InMemorySignInThrottleStore(people, tx),
+      lessons: new InMemoryLessonStore(learning, tx),
+      candidates: new InMemoryLessonCandidateStore(learning, tx),
+      rules: new InMemoryRuleStore(learning, tx),
+      usage: new InMemoryUsageStore(records, sessionState, tx),
+      imports: new InMemoryImportStore(records, tx),
+      oauth: new InMemoryOAuthStore(oauth, access, tx),
+      personTokens: new InMemoryPersonTokenStore(personTokens, tx),
+      workspacePeople: new InMemoryWorkspacePeopleStore({ access, people, tokens: personTokens }, tx),
+      workspaceLifecycle: new InMemoryWorkspaceLifecycleStore({ access, messaging, payloadsDeleted }, tx),
     };
   };
   const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS };
-  return { deps, clock, notifier, tables: { messaging, access, webhooks, guardRails, sessionState }, bind };
+  return { deps, clock, notifier, tables: { messaging, access, webhooks, guardRails, sessionState, notices, people, learning, records, oauth, personTokens }, bind };
 }

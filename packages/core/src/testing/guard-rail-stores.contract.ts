@@ -51,6 +51,26 @@ export function describePolicyStoreContract(make: MessagingHarnessFactory): void
       expect(await ack(style.id, 1)).toMatchObject({ kind: "acknowledged" });
     });
 
+    it("lists who acknowledged a policy (each account's last version), by account id with keyset paging, scoped by workspace", async () => {
+      const conduct = await publish("conduct", true);
+      expect(await h.stores.policies.listAcknowledgements({ workspaceId: w.workspace.id, policyId: conduct.id, after: null, limit: 10 })).toEqual([]);
+      await ack(conduct.id, 1, w.sender.id);
+      await publish("conduct", true);
+      await ack(conduct.id, 2, w.recipient.id);
+      const [first, second] = [w.sender.id, w.recipient.id].sort();
+      const all = await h.stores.policies.listAcknowledgements({ workspaceId: w.workspace.id, policyId: conduct.id, after: null, limit: 10 });
+      expect(all).toEqual(
+        [
+          { accountId: w.sender.id, version: 1, acknowledgedAt: AT },
+          { accountId: w.recipient.id, version: 2, acknowledgedAt: AT },
+        ].sort((a, b) => (a.accountId < b.accountId ? -1 : 1)),
+      );
+      expect((await h.stores.policies.listAcknowledgements({ workspaceId: w.workspace.id, policyId: conduct.id, after: null, limit: 1 })).map((a) => a.accountId)).toEqual([first, second]);
+      expect((await h.stores.policies.listAcknowledgements({ workspaceId: w.workspace.id, policyId: conduct.id, after: first ?? null, limit: 1 })).map((a) => a.accountId)).toEqual([second]);
+      const other = await seedWorkspace(h.stores);
+      expect(await h.stores.policies.listAcknowledgements({ workspaceId: other.workspace.id, policyId: conduct.id, after: null, limit: 10 })).toEqual([]);
+    });
+
     it("lists current versions by name with the account's acknowledgement, paged by name, scoped by workspace", async () => {
       const b = await publish("b-policy", true);
       await publish("a-policy", false);
@@ -166,6 +186,16 @@ export function describeRateLimiterContract(make: () => Promise<RateLimiter>): v
       const creds = [fixtureId(), fixtureId(), fixtureId()];
       await Promise.all(Array.from({ length: 60 }, (_, i) => limiter.hit({ workspaceId: ws, credentialId: creds[i % 3] as string, windowStart: minute(5), cost: 1 })));
       expect(await limiter.hit({ workspaceId: ws, credentialId: creds[0] as string, windowStart: minute(5), cost: 0 })).toEqual({ credential: 20, workspace: 60 });
+    });
+
+    it("counts a keyed bucket per key and window, apart from the workspace buckets, without losing a concurrent hit", async () => {
+      const [k1, k2] = [fixtureId(), fixtureId()];
+      expect(await limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(20), cost: 1 })).toBe(1);
+      expect(await limiter.hitKey({ bucket: "notice_intake", key: k2, windowStart: minute(20), cost: 1 })).toBe(1);
+      expect(await limiter.hitKey({ bucket: "other", key: k1, windowStart: minute(20), cost: 1 })).toBe(1);
+      await Promise.all(Array.from({ length: 20 }, () => limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(20), cost: 1 })));
+      expect(await limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(20), cost: 0 })).toBe(21);
+      expect(await limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(21), cost: 1 })).toBe(1);
     });
 
     it("purges windows that started before a time", async () => {

@@ -9,8 +9,10 @@ import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction
  */
 export class InMemoryAccessTables {
   readonly workspaces = new InMemoryTable<Workspace>();
-  /** Owner people, keyed by workspace id. */
-  readonly owners = new InMemoryTable<Person>();
+  /** People, keyed by person id. */
+  readonly people = new InMemoryTable<Person>();
+  /** The owner person's id, keyed by workspace id. */
+  readonly ownerIds = new InMemoryTable<string>();
   readonly accounts = new InMemoryTable<AiAccount>();
   readonly credentials = new InMemoryTable<Credential>();
 }
@@ -28,9 +30,10 @@ export class InMemoryWorkspaceStore implements WorkspaceStore {
   ) {}
 
   async create(p: { workspace: Workspace; owner: Person }): Promise<{ kind: "created" } | { kind: "email_taken" }> {
-    if (this.tables.owners.values().some((o) => o.email === p.owner.email)) return { kind: "email_taken" };
+    if (this.tables.people.values().some((o) => o.email === p.owner.email)) return { kind: "email_taken" };
     this.tables.workspaces.set(this.tx, p.workspace.id, p.workspace);
-    this.tables.owners.set(this.tx, p.workspace.id, p.owner);
+    this.tables.people.set(this.tx, p.owner.id, p.owner);
+    this.tables.ownerIds.set(this.tx, p.workspace.id, p.owner.id);
     return { kind: "created" };
   }
 
@@ -47,7 +50,8 @@ export class InMemoryWorkspaceStore implements WorkspaceStore {
   }
 
   async findOwner(p: { workspaceId: string }): Promise<Person | null> {
-    return this.tables.owners.get(p.workspaceId) ?? null;
+    const ownerId = this.tables.ownerIds.get(p.workspaceId);
+    return ownerId === undefined ? null : (this.tables.people.get(ownerId) ?? null);
   }
 }
 

@@ -75,6 +75,17 @@ export class InMemoryPolicyStore implements PolicyStore {
     return { kind: "acknowledged", policy, acknowledgedAt: p.now };
   }
 
+  async listAcknowledgements(p: { workspaceId: string; policyId: string; after: string | null; limit: number }): Promise<{ accountId: string; version: number; acknowledgedAt: Date }[]> {
+    const prefix = `${p.workspaceId}/${p.policyId}/`;
+    return this.tables.acknowledgements
+      .entries()
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, ack]) => ({ accountId: key.slice(prefix.length), version: ack.version, acknowledgedAt: ack.acknowledgedAt }))
+      .filter((a) => p.after === null || a.accountId > p.after)
+      .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
+      .slice(0, p.limit + 1);
+  }
+
   async unacknowledgedRequired(p: { workspaceId: string; accountId: string; limit: number }): Promise<{ policyId: string; name: string; version: number }[]> {
     return this.tables.policies
       .values()

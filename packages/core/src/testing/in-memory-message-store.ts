@@ -3,7 +3,7 @@ import type { CallerGuard } from "../access/authenticate.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage } from "../messaging/message.ts";
-import type { AcceptSendResult, Clock, IdSource, LeaseWriteResult, MessageStore, WakeupNotifier } from "../ports.ts";
+import type { AcceptSendResult, Clock, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { afterCommit, type InMemoryTransaction } from "./in-memory-transaction.ts";
@@ -184,26 +184,46 @@ export class InMemoryMessageStore implements MessageStore {
     return { ok: true, message: next };
   }
 
-  async findForParticipant(p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null> {
+  async findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null> {
     const m = this.tables.messages.get(p.messageId);
-    return m && m.workspaceId === p.workspaceId && (m.senderId === p.accountId || m.recipientId === p.accountId) ? m : null;
+    return m && m.workspaceId === p.workspaceId && (p.accountId === null || m.senderId === p.accountId || m.recipientId === p.accountId) ? m : null;
   }
 
   async now(): Promise<Date> {
     return this.deps.clock.now();
   }
 
-  async listForParticipant(p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+  async listForParticipant(p: { workspaceId: string; accountId: string | null; role: "sent" | "received" | "any"; state: MessageState | null; match?: MessageMatch; after: string | null; limit: number }): Promise<MessageRecord[]> {
     const now = this.deps.clock.now();
     const after = p.after;
     return this.tables.messages
       .values()
       .filter((m) => m.workspaceId === p.workspaceId)
-      .filter((m) => (p.role === "sent" ? m.senderId === p.accountId : p.role === "received" ? m.recipientId === p.accountId : m.senderId === p.accountId || m.recipientId === p.accountId))
+      .filter((m) => (p.accountId === null ? true : p.role === "sent" ? m.senderId === p.accountId : p.role === "received" ? m.recipientId === p.accountId : m.senderId === p.accountId || m.recipientId === p.accountId))
       .filter((m) => p.state === null || effectiveState(m, now) === p.state)
+      .filter((m) => (p.match?.recipientName ?? null) === null || m.recipientName === p.match?.recipientName)
+      .filter((m) => (p.match?.senderName ?? null) === null || m.senderName === p.match?.senderName)
+      .filter((m) => (p.match?.template ?? null) === null || m.template === p.match?.template)
       .filter((m) => after === null || m.id < after)
       .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, p.limit + 1);
+  }
+
+  async countWaiting(p: { workspaceId: string; now: Date }): Promise<WaitingCounts> {
+    const byRecipient = new Map<string, { pending: number; held: number; sentAs: string }>();
+    let deadLettered = 0;
+    for (const m of this.tables.messages.values()) {
+      if (m.workspaceId !== p.workspaceId) continue;
+      if (m.state === "dead_lettered") deadLettered += 1;
+      if ((m.state !== "pending" && m.state !== "held") || m.expiresAt.getTime() <= p.now.getTime()) continue;
+      const counts = byRecipient.get(m.recipientId) ?? { pending: 0, held: 0, sentAs: m.recipientName };
+      counts[m.state] += 1;
+      byRecipient.set(m.recipientId, counts);
+    }
+    const recipients = await Promise.all(
+      [...byRecipient].map(async ([accountId, { pending, held, sentAs }]) => ({ accountId, friendlyName: (await this.deps.accounts?.findById({ workspaceId: p.workspaceId, accountId }))?.friendlyName ?? sentAs, pending, held })),
+    );
+    return { recipients: recipients.sort((a, b) => (a.friendlyName < b.friendlyName ? -1 : a.friendlyName > b.friendlyName ? 1 : 0)), deadLettered };
   }
 
   async listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
@@ -231,6 +251,36 @@ export class InMemoryMessageStore implements MessageStore {
     this.tables.messages.delete(this.tx, m.id);
     appendAuditRow(this.tables, this.tx, p.audit);
     return true;
+  }
+
+  async withhold(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<{ kind: "withheld"; message: MessageRecord } | { kind: "already_withheld" } | { kind: "not_found" }> {
+    const m = this.tables.messages.get(p.messageId);
+    if (!m || m.workspaceId !== p.workspaceId) return { kind: "not_found" };
+    if (m.state === "withheld") return { kind: "already_withheld" };
+    const next: MessageRecord = { ...m, state: "withheld", leaseId: m.state === "held" ? null : m.leaseId };
+    this.tables.messages.set(this.tx, m.id, next);
+    this.tables.withheldFrom.set(this.tx, m.id, m.state);
+    const outbox = this.deps.webhooks?.outbox;
+    for (const d of outbox?.values() ?? []) {
+      if (d.workspaceId === m.workspaceId && d.messageId === m.id && (d.state === "pending" || d.state === "retrying")) {
+        outbox?.set(this.tx, `${d.workspaceId}/${d.id}`, { ...d, state: "dead", deadAt: new Date(this.nowMs()), lastError: "legally_withheld", claimToken: null });
+      }
+    }
+    appendAuditRow(this.tables, this.tx, p.audit);
+    return { kind: "withheld", message: next };
+  }
+
+  async restoreWithheld(p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<{ kind: "restored"; message: MessageRecord } | { kind: "not_withheld" }> {
+    const m = this.tables.messages.get(p.messageId);
+    const from = this.tables.withheldFrom.get(p.messageId);
+    if (!m || m.workspaceId !== p.workspaceId || m.state !== "withheld" || from === undefined) return { kind: "not_withheld" };
+    // A held message's lease ended with the withholding: it comes back claimable at once.
+    const next: MessageRecord = from === "held" ? { ...m, state: "pending", visibleAt: new Date(this.nowMs()), leaseId: null } : { ...m, state: from };
+    this.tables.messages.set(this.tx, m.id, next);
+    this.tables.withheldFrom.delete(this.tx, m.id);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    if (next.state === "pending") this.wake(m.workspaceId, m.recipientId);
+    return { kind: "restored", message: next };
   }
 
   async expireDue(p: { auditIds: readonly string[] }): Promise<number> {

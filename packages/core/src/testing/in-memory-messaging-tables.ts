@@ -1,6 +1,6 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
-import type { MessageRecord } from "../messaging/message.ts";
+import type { MessageRecord, MessageState } from "../messaging/message.ts";
 import type { AuditChainLink } from "../ports.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
@@ -10,6 +10,8 @@ import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction
  */
 export class InMemoryMessagingTables {
   readonly messages = new InMemoryTable<MessageRecord>();
+  /** The state a withheld message had before it was withheld, keyed by message id. */
+  readonly withheldFrom = new InMemoryTable<MessageState>();
   /** Audit rows as inserted (never updated), keyed by id. */
   readonly audit = new InMemoryTable<NewAuditEntry>();
   /** The hash chain's links, keyed by `auditLinkKeyOf` (workspace and seq). */

@@ -2,6 +2,7 @@ import { createInMemoryDeps } from "./create-in-memory-deps.ts";
 import type { MessagingHarness } from "./messaging-harness.ts";
 import { describeSessionStateStoresContract } from "./session-state-stores.contract.ts";
 import { describeSessionStateTables } from "./session-state-tables.contract.ts";
+import { describeLearningStoresContract } from "./learning-stores.contract.ts";
 
 async function inMemoryHarness(): Promise<MessagingHarness> {
   const world = createInMemoryDeps();
@@ -10,3 +11,4 @@ async function inMemoryHarness(): Promise<MessagingHarness> {
 
 describeSessionStateStoresContract(inMemoryHarness);
 describeSessionStateTables("in memory", async (clock) => createInMemoryDeps({ clock }).deps);
+describeLearningStoresContract(inMemoryHarness);

@@ -266,6 +266,14 @@ export class InMemoryRecordEventStore implements RecordEventStore {
       .filter((e) => e.workspaceId === p.workspaceId && e.buildSessionId !== null && p.buildSessionIds.includes(e.buildSessionId))
       .sort(byId);
   }
+
+  async listByType(p: { workspaceId: string; projectId: string; subjectType: string; eventTypes: readonly string[]; since: Date; until: Date; limit: number }): Promise<RecordEvent[]> {
+    return this.tables.events
+      .values()
+      .filter((e) => e.workspaceId === p.workspaceId && e.projectId === p.projectId && e.subjectType === p.subjectType && p.eventTypes.includes(e.eventType) && e.at >= p.since && e.at <= p.until)
+      .sort(byId)
+      .slice(0, p.limit);
+  }
 }
 
 const sessionText = (s: BuildSession) =>
@@ -343,6 +351,13 @@ export class InMemoryBuildSessionStore implements BuildSessionStore {
 
   async countActive(p: { workspaceId: string; projectId: string }): Promise<number> {
     return this.all(p.workspaceId).filter((s) => s.projectId === p.projectId && s.state === "active").length;
+  }
+
+  async touchedBetween(p: { workspaceId: string; projectId: string; since: Date; until: Date; limit: number }): Promise<BuildSession[]> {
+    return this.all(p.workspaceId)
+      .filter((s) => s.projectId === p.projectId && s.updatedAt >= p.since && s.updatedAt <= p.until)
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || byId(a, b))
+      .slice(0, p.limit);
   }
 }
 

@@ -84,6 +84,11 @@ export class InMemoryTable<V> {
     return [...this.rows.values()].map((v) => structuredClone(v));
   }
 
+  /** Copies of every row with its key, in insertion order. */
+  entries(): [string, V][] {
+    return [...this.rows.entries()].map(([k, v]) => [k, structuredClone(v)]);
+  }
+
   /** Inserts or replaces a row; rollback restores what was there. */
   set(tx: InMemoryTransaction | null, key: string, value: V): void {
     const had = this.rows.has(key);

@@ -635,6 +635,25 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         expect(await h.stores.messages.listDeadLettered({ workspaceId: other.workspace.id, after: null, limit: 10 })).toEqual([]);
       });
 
+      it("countWaiting counts pending and held messages per recipient (expired ones left out) and the dead letters, of one workspace", async () => {
+        await deadLetter();
+        const soon = await send({ expiresAt: new Date((await now()).getTime() + 5 * SECOND_MS) }, w.sender, w.bystander);
+        await h.advance(6 * SECOND_MS);
+        for (let i = 0; i < 3; i++) await send();
+        await claimOne();
+        await send({}, w.sender, w.bystander);
+        const counts = await h.stores.messages.countWaiting({ workspaceId: w.workspace.id, now: await now() });
+        expect(counts.deadLettered).toBe(1);
+        const expected = [
+          { accountId: w.recipient.id, friendlyName: w.recipient.friendlyName, pending: 2, held: 1 },
+          { accountId: w.bystander.id, friendlyName: w.bystander.friendlyName, pending: 1, held: 0 },
+        ].sort((a, b) => (a.friendlyName < b.friendlyName ? -1 : 1));
+        expect(counts.recipients).toEqual(expected);
+        expect(soon.state).toBe("pending");
+        const other = await seedWorkspace(h.stores);
+        expect(await h.stores.messages.countWaiting({ workspaceId: other.workspace.id, now: await now() })).toEqual({ recipients: [], deadLettered: 0 });
+      });
+
       it("release returns it to pending with the delivery count reset; purge deletes it but keeps its audit rows", async () => {
         const m = await deadLetter();
         const released = await h.stores.messages.release({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.released") });
@@ -672,6 +691,20 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         expect(await list("any", "expired")).toEqual([received2.id]);
         expect(await list("received", "pending")).toEqual([received1.id]);
         expect((await list("any")).includes(unrelated.id)).toBe(false);
+      });
+
+      it("matches the recipient's and sender's names and the template as the envelope records them, across the workspace with no account", async () => {
+        const toRecipient = await send();
+        const toBystander = await send({ template: "result" }, w.sender, w.bystander);
+        const fromRecipient = await send({}, w.recipient, w.bystander);
+        const list = (match: { recipientName?: string; senderName?: string; template?: string }) =>
+          h.stores.messages.listForParticipant({ workspaceId: w.workspace.id, accountId: null, role: "any", state: null, match, after: null, limit: 10 }).then((ms) => ms.map((m) => m.id));
+        expect(await list({})).toEqual([fromRecipient.id, toBystander.id, toRecipient.id]);
+        expect(await list({ recipientName: w.bystander.friendlyName })).toEqual([fromRecipient.id, toBystander.id]);
+        expect(await list({ senderName: w.recipient.friendlyName })).toEqual([fromRecipient.id]);
+        expect(await list({ template: "result" })).toEqual([toBystander.id]);
+        expect(await list({ recipientName: w.bystander.friendlyName, senderName: w.sender.friendlyName })).toEqual([toBystander.id]);
+        expect(await list({ recipientName: "nobody" })).toEqual([]);
       });
     });
   });

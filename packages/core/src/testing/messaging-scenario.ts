@@ -1,4 +1,4 @@
-import type { Principal } from "../access/model.ts";
+import type { CredentialPrincipal } from "../access/model.ts";
 import { requestFingerprint } from "../idempotency/request-fingerprint.ts";
 import { claimMessages, type ClaimedItem } from "../messaging/claim-messages.ts";
 import type { SendMessageInput } from "../messaging/prepare-send.ts";
@@ -10,13 +10,13 @@ import { callContext, seedPrincipal, seedTestWorkspace } from "./principal-fixtu
 /** A ready in-memory world with a workspace, a sender `alice`, a recipient `bob` and an administrator `admin`. */
 export interface MessagingScenario {
   world: InMemoryWorld;
-  alice: Principal;
-  bob: Principal;
-  admin: Principal;
+  alice: CredentialPrincipal;
+  bob: CredentialPrincipal;
+  admin: CredentialPrincipal;
   /** Sends a directive (or `input`) from `from` (default alice) to bob; returns the message id. */
-  send(input?: Partial<SendMessageInput["envelope"]>, from?: Principal): Promise<string>;
+  send(input?: Partial<SendMessageInput["envelope"]>, from?: CredentialPrincipal): Promise<string>;
   /** Claims as bob (or `as`) with the given get-pending body. */
-  claim(body?: { max?: number; visibility_timeout?: string; wait?: string }, as?: Principal): Promise<ClaimedItem[]>;
+  claim(body?: { max?: number; visibility_timeout?: string; wait?: string }, as?: CredentialPrincipal): Promise<ClaimedItem[]>;
 }
 
 /** Builds a MessagingScenario over fresh in-memory deps. */

@@ -1,4 +1,4 @@
-import type { AiAccount, Principal, Tier, Workspace } from "../access/model.ts";
+import type { AiAccount, CredentialPrincipal, Principal, Tier, Workspace } from "../access/model.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import type { Stores } from "../ports.ts";
 import { fixtureId, makeAccount, makeCredential, makePerson, makeWorkspace } from "./access-fixtures.ts";
@@ -17,7 +17,7 @@ export async function seedTestWorkspace(stores: Stores, overrides: Partial<Works
  * Creates an AI account in `workspace` with a credential (through the ports) and returns the
  * principal an edge would authenticate: every operational scope unless told otherwise.
  */
-export async function seedPrincipal(stores: Stores, workspace: Workspace, opts: { friendlyName?: string; tier?: Tier; scopes?: string[]; account?: Partial<AiAccount> } = {}): Promise<Principal> {
+export async function seedPrincipal(stores: Stores, workspace: Workspace, opts: { friendlyName?: string; tier?: Tier; scopes?: string[]; account?: Partial<AiAccount> } = {}): Promise<CredentialPrincipal> {
   const account = makeAccount(workspace.id, { ...(opts.friendlyName ? { friendlyName: opts.friendlyName } : {}), ...opts.account });
   if ((await stores.accounts.create({ account })).kind !== "created") throw new Error("seedPrincipal: account not created");
   const credential = makeCredential(account, { tier: opts.tier ?? "operational", scopes: opts.scopes ?? ALL_OPERATIONAL_SCOPES });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Principal } from "../access/model.ts";
+import type { CredentialPrincipal } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { isDomainError } from "../errors.ts";
 import { callOperation } from "./guard-rail-calls.ts";
@@ -88,7 +88,7 @@ function inputFor(route: string, id: string): Record<string, unknown> {
 export function describeSessionStateTables(label: string, make: SessionStateDepsFactory): void {
   describe(`session-state tables (${label})`, () => {
     let deps: CoreDeps;
-    let agent: Principal;
+    let agent: CredentialPrincipal;
     let clock: ManualClock;
     const call = (name: string, input: Record<string, unknown>) => callOperation(deps, agent, name, input);
     const body = async (name: string, input: Record<string, unknown>) => (await call(name, input)).body as any;

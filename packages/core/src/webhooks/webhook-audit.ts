@@ -1,6 +1,7 @@
 import type { Principal } from "../access/model.ts";
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
+import { actorColumns, actorDetails } from "../access/principal.ts";
 
 /**
  * An audit row of the webhook area (`webhook.created`, `.updated`, `.signing_key_rotated`,
@@ -16,12 +17,11 @@ export function webhookAuditEntry(
     workspaceId: p.workspaceId,
     occurredAt: p.occurredAt,
     activity: p.activity,
-    actorAccountId: actor.principal?.account.id ?? null,
-    actorCredentialId: actor.principal?.credential.id ?? null,
+    ...actorColumns(actor.principal),
     subjectType: "webhook",
     subjectId: p.webhookId,
     messageId: p.messageId ?? null,
-    details: p.details,
+    details: { ...p.details, ...actorDetails(actor.principal) },
     operatorSignificant: false,
     requestId: actor.requestId,
   };

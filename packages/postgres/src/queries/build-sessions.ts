@@ -173,3 +173,12 @@ export async function buildSessionsCountActive(sql: SqlClient, p: { workspaceId:
   const [row] = await sql<{ n: number }[]>`select count(*)::int as n from build_sessions where workspace_id = ${p.workspaceId} and project_id = ${p.projectId} and state = 'active'`;
   return row?.n ?? 0;
 }
+
+/** Sessions of a project changed in [since, until], oldest change first (`build_sessions_updated_idx`). */
+export async function buildSessionsTouchedBetween(sql: SqlClient, p: { workspaceId: string; projectId: string; since: Date; until: Date; limit: number }): Promise<BuildSession[]> {
+  const rows = await sql<SessionRow[]>`
+    select ${sql(COLUMNS)} from build_sessions
+    where workspace_id = ${p.workspaceId} and project_id = ${p.projectId} and updated_at >= ${p.since} and updated_at <= ${p.until}
+    order by updated_at, id limit ${p.limit}`;
+  return rows.map(toSession);
+}

@@ -1,7 +1,8 @@
 import type { Credential, CredentialState, Tier } from "@agentq/core";
 import type { SqlClient } from "../sql-client.ts";
 
-interface CredentialRow {
+/** A row of `credentials`. */
+export interface CredentialRow {
   workspace_id: string;
   id: string;
   ai_account_id: string;
@@ -35,6 +36,11 @@ function toCredential(r: CredentialRow): Credential {
     rotatedFromId: r.rotated_from_id,
     rotatedToId: r.rotated_to_id,
   };
+}
+
+/** Credentials of rows, in id order. */
+export function credentialsFromRows(rows: readonly CredentialRow[]): Credential[] {
+  return rows.map(toCredential).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Inserts a credential. */

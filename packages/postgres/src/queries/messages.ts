@@ -1,4 +1,4 @@
-import { PRIORITIES, PRIORITY_RANK, type CallerGuard, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
+import { PRIORITIES, PRIORITY_RANK, type MessageMatch, type WaitingCounts, type CallerGuard, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
 
@@ -585,10 +585,11 @@ export async function messagesLeaseSnapshot(sql: SqlClient, p: { workspaceId: st
 }
 
 /** The message if the account is its sender or recipient, else null. */
-export async function messagesFindForParticipant(sql: SqlClient, p: { workspaceId: string; messageId: string; accountId: string }): Promise<MessageRecord | null> {
+export async function messagesFindForParticipant(sql: SqlClient, p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null> {
+  const participant = p.accountId === null ? sql`true` : sql`(sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
   const [row] = await sql<MessageRow[]>`
     select * from messages
-    where workspace_id = ${p.workspaceId} and id = ${p.messageId} and (sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
+    where workspace_id = ${p.workspaceId} and id = ${p.messageId} and ${participant}`;
   return row ? toMessage(row) : null;
 }
 
@@ -599,22 +600,48 @@ export async function messagesNow(sql: SqlClient): Promise<Date> {
   return row.now;
 }
 
-/** A page of the account's messages (sent, received or both), newest first, filtered by effective state; at most `limit + 1`. */
-export async function messagesListForParticipant(sql: SqlClient, p: { workspaceId: string; accountId: string; role: "sent" | "received" | "any"; state: MessageState | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+/** A page of the account's messages (sent, received or both; every message of the workspace with a null account), newest first, filtered by effective state; at most `limit + 1`. */
+export async function messagesListForParticipant(sql: SqlClient, p: { workspaceId: string; accountId: string | null; role: "sent" | "received" | "any"; state: MessageState | null; match?: MessageMatch; after: string | null; limit: number }): Promise<MessageRecord[]> {
   const role =
-    p.role === "sent" ? sql`sender_id = ${p.accountId}` : p.role === "received" ? sql`recipient_id = ${p.accountId}` : sql`(sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
+    p.accountId === null ? sql`true` : p.role === "sent" ? sql`sender_id = ${p.accountId}` : p.role === "received" ? sql`recipient_id = ${p.accountId}` : sql`(sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
   const rows = await sql<MessageRow[]>`
     select * from messages
     where workspace_id = ${p.workspaceId} and ${role}
       and (${p.after}::text is null or id < ${p.after})
       and (${p.state}::text is null
            or (case when state in ('pending', 'held') and expires_at <= now() then 'expired' else state end) = ${p.state})
+      and (${p.match?.recipientName ?? null}::text is null or recipient_name = ${p.match?.recipientName ?? null})
+      and (${p.match?.senderName ?? null}::text is null or sender_name = ${p.match?.senderName ?? null})
+      and (${p.match?.template ?? null}::text is null or template = ${p.match?.template ?? null})
     order by id desc
     limit ${p.limit + 1}`;
   return rows.map(toMessage);
 }
 
 /** A page of the workspace's dead-lettered messages, newest first; at most `limit + 1`. */
+/**
+ * What waits in a workspace, in one read: pending and held messages not expired at `now` per
+ * recipient (the claim index holds exactly those rows), named by the account's current name,
+ * and the dead letters (their partial index).
+ */
+export async function messagesCountWaiting(sql: SqlClient, p: { workspaceId: string; now: Date }): Promise<WaitingCounts> {
+  const rows = await sql<{ recipient_id: string; friendly_name: string; pending: number; held: number; dead_lettered: number }[]>`
+    select w.recipient_id, a.friendly_name, w.pending, w.held, d.dead_lettered
+    from (select count(*)::int as dead_lettered from messages where workspace_id = ${p.workspaceId} and state = 'dead_lettered') d
+    left join (
+      select recipient_id, count(*) filter (where state = 'pending')::int as pending, count(*) filter (where state = 'held')::int as held
+      from messages
+      where workspace_id = ${p.workspaceId} and state in ('pending', 'held') and expires_at > ${p.now}
+      group by recipient_id
+    ) w on true
+    left join ai_accounts a on a.workspace_id = ${p.workspaceId} and a.id = w.recipient_id
+    order by a.friendly_name`;
+  return {
+    recipients: rows.filter((r) => r.recipient_id !== null).map((r) => ({ accountId: r.recipient_id, friendlyName: r.friendly_name, pending: r.pending, held: r.held })),
+    deadLettered: rows[0]?.dead_lettered ?? 0,
+  };
+}
+
 export async function messagesListDeadLettered(sql: SqlClient, p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
   const rows = await sql<MessageRow[]>`
     select * from messages
@@ -650,6 +677,57 @@ export async function messagesPurge(sql: SqlClient, p: { workspaceId: string; me
     audit as (${auditFromChanged(sql, p.audit)})
     select id from changed`;
   return rows.length === 1;
+}
+
+/**
+ * Withholds a message after a legal notice in ONE statement: state 'withheld' with the state it
+ * had kept in withheld_from_state (a held message's lease ends), its pending and retrying webhook
+ * deliveries dead ('legally_withheld'), its audit row. The message leaves the claim index (whose
+ * predicate is state in ('pending', 'held')): the claim statement is untouched. Locks: the
+ * message row (the UPDATE; a concurrent claim or ack of it waits, then sees the new state).
+ */
+export async function messagesWithhold(sql: SqlClient, p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<{ kind: "withheld"; message: MessageRecord } | { kind: "already_withheld" } | { kind: "not_found" }> {
+  const [row] = await sql<(Partial<MessageRow> & { found: boolean })[]>`
+    with changed as (
+      update messages
+      set state = 'withheld', withheld_from_state = state, lease_id = case when state = 'held' then null else lease_id end
+      where workspace_id = ${p.workspaceId} and id = ${p.messageId} and state <> 'withheld'
+      returning *
+    ),
+    dead as (
+      update webhook_outbox o
+      set state = 'dead', dead_at = now(), last_error = 'legally_withheld', claim_token = null
+      from changed
+      where o.workspace_id = changed.workspace_id and o.message_id = changed.id and o.state in ('pending', 'retrying')
+      returning o.id
+    ),
+    audit as (${auditFromChanged(sql, p.audit)})
+    select exists (select 1 from messages where workspace_id = ${p.workspaceId} and id = ${p.messageId}) as found,
+           (select count(*) from dead)::int as dead_deliveries, changed.*
+    from (select 1) as one left join changed on true`;
+  if (row?.id != null) return { kind: "withheld", message: toMessage(row as MessageRow) };
+  return row?.found === true ? { kind: "already_withheld" } : { kind: "not_found" };
+}
+
+/**
+ * Lifts a withholding in ONE statement: the message returns to withheld_from_state (a held one
+ * to pending, visible now: its lease ended), with its audit row and a wake-up when it is
+ * claimable. Null when the message is not withheld.
+ */
+export async function messagesRestoreWithheld(sql: SqlClient, p: { workspaceId: string; messageId: string; audit: NewAuditEntry }): Promise<MessageRecord | null> {
+  const [row] = await sql<(MessageRow & { woke: number })[]>`
+    with changed as (
+      update messages
+      set state = case when withheld_from_state = 'held' then 'pending' else withheld_from_state end,
+          visible_at = case when withheld_from_state = 'held' then now() else visible_at end,
+          withheld_from_state = null
+      where workspace_id = ${p.workspaceId} and id = ${p.messageId} and state = 'withheld'
+      returning *
+    ),
+    audit as (${auditFromChanged(sql, p.audit)}),
+    wake as (select pg_notify(${WAKEUP_CHANNEL}, workspace_id || ':' || recipient_id) from changed where state = 'pending')
+    select changed.*, (select count(*) from wake)::int as woke from changed`;
+  return row ? toMessage(row) : null;
 }
 
 /**

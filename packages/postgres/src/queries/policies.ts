@@ -100,6 +100,17 @@ export async function policyVersionsFind(sql: SqlClient, p: { workspaceId: strin
   return row ? toPolicy(row) : null;
 }
 
+/** Who acknowledged a policy: each account's last acknowledged version, by account id, `limit + 1` rows (the primary key's order). */
+export async function policyAcknowledgementsList(sql: SqlClient, p: { workspaceId: string; policyId: string; after: string | null; limit: number }): Promise<{ accountId: string; version: number; acknowledgedAt: Date }[]> {
+  const rows = await sql<{ account_id: string; version: number; acknowledged_at: Date }[]>`
+    select account_id, version, acknowledged_at
+    from policy_acknowledgements
+    where workspace_id = ${p.workspaceId} and policy_id = ${p.policyId} and (${p.after}::text is null or account_id > ${p.after})
+    order by account_id
+    limit ${p.limit + 1}`;
+  return rows.map((r) => ({ accountId: r.account_id, version: r.version, acknowledgedAt: r.acknowledged_at }));
+}
+
 /** The send gate: required policies whose current version the account has not acknowledged, by name, at most `limit`. */
 export async function policiesUnacknowledgedRequired(sql: SqlClient, p: { workspaceId: string; accountId: string; limit: number }): Promise<{ policyId: string; name: string; version: number }[]> {
   const rows = await sql<{ id: string; name: string; current_version: number }[]>`

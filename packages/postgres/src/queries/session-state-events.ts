@@ -48,3 +48,14 @@ export async function sessionStateEventsListFor(sql: SqlClient, p: { workspaceId
     order by id desc limit ${p.limit}`;
   return rows.map(toEvent);
 }
+
+/** A project's events of one subject type and event types in [since, until], oldest first (`session_state_events_type_idx`). */
+export async function sessionStateEventsListByType(sql: SqlClient, p: { workspaceId: string; projectId: string; subjectType: string; eventTypes: readonly string[]; since: Date; until: Date; limit: number }): Promise<RecordEvent[]> {
+  const rows = await sql<EventRow[]>`
+    select workspace_id, id, project_id, subject_type, subject_id, event_type, actor_account_id, actor_name, old_value, new_value, build_session_id, at
+    from session_state_events
+    where workspace_id = ${p.workspaceId} and project_id = ${p.projectId} and subject_type = ${p.subjectType} and event_type = any(${[...p.eventTypes]}::text[])
+      and at >= ${p.since} and at <= ${p.until}
+    order by id limit ${p.limit}`;
+  return rows.map(toEvent);
+}

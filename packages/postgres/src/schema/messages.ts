@@ -34,6 +34,8 @@ export const messages = pgTable(
     acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true }),
     outcomeSummary: text("outcome_summary"),
     deadLetteredAt: timestamp("dead_lettered_at", { withTimezone: true }),
+    /** The state a withheld message had (DESIGN §2b); null unless state is 'withheld'. */
+    withheldFromState: text("withheld_from_state"),
   },
   (t) => [
     primaryKey({ name: "messages_pkey", columns: [t.workspaceId, t.id] }),
@@ -47,7 +49,8 @@ export const messages = pgTable(
     index("messages_recipient_idx").on(t.workspaceId, t.recipientId, t.id),
     index("messages_sender_idx").on(t.workspaceId, t.senderId, t.id),
     index("messages_dead_lettered_idx").on(t.workspaceId, t.id).where(sql`state = 'dead_lettered'`),
-    check("messages_state_check", sql`${t.state} in ('pending', 'held', 'acknowledged', 'expired', 'dead_lettered')`),
+    check("messages_state_check", sql`${t.state} in ('pending', 'held', 'acknowledged', 'expired', 'dead_lettered', 'withheld')`),
+    check("messages_withheld_from_check", sql`(${t.state} = 'withheld') = (${t.withheldFromState} is not null)`),
     check("messages_priority_rank_check", sql`${t.priorityRank} between 0 and 3`),
   ],
 );

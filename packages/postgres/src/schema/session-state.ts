@@ -121,6 +121,7 @@ export const sessionStateEvents = pgTable(
     primaryKey({ name: "session_state_events_pkey", columns: [t.workspaceId, t.id] }),
     index("session_state_events_subject_idx").on(t.workspaceId, t.subjectType, t.subjectId, t.id),
     index("session_state_events_session_idx").on(t.workspaceId, t.buildSessionId).where(sql`build_session_id is not null`),
+    index("session_state_events_type_idx").on(t.workspaceId, t.projectId, t.subjectType, t.eventType, t.at),
   ],
 );
 
@@ -166,6 +167,7 @@ export const buildSessions = pgTable(
     index("build_sessions_project_idx").on(t.workspaceId, t.projectId, t.id),
     index("build_sessions_active_idx").on(t.workspaceId, t.projectId, t.aiAccountId, t.id).where(sql`state = 'active'`),
     index("build_sessions_chain_idx").on(t.workspaceId, t.chainRootId),
+    index("build_sessions_updated_idx").on(t.workspaceId, t.projectId, t.updatedAt),
     check("build_sessions_state_check", sql`state in ('active', 'ended')`),
     check("build_sessions_end_check", sql`(state = 'ended') = (ended_at is not null) and (state = 'ended') = (end_reason is not null)`),
     check("build_sessions_end_reason_check", sql`end_reason is null or end_reason in ('completed', 'abandoned', 'continued')`),

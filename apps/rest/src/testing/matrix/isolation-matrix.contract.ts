@@ -30,6 +30,11 @@ const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedRe
   decision_id: (a) => [{ label: "decision", id: a.decisionId }, { label: "correction (chain tip)", id: a.correctionId }],
   session_id: (a) => [{ label: "build session", id: a.sessionId }],
   backlog_item_id: (a) => [{ label: "backlog item", id: a.backlogItemId }],
+  lesson_id: (a) => [{ label: "lesson", id: a.lessonId }],
+  lesson_candidate_id: (a) => [{ label: "lesson candidate", id: a.candidateId }],
+  rule_id: (a) => [{ label: "rule", id: a.ruleId }],
+  import_id: (a) => [{ label: "markdown import", id: a.importId }],
+  connection_id: (a) => [{ label: "connection", id: a.connectionId }],
 };
 
 /** Path parameters that name no workspace record (global catalogues): the reason, and a value to call with. */
@@ -126,6 +131,17 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
       session: await get(sender.authorization, `/v1/build-sessions/${w.a.sessionId}`),
       backlogItem: await get(sender.authorization, `/v1/backlog/${w.a.backlogItemId}`),
       backlogCounts: await get(sender.authorization, "/v1/backlog/count-by-status"),
+      lesson: await get(sender.authorization, `/v1/lessons/${w.a.lessonId}`),
+      lessons: await get(sender.authorization, "/v1/lessons"),
+      candidate: await get(sender.authorization, `/v1/lesson-candidates/${w.a.candidateId}`),
+      candidates: await get(sender.authorization, "/v1/lesson-candidates?status=any"),
+      rule: await get(sender.authorization, `/v1/rules/${w.a.ruleId}`),
+      rules: await get(sender.authorization, "/v1/rules?status=any"),
+      import: await get(sender.authorization, `/v1/session-state/imports/${w.a.importId}`),
+      importRows: await get(sender.authorization, `/v1/session-state/imports/${w.a.importId}/rows`),
+      // A fixed window: the default one moves with the clock.
+      usage: await get(sender.authorization, "/v1/usage?group_by=session&period=month&since=2000-01-01T00:00:00.000Z&until=2030-01-01T00:00:00.000Z"),
+      connections: await get(admin.authorization, "/v1/connections"),
     };
   }
 

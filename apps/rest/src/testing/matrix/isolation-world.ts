@@ -1,6 +1,6 @@
 import { ADMINISTRATIVE_SCOPES, bootstrapWorkspace, OPERATIONAL_SCOPES } from "@agentq/core";
 import type { WebhookTransport } from "@agentq/core";
-import { createInMemoryDeps } from "@agentq/core/testing";
+import { connectForTest, createInMemoryDeps } from "@agentq/core/testing";
 import { createRestApp } from "../../app.ts";
 import { directiveTo } from "../rest-scenario.ts";
 import { recordingLogger } from "../test-app.ts";
@@ -27,6 +27,8 @@ export interface MatrixTarget {
   bootstrap(name: string): Promise<{ workspaceId: string; authorization: string }>;
   /** Sets a workspace's max_deliveries (before any of its credentials is first used). */
   setMaxDeliveries(workspaceId: string, n: number): Promise<void>;
+  /** Connects an OAuth client acting as the AI account (through the core: register, approve, exchange); the grant's id and tokens. */
+  connectOAuthClient(workspaceId: string, aiAccountId: string): Promise<{ grantId: string; accessToken: string; refreshToken: string }>;
   /** Releases what the target holds (pools, schemas). */
   close(): Promise<void>;
 }
@@ -47,6 +49,10 @@ export function inMemoryMatrixTarget(): MatrixTarget {
       const ws = world.tables.access.workspaces.get(workspaceId);
       if (ws === undefined) throw new Error(`no workspace ${workspaceId}`);
       world.tables.access.workspaces.set(null, workspaceId, { ...ws, maxDeliveries: n });
+    },
+    async connectOAuthClient(workspaceId, aiAccountId) {
+      const { grantId, tokens } = await connectForTest(world.deps, { workspaceId, aiAccountId });
+      return { grantId, accessToken: tokens.access_token, refreshToken: tokens.refresh_token ?? "" };
     },
     async close() {},
   };
@@ -89,6 +95,14 @@ export interface IsolationWorld {
     /** An active build session of sender's in that project, and an untriaged backlog item filed in it. */
     sessionId: string;
     backlogItemId: string;
+    /** A lesson, a rule derived from it, and a pending lesson candidate (from an ended session's learnings). */
+    lessonId: string;
+    ruleId: string;
+    candidateId: string;
+    /** A previewed markdown import. */
+    importId: string;
+    /** A Connection (OAuth grant) of an MCP client acting as worker. */
+    connectionId: string;
     /** Every string of A's that B must never see: ids, unique names, tokens, payload text. */
     secrets: readonly string[];
   };
@@ -108,6 +122,9 @@ export const A_NAMES = {
   decision: "alpha-decision-q7",
   session: "alpha-session-q7",
   backlogItem: "alpha-backlog-q7",
+  lesson: "alpha-lesson-q7",
+  learning: "alpha learning quokka seven",
+  importedLesson: "alpha-imported-q7",
 } as const;
 
 function ok(res: MatrixResult, what: string): MatrixResult {
@@ -172,15 +189,25 @@ export async function buildIsolationWorld(target: MatrixTarget): Promise<Isolati
 
   const session = ok(await matrixCall(client, "POST", "/v1/build-sessions", { authorization: sender.authorization, body: { title: A_NAMES.session } }), "start session");
   const backlogItem = ok(await matrixCall(client, "POST", "/v1/backlog", { authorization: sender.authorization, body: { title: A_NAMES.backlogItem } }), "file backlog item");
+  const lesson = ok(await matrixCall(client, "POST", "/v1/lessons", { authorization: sender.authorization, body: { title: A_NAMES.lesson, body_md: "Do: keep `alpha/**` tidy." } }), "create lesson");
+  const rule = ok(await matrixCall(client, "POST", "/v1/rules/derive", { authorization: sender.authorization, body: { lesson_id: lesson.body.id } }), "derive rule");
+  const learner = ok(await matrixCall(client, "POST", "/v1/build-sessions", { authorization: worker.authorization, body: { title: "alpha learner" } }), "start learner session");
+  ok(await matrixCall(client, "POST", `/v1/build-sessions/${learner.body.session.id as string}/end`, { authorization: worker.authorization, body: { learnings: [A_NAMES.learning] } }), "end learner session");
+  const detected = ok(await matrixCall(client, "POST", "/v1/lesson-candidates/detect", { authorization: sender.authorization, body: {} }), "detect candidates");
+  const candidateId = (detected.body.created as { id: string }[])[0]?.id;
+  if (candidateId === undefined) throw new Error(`no candidate: ${detected.text}`);
+  const imported = ok(await matrixCall(client, "POST", "/v1/session-state/imports/upload", { authorization: sender.authorization, body: { parser: "lessons-list", filename: "LESSONS.md", content: `## ${A_NAMES.importedLesson}\nDo: keep it.\n` } }), "upload import");
+
+  const connection = await target.connectOAuthClient(aAdmin.workspaceId, worker.id);
 
   const bAdmin = await admin(target, "isolation-beta-workspace");
   const bOperational = await agent(client, bAdmin, "beta-agent");
 
-  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string, sessionId: session.body.session.id as string, backlogItemId: backlogItem.body.id as string };
+  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string, sessionId: session.body.session.id as string, backlogItemId: backlogItem.body.id as string, lessonId: lesson.body.id as string, ruleId: rule.body.id as string, candidateId, importId: imported.body.id as string, connectionId: connection.grantId };
   const tokens = [aAdmin.authorization, sender.authorization, worker.authorization].map((h) => h.slice("Bearer ".length));
   const secrets = [
     aAdmin.workspaceId, aAdmin.accountId, aAdmin.credentialId, sender.id, sender.credentialId, worker.id, worker.credentialId,
-    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, a.sessionId, a.backlogItemId, ...Object.values(A_NAMES), ...tokens,
+    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, a.sessionId, a.backlogItemId, a.lessonId, a.ruleId, a.candidateId, a.importId, a.connectionId, connection.accessToken, connection.refreshToken, ...Object.values(A_NAMES), ...tokens,
   ];
   return { client, a: { ...a, secrets }, b: { admin: bAdmin, operational: bOperational } };
 }

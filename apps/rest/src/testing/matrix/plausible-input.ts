@@ -30,11 +30,20 @@ function knownFields(a: IsolationWorld["a"]): Record<string, unknown> {
     discovered_from_id: a.backlogItemId,
     duplicate_of_id: a.backlogItemId,
     assignee_ai_account_id: a.worker.id,
+    lesson_id: a.lessonId,
+    into_lesson_id: a.lessonId,
+    superseded_by_id: a.lessonId,
+    source_lesson_id: a.lessonId,
+    candidate_id: a.candidateId,
+    supersedes_rule_id: a.ruleId,
   };
 }
 
 /** Input fields (top level, outside the path) that the field table aims at one of A's records. */
-export const AIMED_FIELDS: readonly string[] = ["ai_account_id", "message_id", "lease_id", "build_session_id", "chain_root_id", "discovered_from_id", "duplicate_of_id", "assignee_ai_account_id"];
+export const AIMED_FIELDS: readonly string[] = [
+  "ai_account_id", "message_id", "lease_id", "build_session_id", "chain_root_id", "discovered_from_id", "duplicate_of_id", "assignee_ai_account_id",
+  "lesson_id", "into_lesson_id", "superseded_by_id", "source_lesson_id", "candidate_id", "supersedes_rule_id",
+];
 
 /**
  * Per-operation inputs the field table cannot derive (nested shapes, semantics). Keyed by
@@ -59,6 +68,17 @@ const OVERRIDES: Readonly<Record<string, (a: IsolationWorld["a"]) => Record<stri
   reprioritize_backlog_item: () => ({ priority: 0 }),
   reassign_backlog_item: (a) => ({ assignee_ai_account_id: a.worker.id, reason: "B says so" }),
   acknowledge_backlog_staleness: () => ({ reason: "B says so" }),
+  create_lesson: () => ({ title: "mallory-q7", body_md: "B's lesson." }),
+  get_lesson_by_slug: () => ({ slug: "mallory-q7" }),
+  get_rule_by_slug: () => ({ slug: "mallory-q7" }),
+  set_lesson_status: (a) => ({ status: "superseded", superseded_by_id: a.lessonId, reason: "B says so" }),
+  observe_lesson: () => ({ note: "B was here" }),
+  observe_lesson_candidate: () => ({ note: "B was here" }),
+  supersede_lesson_candidate: (a) => ({ lesson_id: a.lessonId, reason: "B says so" }),
+  reject_lesson_candidate: () => ({ reason: "B says so" }),
+  archive_rule: () => ({ reason: "B says so" }),
+  find_applicable_rules: () => ({ paths: ["alpha/x.ts"], operations: ["modify"] }),
+  upload_import: () => ({ parser: "lessons-list", filename: "LESSONS.md", content: "## mallory-q7\nB's lesson." }),
 };
 
 /** Session-state operations: their project_id names a record, so it is aimed at A's project. */

@@ -1,0 +1,24 @@
+const TONES: Record<string, "ok" | "warn" | "bad" | "neutral"> = {
+  active: "ok",
+  healthy: "ok",
+  delivered: "ok",
+  acknowledged: "ok",
+  valid: "ok",
+  pending: "neutral",
+  idle: "neutral",
+  held: "warn",
+  retrying: "warn",
+  frozen: "warn",
+  expired: "neutral",
+  failing: "bad",
+  dead: "bad",
+  dead_lettered: "bad",
+  revoked: "bad",
+  closed: "bad",
+  invalid: "bad",
+};
+
+/** A state as a labelled badge (the word itself, never colour alone). */
+export function StateBadge(props: { state: string }) {
+  return <span class={`badge ${TONES[props.state] ?? "neutral"}`}>{props.state.replaceAll("_", " ")}</span>;
+}

@@ -1,0 +1,126 @@
+import { DomainError, ERROR_CATALOGUE, isDomainError, toErrorEnvelope, type CoreDeps } from "@agentq/core";
+import { accessLog, createSessionEdge, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { Hono, type Context } from "hono";
+import { renderPage } from "./render-page.tsx";
+import type { ShownError } from "./components/error-notice.tsx";
+import type { DashboardEnv } from "./dashboard-env.ts";
+import { ErrorPage } from "./pages/error-page.tsx";
+import { createPageKit, viewerOf } from "./page-kit.tsx";
+import { registerAccountRoutes } from "./routes/account-routes.tsx";
+import { registerAuditRoutes } from "./routes/audit-routes.tsx";
+import { registerAuthRoutes } from "./routes/auth-routes.tsx";
+import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
+import { registerMessageRoutes } from "./routes/message-routes.tsx";
+import { registerOverviewRoutes } from "./routes/overview-routes.tsx";
+import { registerPolicyRoutes } from "./routes/policy-routes.tsx";
+import { registerProjectRoutes } from "./routes/project-routes.tsx";
+import { registerSettingsRoutes } from "./routes/settings-routes.tsx";
+import { registerWebhookRoutes } from "./routes/webhook-routes.tsx";
+import { requireSession, sameOriginPosts } from "./session-gate.ts";
+import { securityHeaders } from "./security-headers.ts";
+import { loadStaticAssets, type StaticAssets } from "./static-assets.ts";
+
+/** Where the dashboard logs server faults (the server's pino logger fits). */
+export interface DashboardLogger {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Options of `createDashboardApp`. */
+export interface DashboardOptions {
+  /** Told about every request answered (the server's access log); default none. */
+  onRequestServed?: (entry: ServedRequest) => void;
+  /** Where server faults are logged; default stderr. */
+  logger?: DashboardLogger;
+  /** The label of the OIDC sign-in button (SVC_OIDC_LABEL), or null when OIDC is not configured. */
+  oidcLabel?: string | null;
+  /** Where requests come from (trusted proxies, country header): the same settings as REST's. */
+  origin?: OriginSettings;
+}
+
+/** The signed-in pages: every path under them needs a session. */
+const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/settings", "/settings/*"];
+
+const REQUEST_ID_HEADER = "X-Request-Id";
+
+/**
+ * The browser dashboard (DESIGN §2b "Dashboard"): server-rendered pages (Hono JSX), htmx for
+ * partial updates, static files of its own origin under /assets/, and a strict
+ * Content-Security-Policy on every response. Mounted by the composition root at `/` beside
+ * REST (/v1) and MCP (/mcp). Handlers stay thin: parse, call the operation executor (the same as
+ * REST and MCP), render.
+ *
+ * A path no page has answers 404 SVC_ROUTE_NOT_FOUND: as a page to a browser, as the error
+ * envelope to anything that does not ask for HTML.
+ */
+export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {}): Hono<DashboardEnv> {
+  const assets = loadStaticAssets();
+  const logger = options.logger ?? stderrLogger();
+  const oidcLabel = options.oidcLabel ?? null;
+  const app = new Hono<DashboardEnv>();
+
+  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
+  app.use("*", async (c, next) => {
+    const id = deps.ids.next();
+    c.set("requestId", id);
+    await next();
+    c.res.headers.set(REQUEST_ID_HEADER, id);
+  });
+  app.use("*", securityHeaders());
+
+  app.get("/assets/:file", (c) => {
+    const found = assets.byPath(c.req.path);
+    if (found === undefined) return notFound(c, assets);
+    // The name carries the content's hash: a changed file is a new URL, so this one never changes.
+    return c.body(found.body.slice(), 200, { "Content-Type": found.contentType, "Cache-Control": "public, max-age=31536000, immutable" });
+  });
+
+  const sessions = createSessionEdge(deps, options.origin);
+  const kit = createPageKit(deps, assets);
+  app.use("*", sameOriginPosts(sessions));
+  for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
+
+  registerAuthRoutes(app, kit, { sessions, oidcLabel });
+  registerOverviewRoutes(app, kit);
+  registerMessageRoutes(app, kit);
+  registerAccountRoutes(app, kit);
+  registerCredentialRoutes(app, kit);
+  registerWebhookRoutes(app, kit);
+  registerPolicyRoutes(app, kit);
+  registerAuditRoutes(app, kit);
+  registerProjectRoutes(app, kit);
+  registerSettingsRoutes(app, kit, sessions);
+
+  app.notFound((c) => notFound(c, assets));
+  app.onError((err, c) => {
+    if (!isDomainError(err)) logger.error({ request_id: c.get("requestId"), method: c.req.method, path: c.req.path, err: err instanceof Error ? { type: err.name, message: err.message, stack: err.stack } : { type: typeof err } }, "dashboard request failed with a server fault");
+    return errorPage(c, assets, err);
+  });
+  return app;
+}
+
+/** Any thrown value as a page naming its SVC_ code (a server fault is SVC_SERVICE_UNAVAILABLE, its message never shown). */
+export function errorPage(c: Context<DashboardEnv>, assets: StaticAssets, err: unknown): Response | Promise<Response> {
+  const envelope = toErrorEnvelope(err, c.get("requestId"));
+  const shown: ShownError = { code: envelope.error.code, message: envelope.error.message, details: envelope.error.details };
+  const status = ERROR_CATALOGUE[envelope.error.code].status as 400 | 401 | 403 | 404 | 409 | 429 | 503;
+  const viewer = viewerOf(c.get("principal"));
+  return renderPage(c, assets, { title: "Error", viewer }, <ErrorPage error={shown} requestId={c.get("requestId")} signedIn={viewer !== null} />, status);
+}
+
+function notFound(c: Context<DashboardEnv>, assets: StaticAssets): Response | Promise<Response> {
+  const err = new DomainError("SVC_ROUTE_NOT_FOUND", "No page or route matches this path.", { path: c.req.path });
+  if (!wantsHtml(c)) return c.json(toErrorEnvelope(err, c.get("requestId")), 404, { "Cache-Control": "no-store" });
+  return errorPage(c, assets, err);
+}
+
+function wantsHtml(c: Context<DashboardEnv>): boolean {
+  return (c.req.header("Accept") ?? "").includes("text/html");
+}
+
+function stderrLogger(): DashboardLogger {
+  return {
+    error(fields, message) {
+      process.stderr.write(`${JSON.stringify({ level: "error", msg: message, ...fields })}\n`);
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { Principal } from "@agentq/core";
+/** Per-request values the dashboard's middleware sets for its pages. */
+export interface DashboardVariables {
+  /** This request's id (X-Request-Id), shown on error pages and written to audit rows. */
+  requestId: string;
+  /** The signed-in person (a session cookie), set by the session middleware on pages that need one. */
+  principal?: Principal;
+}
+
+/** The Hono environment of the dashboard app. */
+export interface DashboardEnv {
+  Variables: DashboardVariables;
+}

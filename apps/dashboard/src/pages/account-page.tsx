@@ -1,0 +1,59 @@
+import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { LocalTime } from "../components/local-time.tsx";
+import { StateBadge } from "../components/state-badge.tsx";
+import type { AiAccountWire, CredentialWire, Page } from "../wire.ts";
+import { AccountActions } from "./accounts-page.tsx";
+import { CredentialsTable } from "./credentials-page.tsx";
+
+/** One AI account: its facts, rename, its actions and its credentials. */
+export function AccountPage(props: { account: AiAccountWire; credentials: Page<CredentialWire>; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
+  const a = props.account;
+  return (
+    <>
+      <p>
+        <a href="/accounts">AI accounts</a>
+      </p>
+      <h1>{a.friendly_name}</h1>
+      {props.done === undefined ? null : <DoneNotice text={props.done} />}
+      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <section class="panel">
+        <dl class="facts">
+          <dt>State</dt>
+          <dd>
+            <StateBadge state={a.state} />
+          </dd>
+          <dt>Id</dt>
+          <dd>
+            <code>{a.id}</code>
+          </dd>
+          <dt>Created</dt>
+          <dd>
+            <LocalTime at={a.created_at} />
+          </dd>
+        </dl>
+      </section>
+      <AccountActions account={a} newKey={props.newKey} back={`/accounts/${a.id}`} />
+      {a.state === "revoked" ? null : (
+        <form class="panel inline-form" method="post" action={`/accounts/${a.id}/rename`}>
+          <input type="hidden" name="idempotency_key" value={props.newKey()} />
+          <div>
+            <label for="rename">New name</label>
+            <input id="rename" name="friendly_name" type="text" required value={a.friendly_name} />
+          </div>
+          <button type="submit" class="secondary">
+            Rename
+          </button>
+        </form>
+      )}
+      <h2>Credentials</h2>
+      {a.state === "revoked" ? null : (
+        <p>
+          <a class="button" href={`/credentials/new?ai_account_id=${a.id}`}>
+            Issue a credential
+          </a>
+        </p>
+      )}
+      <CredentialsTable credentials={props.credentials} accounts={new Map([[a.id, a.friendly_name]])} newKey={props.newKey} />
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+import { ActionForm } from "../components/action-form.tsx";
+import { EmptyState } from "../components/empty-state.tsx";
+import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { LocalTime } from "../components/local-time.tsx";
+import { Pagination } from "../components/pagination.tsx";
+import { StateBadge } from "../components/state-badge.tsx";
+import { TableRegion } from "../components/table-region.tsx";
+import type { AiAccountWire, Page } from "../wire.ts";
+
+/** What the AI accounts page shows. */
+export interface AccountsPageProps {
+  accounts: Page<AiAccountWire>;
+  query: Record<string, string | undefined>;
+  newKey: () => string;
+  error?: ShownError | undefined;
+  done?: string | undefined;
+  friendlyName?: string | undefined;
+}
+
+/** The AI accounts: create one, and each with its state and the actions its state allows. */
+export function AccountsPage(props: AccountsPageProps) {
+  return (
+    <>
+      <h1>AI accounts</h1>
+      {props.done === undefined ? null : <DoneNotice text={props.done} />}
+      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <form class="panel inline-form" method="post" action="/accounts">
+        <input type="hidden" name="idempotency_key" value={props.newKey()} />
+        <div>
+          <label for="friendly_name">New AI account</label>
+          <input id="friendly_name" name="friendly_name" type="text" required pattern="[a-z0-9][a-z0-9._\-]{0,62}" value={props.friendlyName ?? ""} aria-describedby="friendly-name-hint" />
+          <p class="hint" id="friendly-name-hint">
+            Lower-case letters, digits, '.', '_' and '-'; the name senders address it by.
+          </p>
+        </div>
+        <button type="submit">Create</button>
+      </form>
+      <form class="filters" method="get" action="/accounts">
+        <div>
+          <label for="state">State</label>
+          <select id="state" name="state">
+            {["", "active", "frozen", "revoked"].map((s) => (
+              <option value={s} selected={(props.query.state ?? "") === s}>
+                {s === "" ? "any" : s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <button type="submit" class="secondary">Show</button>
+        </div>
+      </form>
+      {props.accounts.items.length === 0 ? (
+        <EmptyState title="No AI accounts here yet.">
+          <p>Create one above, then issue it a credential.</p>
+        </EmptyState>
+      ) : (
+        <TableRegion label="AI accounts">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">State</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.accounts.items.map((a) => (
+                <tr data-account={a.friendly_name}>
+                  <td>
+                    <a href={`/accounts/${a.id}`}>{a.friendly_name}</a>
+                  </td>
+                  <td>
+                    <StateBadge state={a.state} />
+                  </td>
+                  <td>
+                    <LocalTime at={a.created_at} />
+                  </td>
+                  <td>
+                    <AccountActions account={a} newKey={props.newKey} back="/accounts" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <Pagination path="/accounts" query={props.query} nextCursor={props.accounts.next_cursor} />
+    </>
+  );
+}
+
+/** Freeze or unfreeze, and revoke, as the account's state allows. */
+export function AccountActions(props: { account: AiAccountWire; newKey: () => string; back: string }) {
+  const back = { back: props.back };
+  const a = props.account;
+  if (a.state === "revoked") return <span class="hint">No actions: revoked for good.</span>;
+  return (
+    <div class="actions">
+      {a.state === "active" ? <ActionForm action={`/accounts/${a.id}/freeze`} label={`Freeze ${a.friendly_name}`} idempotencyKey={props.newKey()} tone="secondary" hidden={back} /> : <ActionForm action={`/accounts/${a.id}/unfreeze`} label={`Unfreeze ${a.friendly_name}`} idempotencyKey={props.newKey()} tone="secondary" hidden={back} />}
+      <ActionForm action={`/accounts/${a.id}/revoke`} label={`Revoke ${a.friendly_name}`} idempotencyKey={props.newKey()} tone="danger" hidden={back} />
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES } from "@agentq/core";
+import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { AiAccountWire } from "../wire.ts";
+
+/** The values an issue form is shown again with after a refusal. */
+export interface IssueValues {
+  ai_account_id?: string | undefined;
+  tier?: string | undefined;
+  scopes?: string[] | undefined;
+  name?: string | undefined;
+  mcp_config?: boolean | undefined;
+}
+
+/** The form that issues a credential to an AI account. */
+export function IssueCredentialPage(props: { accounts: AiAccountWire[]; values: IssueValues; idempotencyKey: string; error?: ShownError | undefined }) {
+  const v = props.values;
+  const tier = v.tier ?? "operational";
+  const chosen = new Set(v.scopes ?? ["send", "get_pending", "ack", "nack", "list_recipients", "list_templates", "get_template", "get_policies", "acknowledge_policies"]);
+  const active = props.accounts.filter((a) => a.state !== "revoked");
+  return (
+    <div class="narrow-wide">
+      <p>
+        <a href="/credentials">Credentials</a>
+      </p>
+      <h1>Issue a credential</h1>
+      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <form class="panel stack" method="post" action="/credentials">
+        <input type="hidden" name="idempotency_key" value={props.idempotencyKey} />
+        <div>
+          <label for="ai_account_id">AI account</label>
+          <select id="ai_account_id" name="ai_account_id" required>
+            {active.map((a) => (
+              <option value={a.id} selected={v.ai_account_id === a.id}>
+                {a.friendly_name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="name">Name</label>
+          <input id="name" name="name" type="text" required maxlength={200} value={v.name ?? ""} aria-describedby="name-hint" />
+          <p class="hint" id="name-hint">
+            Which agent on which machine, e.g. "worker on box-1".
+          </p>
+        </div>
+        <fieldset>
+          <legend>Tier</legend>
+          <div class="checks">
+            <label>
+              <input type="radio" name="tier" value="operational" checked={tier === "operational"} /> operational (an agent's own work)
+            </label>
+            <label>
+              <input type="radio" name="tier" value="administrative" checked={tier === "administrative"} /> administrative (manages the workspace)
+            </label>
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Operational scopes</legend>
+          <div class="checks">
+            {OPERATIONAL_SCOPES.map((s) => (
+              <label>
+                <input type="checkbox" name="scopes" value={s} checked={chosen.has(s)} /> {s}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Administrative scopes</legend>
+          <div class="checks">
+            {ADMINISTRATIVE_SCOPES.map((s) => (
+              <label>
+                <input type="checkbox" name="scopes" value={s} checked={chosen.has(s)} /> {s}
+              </label>
+            ))}
+          </div>
+          <p class="hint">Only with the administrative tier.</p>
+        </fieldset>
+        <div class="checks">
+          <label>
+            <input type="checkbox" name="mcp_config" value="1" checked={v.mcp_config ?? true} /> also show an MCP client configuration
+          </label>
+        </div>
+        <div class="actions">
+          <button type="submit">Issue</button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { LocalTime } from "../components/local-time.tsx";
+import { StateBadge } from "../components/state-badge.tsx";
+
+/** GET /v1/me with a session. */
+export interface PersonMeWire {
+  kind: "person";
+  person: { id: string; email: string; display_name: string | null; role: string; mfa_enabled: boolean; created_at: string };
+  workspace: { id: string; name: string; state: string; plan: string };
+}
+
+/** The signed-in person's settings: who they are, their workspace and plan, their sign-in's second factor. */
+export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null; error?: ShownError | undefined; done?: string | undefined }) {
+  const { person, workspace } = props.me;
+  return (
+    <>
+      <h1>Settings</h1>
+      {props.done === undefined ? null : <DoneNotice text={props.done} />}
+      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <section class="panel">
+        <h2>You</h2>
+        <dl class="facts">
+          <dt>Email</dt>
+          <dd>{person.email}</dd>
+          <dt>Name</dt>
+          <dd>{person.display_name ?? "—"}</dd>
+          <dt>Role</dt>
+          <dd>{person.role}</dd>
+          <dt>Since</dt>
+          <dd>
+            <LocalTime at={person.created_at} />
+          </dd>
+          <dt>Two-step verification</dt>
+          <dd data-mfa={String(person.mfa_enabled)}>{person.mfa_enabled ? "on (an authenticator app)" : "off"}</dd>
+        </dl>
+      </section>
+      <section class="panel">
+        <h2>Two-step verification</h2>
+        {person.mfa_enabled ? (
+          <>
+            <p>
+              {props.stepUpUntil === null ? (
+                "Closing the workspace, erasing your data and filing a counter-notice need a fresh confirmation with a code."
+              ) : (
+                <>
+                  Confirmed until <LocalTime at={props.stepUpUntil.toISOString()} />.
+                </>
+              )}
+            </p>
+            <form class="stack" method="post" action="/settings/step-up">
+              <div>
+                <label for="step-up-code">Code from your authenticator app</label>
+                <input id="step-up-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength={6} />
+              </div>
+              <details>
+                <summary>Use a recovery code instead</summary>
+                <div>
+                  <label for="step-up-recovery">Recovery code</label>
+                  <input id="step-up-recovery" name="recovery_code" type="text" autocomplete="off" />
+                </div>
+              </details>
+              <div>
+                <button type="submit">Confirm it is you</button>
+              </div>
+            </form>
+          </>
+        ) : (
+          <>
+            <p>Protect your sign-in with a code from an authenticator app. Some actions (closing the workspace, erasing your data) need it.</p>
+            <form method="post" action="/settings/mfa/enroll">
+              <button type="submit">Set up two-step verification</button>
+            </form>
+          </>
+        )}
+      </section>
+      <section class="panel">
+        <h2>Workspace</h2>
+        <dl class="facts">
+          <dt>Name</dt>
+          <dd>{workspace.name}</dd>
+          <dt>Id</dt>
+          <dd>
+            <code>{workspace.id}</code>
+          </dd>
+          <dt>State</dt>
+          <dd>
+            <StateBadge state={workspace.state} />
+          </dd>
+          <dt>Plan</dt>
+          <dd>{workspace.plan}</dd>
+        </dl>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import type { Context, Hono } from "hono";
+import type { DashboardEnv } from "../dashboard-env.ts";
+import { readForm } from "../form-input.ts";
+import { refusalOf, type PageKit } from "../page-kit.tsx";
+import { AccountPage } from "../pages/account-page.tsx";
+import { AccountsPage } from "../pages/accounts-page.tsx";
+import type { AiAccountWire, CredentialWire, Page } from "../wire.ts";
+
+const DONE: Record<string, string> = {
+  created: "AI account created.",
+  renamed: "AI account renamed.",
+  frozen: "AI account frozen: its credentials get 403 SVC_FROZEN until it is unfrozen.",
+  unfrozen: "AI account unfrozen.",
+  revoked: "AI account revoked, with every credential it had.",
+};
+
+/** The AI accounts pages: list and create; one account with rename, freeze, unfreeze, revoke. */
+export function registerAccountRoutes(app: Hono<DashboardEnv>, kit: PageKit): void {
+  const listPage = async (c: Context<DashboardEnv>, extra: { error?: ReturnType<typeof refusalOf>; friendlyName?: string } = {}) => {
+    const query = { state: c.req.query("state") || undefined, cursor: c.req.query("cursor") || undefined };
+    const accounts = await kit.run<Page<AiAccountWire>>(c, { name: "list_ai_accounts", input: { ...query } });
+    return kit.page(
+      c,
+      { title: "AI accounts", current: "accounts", status: extra.error?.status },
+      <AccountsPage accounts={accounts} query={query} newKey={kit.newKey} error={extra.error?.error} done={DONE[c.req.query("done") ?? ""]} friendlyName={extra.friendlyName} />,
+    );
+  };
+  const accountPage = async (c: Context<DashboardEnv>, id: string, error?: ReturnType<typeof refusalOf>) => {
+    const [account, credentials] = await Promise.all([kit.run<AiAccountWire>(c, { name: "get_ai_account", input: { ai_account_id: id } }), kit.run<Page<CredentialWire>>(c, { name: "list_credentials", input: { ai_account_id: id } })]);
+    return kit.page(c, { title: account.friendly_name, current: "accounts", status: error?.status }, <AccountPage account={account} credentials={credentials} newKey={kit.newKey} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
+  };
+
+  app.get("/accounts", (c) => listPage(c));
+  app.post("/accounts", async (c) => {
+    const form = await readForm(c);
+    try {
+      const created = await kit.run<AiAccountWire>(c, { name: "create_ai_account", input: { friendly_name: form.text("friendly_name") }, idempotencyKey: form.text("idempotency_key") });
+      return c.redirect(`/accounts/${created.id}?done=created`, 303);
+    } catch (err) {
+      return listPage(c, { error: refusalOf(err, c.get("requestId")), friendlyName: form.text("friendly_name") });
+    }
+  });
+  app.get("/accounts/:id", (c) => accountPage(c, c.req.param("id")));
+  app.post("/accounts/:id/rename", async (c) => {
+    const id = c.req.param("id");
+    const form = await readForm(c);
+    try {
+      await kit.run(c, { name: "rename_ai_account", input: { ai_account_id: id, friendly_name: form.text("friendly_name") }, idempotencyKey: form.text("idempotency_key") });
+      return c.redirect(`/accounts/${id}?done=renamed`, 303);
+    } catch (err) {
+      return accountPage(c, id, refusalOf(err, c.get("requestId")));
+    }
+  });
+  for (const [action, operation, done] of [
+    ["freeze", "freeze_ai_account", "frozen"],
+    ["unfreeze", "unfreeze_ai_account", "unfrozen"],
+    ["revoke", "revoke_ai_account", "revoked"],
+  ] as const) {
+    app.post(`/accounts/:id/${action}`, async (c) => {
+      const id = c.req.param("id");
+      const form = await readForm(c);
+      try {
+        await kit.run(c, { name: operation, input: { ai_account_id: id }, idempotencyKey: form.text("idempotency_key") });
+        return c.redirect(`${form.text("back") === "/accounts" ? "/accounts" : `/accounts/${id}`}?done=${done}`, 303);
+      } catch (err) {
+        return accountPage(c, id, refusalOf(err, c.get("requestId")));
+      }
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import { confirmTotp, enrollTotp, stepUp, type PersonPrincipal } from "@agentq/core";
+import { clearCookieHeader, requestOrigin, type SessionEdge } from "@agentq/http";
+import type { Context, Hono } from "hono";
+import type { DashboardEnv } from "../dashboard-env.ts";
+import { readForm } from "../form-input.ts";
+import { refusalOf, type PageKit } from "../page-kit.tsx";
+import { MfaSetupPage, RecoveryCodesPage } from "../pages/mfa-setup-page.tsx";
+import { SettingsPage, type PersonMeWire } from "../pages/settings-page.tsx";
+import { renderPage } from "../render-page.tsx";
+
+const DONE: Record<string, string> = { stepped_up: "Confirmed: for five minutes you may do what needs a fresh code." };
+
+/**
+ * The settings page: the person (GET /v1/me), their workspace and plan; TOTP enrolment (a QR
+ * code of the otpauth URI, confirmed with a code, then the recovery codes once) and the step-up,
+ * through the same core use cases as /v1/auth/mfa/* and /v1/auth/step-up.
+ */
+export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, sessions: SessionEdge): void {
+  const person = (c: Context<DashboardEnv>) => c.get("principal") as PersonPrincipal;
+  const origin = (c: Context<DashboardEnv>) => requestOrigin(c, sessions.origin, (address) => sessions.isTrustedProxy(address));
+  const settingsPage = async (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => {
+    const me = await kit.run<PersonMeWire>(c, { name: "get_me", input: {} });
+    const until = person(c).session.stepUpUntil;
+    const stepUpUntil = until !== null && until.getTime() > kit.deps.clock.now().getTime() ? until : null;
+    return kit.page(c, { title: "Settings", current: "settings", status: error?.status }, <SettingsPage me={me} stepUpUntil={stepUpUntil} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
+  };
+
+  app.get("/settings", (c) => settingsPage(c));
+  app.post("/settings/mfa/enroll", async (c) => {
+    try {
+      const r = await enrollTotp(kit.deps, person(c), { requestId: c.get("requestId") });
+      return kit.page(c, { title: "Set up two-step verification", current: "settings" }, <MfaSetupPage secret={r.secret} otpauthUri={r.otpauthUri} />);
+    } catch (err) {
+      return settingsPage(c, refusalOf(err, c.get("requestId")));
+    }
+  });
+  app.post("/settings/mfa/confirm", async (c) => {
+    const form = await readForm(c);
+    try {
+      const r = await confirmTotp(kit.deps, person(c), { code: form.text("code") }, { requestId: c.get("requestId") });
+      // Every session created without MFA ended, this one included: the page is a signed-out one.
+      const res = await renderPage(c, kit.assets, { title: "Two-step verification is on", viewer: null }, <RecoveryCodesPage codes={r.recoveryCodes} />);
+      res.headers.append("Set-Cookie", clearCookieHeader(sessions.cookies, sessions.cookies.session));
+      return res;
+    } catch (err) {
+      return settingsPage(c, refusalOf(err, c.get("requestId")));
+    }
+  });
+  app.post("/settings/step-up", async (c) => {
+    const form = await readForm(c);
+    const recovery = form.text("recovery_code");
+    try {
+      await stepUp(kit.deps, person(c), recovery === "" ? { code: form.text("code") } : { recovery_code: recovery }, { origin: origin(c), requestId: c.get("requestId") });
+      return c.redirect("/settings?done=stepped_up", 303);
+    } catch (err) {
+      return settingsPage(c, refusalOf(err, c.get("requestId")));
+    }
+  });
+}

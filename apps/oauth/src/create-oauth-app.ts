@@ -1,0 +1,110 @@
+import { DomainError, handleTokenRequest, isDomainError, isOAuthError, oauthEndpoints, OAuthError, registerClient, revokeOAuthToken, toErrorEnvelope } from "@agentq/core";
+import type { CoreDeps, Principal } from "@agentq/core";
+import { accessLog, closeAfterUnreadBody, type ServedRequest } from "@agentq/http";
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { cors } from "hono/cors";
+import { AUTHORIZATION_SERVER_METADATA_PATH, authorizationServerMetadata } from "./metadata.ts";
+import { basicClientId, readBodyText, readFormParams } from "./read-oauth-body.ts";
+
+/** Options of the OAuth app. */
+export interface OAuthAppOptions {
+  /** The service's public base URL (default `deps.publicBaseUrl`, else http://127.0.0.1:8080); the issuer is its origin. */
+  publicBaseUrl?: string;
+  /** Told about server faults (not OAuth refusals), for logging; their messages never reach the client. */
+  onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Told about every request answered, for the access log (never bodies, tokens or query strings). */
+  onRequestServed?: (entry: ServedRequest) => void;
+}
+
+type Env = { Variables: { requestId: string; principal?: Principal } };
+
+/** Paths of the OAuth endpoints. */
+export const OAUTH_PATHS = { register: "/oauth/register", token: "/oauth/token", revoke: "/oauth/revoke", authorize: "/oauth/authorize" } as const;
+
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+/** An OAuth JSON answer: `no-store` always (tokens and client ids are per caller). */
+function oauthJson(c: Context<Env>, body: unknown, status: 200 | 201 | 400 | 401 | 503, extra: Record<string, string> = {}): Response {
+  return c.json(body, status, { ...NO_STORE, "X-Request-Id": c.get("requestId"), ...extra });
+}
+
+/** A failure outside the OAuth protocol (unknown route, wrong method) in the service's SVC_ envelope. */
+function svcError(c: Context<Env>, error: DomainError, extra: Record<string, string> = {}): Response {
+  return c.json(toErrorEnvelope(error, c.get("requestId")), error.status as 404, { "Cache-Control": "no-store", "X-Request-Id": c.get("requestId"), ...extra });
+}
+
+/**
+ * The OAuth 2.0 authorization server for MCP clients (DESIGN §2b) as a Hono app:
+ * - GET /.well-known/oauth-authorization-server: RFC 8414 metadata;
+ * - POST /oauth/register: RFC 7591 dynamic registration of public clients;
+ * - POST /oauth/token: authorization_code (PKCE S256) and refresh_token (rotating);
+ * - POST /oauth/revoke: RFC 7009.
+ * CORS is open on all four (browser-based MCP clients such as the Inspector call them). Refusals
+ * are `{ error, error_description }` (RFC 6749 §5.2) with `no-store`; unknown paths and methods
+ * get the service's SVC_ envelope. Every response carries X-Request-Id.
+ */
+export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): Hono<Env> {
+  const endpoints = oauthEndpoints(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
+  const metadata = authorizationServerMetadata(endpoints);
+  const app = new Hono<Env>();
+  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
+  app.use("*", closeAfterUnreadBody());
+  app.use("*", async (c, next) => {
+    // A "*" middleware runs twice for the literal path "/*": keep the first id.
+    if (c.get("requestId") !== undefined) return next();
+    c.set("requestId", deps.ids.next());
+    await next();
+    c.res.headers.set("X-Request-Id", c.get("requestId"));
+  });
+  app.onError((error, c) => {
+    if (isOAuthError(error)) {
+      const basic = error.code === "invalid_client" && /^Basic /i.test(c.req.header("Authorization") ?? "");
+      return oauthJson(c, { error: error.code, error_description: error.message }, error.status as 400 | 401 | 503, basic ? { "WWW-Authenticate": 'Basic realm="agentq"' } : {});
+    }
+    if (!isDomainError(error) || error.code === "SVC_SERVICE_UNAVAILABLE") {
+      if (!isDomainError(error)) options.onUnexpectedError?.(error, c.get("requestId"));
+      return oauthJson(c, { error: "temporarily_unavailable", error_description: "The service could not serve the request; retry with backoff." }, 503, { "Retry-After": "1" });
+    }
+    return svcError(c, error);
+  });
+
+  const openCors = cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["Content-Type", "Authorization", "MCP-Protocol-Version"], exposeHeaders: ["X-Request-Id", "WWW-Authenticate"], maxAge: 86_400 });
+  for (const path of [AUTHORIZATION_SERVER_METADATA_PATH, OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.use(path, openCors);
+
+  app.get(AUTHORIZATION_SERVER_METADATA_PATH, (c) => c.json(metadata, 200, { "Cache-Control": "public, max-age=3600" }));
+
+  app.post(OAUTH_PATHS.register, async (c) => {
+    const type = c.req.header("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/json") throw new OAuthError("invalid_client_metadata", "The registration must be application/json.");
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBodyText(c.req.raw, "invalid_client_metadata"));
+    } catch (e) {
+      if (isOAuthError(e)) throw e;
+      throw new OAuthError("invalid_client_metadata", "The registration is not valid JSON.");
+    }
+    const { response } = await registerClient(deps, body);
+    return oauthJson(c, response, 201);
+  });
+
+  app.post(OAUTH_PATHS.token, async (c) => {
+    const params = await readFormParams(c.req.raw);
+    const tokens = await handleTokenRequest(deps, endpoints, { params, basicClientId: basicClientId(c.req.header("Authorization")), requestId: c.get("requestId") });
+    return oauthJson(c, tokens, 200);
+  });
+
+  app.post(OAUTH_PATHS.revoke, async (c) => {
+    const params = await readFormParams(c.req.raw);
+    await revokeOAuthToken(deps, { params, basicClientId: basicClientId(c.req.header("Authorization")), requestId: c.get("requestId") });
+    return c.body(null, 200, NO_STORE);
+  });
+
+  const known: Record<string, string[]> = { [AUTHORIZATION_SERVER_METADATA_PATH]: ["GET", "HEAD"], [OAUTH_PATHS.register]: ["POST"], [OAUTH_PATHS.token]: ["POST"], [OAUTH_PATHS.revoke]: ["POST"] };
+  app.notFound((c) => {
+    const allowed = known[c.req.path];
+    if (allowed === undefined) return svcError(c, new DomainError("SVC_ROUTE_NOT_FOUND", "No route matches this path.", { path: c.req.path }));
+    return svcError(c, new DomainError("SVC_METHOD_NOT_ALLOWED", `This route does not accept ${c.req.method}.`, { method: c.req.method, allowed_methods: allowed }), { Allow: allowed.join(", ") });
+  });
+  return app;
+}

@@ -1,0 +1,76 @@
+import { OAuthError } from "@agentq/core";
+
+/** Request bodies of the OAuth endpoints over this size are refused: a registration or token request is a few hundred bytes. */
+export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads a request body as UTF-8 text, at most MAX_OAUTH_BODY_BYTES (counted as the bytes arrive),
+ * uncompressed.
+ * @throws OAuthError `refusal` (invalid_request or invalid_client_metadata) when it is encoded,
+ *   too large or not UTF-8.
+ */
+export async function readBodyText(request: Request, refusal: "invalid_request" | "invalid_client_metadata"): Promise<string> {
+  const encoding = request.headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
+  if (encoding !== "identity" && encoding !== "") throw new OAuthError(refusal, "Request bodies must not be content-encoded.");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body !== null) {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > MAX_OAUTH_BODY_BYTES) throw new OAuthError(refusal, `The request body is over ${MAX_OAUTH_BODY_BYTES / 1024} KB.`);
+      chunks.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new OAuthError(refusal, "The request body is not valid UTF-8.");
+  }
+}
+
+/**
+ * The parameters of an `application/x-www-form-urlencoded` body (RFC 6749 §3.2, Appendix B): each
+ * at most once, empty values treated as absent (RFC 6749 §3.1).
+ * @throws OAuthError invalid_request (another content type, a repeated parameter).
+ */
+export async function readFormParams(request: Request): Promise<Record<string, string>> {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") throw new OAuthError("invalid_request", "The body must be application/x-www-form-urlencoded.");
+  const params: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const [key, value] of new URLSearchParams(await readBodyText(request, "invalid_request"))) {
+    if (seen.has(key)) throw new OAuthError("invalid_request", `The parameter ${key} is repeated.`);
+    seen.add(key);
+    if (value !== "") params[key] = value;
+  }
+  return params;
+}
+
+/**
+ * The client_id of an `Authorization: Basic` header (RFC 6749 §2.3.1: form-urlencoded, then
+ * base64; the secret is ignored: every client here is public), or null without one.
+ * @throws OAuthError invalid_request (a malformed Basic header).
+ */
+export function basicClientId(authorization: string | null | undefined): string | null {
+  if (authorization === null || authorization === undefined) return null;
+  const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(authorization);
+  if (match === null) return null;
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(match[1] ?? ""), (ch) => ch.charCodeAt(0)));
+  } catch {
+    throw new OAuthError("invalid_request", "The Basic authorization header is malformed.");
+  }
+  const user = decoded.split(":")[0] ?? "";
+  try {
+    return decodeURIComponent(user.replace(/\+/g, " "));
+  } catch {
+    throw new OAuthError("invalid_request", "The Basic authorization header is malformed.");
+  }
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
+
+// The dashboard's routes over HTTP without a browser: sessions, the same-origin rule on every
+// POST, and two workspaces' people who must never see or change each other's records.
+describe("dashboard routes: sessions, origin check, workspaces apart", () => {
+  let served: ServedService;
+  let a: string;
+  let b: string;
+  let aAccountId = "";
+
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${served.baseUrl}${path}`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: served.baseUrl, Accept: "text/html", ...headers }, body: form(fields) });
+  const get = (path: string, cookie?: string) => fetch(`${served.baseUrl}${path}`, { redirect: "manual", headers: { Accept: "text/html", ...(cookie === undefined ? {} : { Cookie: cookie }) } });
+  const codeOf = async (res: Response) => /data-error-code="([A-Z_]+)"/.exec(await res.text())?.[1] ?? "none";
+  const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "").find((c) => c.includes("agentq_session=") && !c.endsWith("=")) ?? "";
+
+  async function signUp(name: string): Promise<string> {
+    const res = await post("/sign-up", { workspace_name: name, email: `owner@${name}.test`, password: "a long and unusual passphrase 7" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/");
+    return cookieOf(res);
+  }
+
+  beforeAll(async () => {
+    served = await serveComposed();
+    a = await signUp("alpha");
+    b = await signUp("bravo");
+    const created = await post("/accounts", { friendly_name: "alpha-worker" }, { Cookie: a });
+    expect(created.status).toBe(303);
+    aAccountId = /^\/accounts\/([0-9A-Z]{26})\?done=created$/.exec(created.headers.get("location") ?? "")?.[1] ?? "";
+    expect(aAccountId).not.toBe("");
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it("sends a request without a session to sign-in with the way back, and every page carries the CSP and no-store", async () => {
+    const res = await get("/accounts?state=active");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/sign-in?return_to=%2Faccounts%3Fstate%3Dactive");
+    for (const path of ["/", "/accounts", "/messages", "/credentials", "/credentials/new", "/webhooks", "/policies", "/audit", "/projects", "/settings"]) {
+      const page = await get(path, a);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+      expect(page.headers.get("cache-control"), path).toBe("no-store");
+    }
+  });
+
+  it("refuses a POST from another origin, or with neither Origin nor Sec-Fetch-Site, with 403 SVC_CSRF_REJECTED, and creates nothing", async () => {
+    const foreign = await post("/accounts", { friendly_name: "evil" }, { Cookie: a, Origin: "https://evil.test" });
+    expect(foreign.status).toBe(403);
+    expect(await codeOf(foreign)).toBe("SVC_CSRF_REJECTED");
+    const bare = await fetch(`${served.baseUrl}/accounts`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: a, Accept: "text/html" }, body: form({ friendly_name: "evil" }) });
+    expect(bare.status).toBe(403);
+    expect(await codeOf(bare)).toBe("SVC_CSRF_REJECTED");
+    const signIn = await post("/sign-in", { email: "owner@alpha.test", password: "a long and unusual passphrase 7" }, { Origin: "https://evil.test" });
+    expect(signIn.status).toBe(403);
+    expect(cookieOf(signIn)).toBe("");
+    expect(await (await get("/accounts", a)).text()).not.toContain("evil");
+  });
+
+  it("keeps workspaces apart: another workspace's account is not found, and its actions change nothing", async () => {
+    const seen = await get(`/accounts/${aAccountId}`, b);
+    expect(seen.status).toBe(404);
+    expect(await codeOf(seen)).toBe("SVC_RESOURCE_NOT_FOUND");
+    for (const action of ["freeze", "revoke", "rename"]) {
+      const res = await post(`/accounts/${aAccountId}/${action}`, { friendly_name: "taken-over" }, { Cookie: b });
+      expect(res.status, action).toBe(404);
+    }
+    const issued = await post("/credentials", { ai_account_id: aAccountId, tier: "operational", scopes: "send", name: "stolen" }, { Cookie: b });
+    expect(issued.status).toBe(404);
+    expect(await (await get("/accounts", b)).text()).not.toContain("alpha-worker");
+    const mine = await (await get(`/accounts/${aAccountId}`, a)).text();
+    expect(mine).toContain("alpha-worker");
+    expect(mine).toContain('class="badge ok">active');
+    expect(await (await get(`/credentials?ai_account_id=${aAccountId}`, a)).text()).toContain("No credentials yet.");
+  });
+
+  it("shows a wrong password as 401 SVC_UNAUTHENTICATED on the sign-in page, and signs out for good", async () => {
+    const wrong = await post("/sign-in", { email: "owner@alpha.test", password: "not the password at all" });
+    expect(wrong.status).toBe(401);
+    expect(await codeOf(wrong)).toBe("SVC_UNAUTHENTICATED");
+    const out = await post("/sign-out", {}, { Cookie: b });
+    expect(out.status).toBe(303);
+    expect((await get("/accounts", b)).status).toBe(303);
+  });
+});

@@ -1,0 +1,81 @@
+import type { CoreDeps, Person, Role } from "@agentq/core";
+
+/** A signed-in person over real HTTP: their session cookie and what sign-in or sign-up answered. */
+export interface SignedInPerson {
+  /** The `Cookie` request header value carrying the session (`__Host-agentq_session=...`). */
+  cookie: string;
+  /** The session value alone. */
+  token: string;
+  /** The response body (`person`, and `workspace` after sign-up). */
+  body: Record<string, any>;
+}
+
+/** The value of cookie `name` among a response's Set-Cookie headers, or null (absent or cleared). */
+export function cookieFrom(res: Response, name: string): string | null {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const eq = pair?.indexOf("=") ?? -1;
+    if (pair === undefined || eq < 0 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
+    return value === "" ? null : value;
+  }
+  return null;
+}
+
+/** The session cookie's name for a server whose PUBLIC_BASE_URL is loopback or https (the tests' case). */
+export const SESSION_COOKIE = "__Host-agentq_session";
+/** The pending-MFA cookie's name, likewise. */
+export const PENDING_MFA_COOKIE = "__Host-agentq_mfa";
+
+/**
+ * Headers of a browser-like request of a signed-in person: the session cookie and, for writes,
+ * an Origin of the server itself (the origin check), plus JSON content type when there is a body.
+ */
+export function sessionHeaders(baseUrl: string, cookie: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { Cookie: cookie, Origin: new URL(baseUrl).origin, "Content-Type": "application/json", ...extra };
+}
+
+async function expectCookie(res: Response, what: string): Promise<SignedInPerson> {
+  const body = (await res.json()) as Record<string, any>;
+  if (res.status >= 300) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(body)}`);
+  const token = cookieFrom(res, SESSION_COOKIE);
+  if (token === null) throw new Error(`${what} set no session cookie`);
+  return { cookie: `${SESSION_COOKIE}=${token}`, token, body };
+}
+
+/** POST /v1/auth/sign-up over HTTP; throws unless 201 with a session cookie. */
+export async function signUpPerson(baseUrl: string, p: { email: string; password: string; workspaceName: string; displayName?: string }): Promise<SignedInPerson> {
+  const res = await fetch(`${baseUrl}/v1/auth/sign-up`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: p.email, password: p.password, workspace_name: p.workspaceName, ...(p.displayName === undefined ? {} : { display_name: p.displayName }) }),
+  });
+  return expectCookie(res, "sign-up");
+}
+
+/** POST /v1/auth/sign-in over HTTP for a person without MFA; throws unless 200 with a session cookie. */
+export async function signInPerson(baseUrl: string, p: { email: string; password: string }): Promise<SignedInPerson> {
+  const res = await fetch(`${baseUrl}/v1/auth/sign-in`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(p) });
+  return expectCookie(res, "sign-in");
+}
+
+/**
+ * Adds a person with `role` and `password` to an existing workspace straight through the store
+ * (for tests, before /v1/people exists), hashing the password with the deps' hasher.
+ */
+export async function seedPerson(deps: CoreDeps, p: { workspaceId: string; email: string; role: Role; password: string; displayName?: string }): Promise<Person> {
+  if (deps.people === undefined) throw new Error("seedPerson: the deps have no people configuration");
+  const person: Person = {
+    id: deps.ids.next(),
+    workspaceId: p.workspaceId,
+    email: p.email.toLowerCase(),
+    displayName: p.displayName ?? null,
+    role: p.role,
+    passwordHash: await deps.people.passwords.hash(p.password),
+    mfaEnabledAt: null,
+    createdAt: deps.clock.now(),
+  };
+  const r = await deps.stores.people.insert({ person });
+  if (r.kind !== "created") throw new Error(`seedPerson: ${p.email} is taken`);
+  return person;
+}

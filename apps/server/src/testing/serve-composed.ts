@@ -1,0 +1,57 @@
+import { TEST_SECRETS } from "@agentq/core/testing";
+import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
+import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { createHttpWebhookTransport } from "@agentq/dispatcher";
+import { composeService, type ComposedService } from "../compose.ts";
+import { createLogger } from "../logger.ts";
+
+/** The composed service (REST, MCP, the dashboard) on a real socket of 127.0.0.1, over its own test schema. */
+export interface ServedService {
+  service: ComposedService;
+  db: TestSchema;
+  /** `http://127.0.0.1:<port>`, which is also the service's PUBLIC_BASE_URL (its own origin). */
+  baseUrl: string;
+  /** Stops the server, the service and drops the schema. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `composeService` as `pnpm start` does, on a free port whose address is the public base
+ * URL (so same-origin checks see the browser's Origin as the service's own), with the background
+ * work off unless asked for, and webhooks to loopback receivers allowed when asked for.
+ */
+export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean } = {}): Promise<ServedService> {
+  const db = await createTestSchema({ max: 5 });
+  // The service needs the port in its public base URL, so it is composed once the socket listens.
+  const holder: { service?: ComposedService } = {};
+  const server = serve({ fetch: (request, env) => (holder.service as ComposedService).fetch(request, env), hostname: "127.0.0.1", port: 0 });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const service = composeService({
+    sql: db.sql,
+    secrets: TEST_SECRETS,
+    publicBaseUrl: baseUrl,
+    logger: createLogger("silent"),
+    rateLimiter: options.rateLimiter ?? "off",
+    // Tests send webhook traffic only to 127.0.0.1: loopback is let through by the transport's test-only option.
+    ...(options.loopbackWebhooks === true ? { webhooks: { transport: createHttpWebhookTransport({ allowLoopbackForTests: true }), dispatch: { pollIntervalMs: 50 } } } : {}),
+  });
+  holder.service = service;
+  const background = options.background === true ? service.startBackground() : { stop: async () => undefined };
+  const composed = service;
+  return {
+    service: composed,
+    db,
+    baseUrl,
+    close: async () => {
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      });
+      await background.stop();
+      await composed.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import { Type } from "@sinclair/typebox";
+import { runIdempotent } from "../idempotency/run-idempotent.ts";
+import { parseEnum } from "../session-state/fields.ts";
+import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "../session-state/learning-model.ts";
+import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "../session-state/lessons.ts";
+import { findBySlug, resolveProject } from "../session-state/resolve-project.ts";
+import { defineOperation } from "./operation.ts";
+import { offsetPage } from "./paged-list.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
+
+/** The wire schema of evidence an observation points at. */
+export const EvidenceInput = Type.Object({ kind: Type.Union(EVIDENCE_KINDS.map((k) => Type.Literal(k))), ref: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: "What the observation points at." });
+/** An observation as it arrives. */
+export const ObservationInputSchema = Type.Object(
+  {
+    note: Type.String({ minLength: 1, maxLength: LESSON_LIMITS.noteMax }),
+    build_session_id: Type.Optional(IdField("The session it was observed in (default: your active session in the project).")),
+    evidence: Type.Optional(EvidenceInput),
+  },
+  { additionalProperties: false },
+);
+const ObservationSchema = Type.Object({ id: Type.String(), build_session_id: Nullable(Type.String()), note: Type.String(), evidence: Nullable(Type.Object({ kind: Type.String(), ref: Type.String() })), at: Timestamp(), by: CreatedBySchema });
+
+/** The wire schema of a lesson. */
+export const LessonSchema = Type.Object(
+  {
+    id: Type.String({ description: "ULID of the lesson." }),
+    project_id: Type.String(),
+    slug: Type.String({ description: "Unique per project among lessons not deleted." }),
+    title: Type.String(),
+    body_md: Type.String({ description: "What to do; \"Do:\" and \"Don't:\" lines recommended." }),
+    why_md: Type.String(),
+    tags: Type.Array(Type.String()),
+    status: Type.Union(LESSON_STATUSES.map((s) => Type.Literal(s)), { description: "active <-> retired; superseded is terminal." }),
+    superseded_by_id: Nullable(Type.String()),
+    status_reason: Nullable(Type.String()),
+    observation_count: Type.Integer(),
+    distinct_session_count: Type.Integer(),
+    first_observed_at: Nullable(Timestamp()),
+    last_observed_at: Nullable(Timestamp()),
+    source_candidate_id: Nullable(Type.String({ description: "The candidate it was promoted from." })),
+    source: Nullable(Type.Object({ kind: Type.String(), ref: Type.String(), url: Nullable(Type.String()) })),
+    version: Type.Integer(),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+    created_by: CreatedBySchema,
+  },
+  { description: "A lesson." },
+);
+const LessonWithObservations = Type.Object({ ...LessonSchema.properties, observations: Type.Array(ObservationSchema, { description: "The last 20, newest first." }) });
+const LessonPath = { lesson_id: IdField("ULID of the lesson.") };
+
+const withObservations = async (stores: Parameters<typeof findLesson>[0], lesson: Parameters<typeof lessonView>[0]) => ({
+  ...lessonView(lesson),
+  observations: (await stores.lessons.observations({ workspaceId: lesson.workspaceId, lessonId: lesson.id, limit: LESSON_LIMITS.observationsShown })).map(observationView),
+});
+
+const createOp = defineOperation({
+  name: "create_lesson",
+  summary: "Record a lesson (active) with an optional first observation; a slug already held gives 409 with details.existing_id (observe that lesson instead).",
+  http: { method: "POST", path: "/v1/lessons" },
+  auth: SESSION_STATE_WRITE,
+  idempotency: "optional",
+  mutates: true,
+  input: Type.Object({
+    project_id: ProjectIdField,
+    slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Default: derived from the title." })),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    body_md: MarkdownField("The lesson (\"Do:\" / \"Don't:\" lines recommended)."),
+    why_md: Type.Optional(MarkdownField("Why it matters.")),
+    tags: Type.Optional(TagsField()),
+    observation: Type.Optional(ObservationInputSchema),
+  }),
+  output: LessonSchema,
+  successStatus: 201,
+  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: lessonView((await createLesson(deps, stores, ctx, input)).lesson) })),
+});
+
+const listOp = defineOperation({
+  name: "list_lessons",
+  summary: "A project's lessons (status, tag, q: words of title, body, why and tags), by last_observed_at (default) or observation_count, newest or most first.",
+  http: { method: "GET", path: "/v1/lessons", query: ["project_id", "status", "tag", "q", "sort", "limit", "cursor"] },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    project_id: ProjectIdField,
+    status: Type.Optional(Type.String({ description: "active, retired or superseded." })),
+    tag: Type.Optional(Type.String({ maxLength: 40 })),
+    q: Type.Optional(Type.String({ maxLength: 500 })),
+    sort: Type.Optional(Type.String({ description: "last_observed_at (default) or observation_count." })),
+    limit: LimitField,
+    cursor: CursorField,
+  }),
+  output: PageOf(LessonSchema, "A page of lessons."),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
+    const filters = { status: parseEnum(input.status, LESSON_STATUSES, "status"), tag: input.tag ?? null, q: input.q === undefined || input.q.trim() === "" ? null : input.q };
+    const sort = parseEnum(input.sort, LESSON_SORTS, "sort") ?? "last_observed_at";
+    const body = await offsetPage(deps, ctx, { resource: "lessons", filters: { project: project.id, sort, ...filters }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.lessons.list({ workspaceId: project.workspaceId, projectId: project.id, filters, sort, offset, limit }), lessonView);
+    return { status: 200, body };
+  },
+});
+
+const bySlugOp = defineOperation({
+  name: "get_lesson_by_slug",
+  summary: "Read a project's lesson by its slug, with its last 20 observations.",
+  http: { method: "GET", path: "/v1/lessons/by-slug", query: ["project_id", "slug"] },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ project_id: ProjectIdField, slug: Type.String({ minLength: 1, maxLength: 64 }) }),
+  output: LessonWithObservations,
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await withObservations(deps.stores, await findBySlug(deps.stores, ctx, input, "Lesson", (p) => deps.stores.lessons.findBySlug(p))) }),
+});
+
+const getOp = defineOperation({
+  name: "get_lesson",
+  summary: "Read a lesson with its last 20 observations.",
+  http: { method: "GET", path: "/v1/lessons/{lesson_id}" },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object(LessonPath),
+  output: LessonWithObservations,
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await withObservations(deps.stores, (await findLesson(deps.stores, ctx, input.lesson_id)).record) }),
+});
+
+const statusOp = defineOperation({
+  name: "set_lesson_status",
+  summary: "Retire an active lesson, reactivate a retired one, or mark one superseded by another active lesson of the project (terminal); a reason is required.",
+  http: { method: "POST", path: "/v1/lessons/{lesson_id}/status" },
+  auth: SESSION_STATE_WRITE,
+  idempotency: "optional",
+  mutates: true,
+  input: Type.Object({
+    ...LessonPath,
+    status: Type.Union(LESSON_STATUSES.map((s) => Type.Literal(s))),
+    reason: Type.String({ minLength: 1, maxLength: LESSON_LIMITS.reasonMax }),
+    superseded_by_id: Type.Optional(IdField("The active lesson that supersedes it (status superseded).")),
+  }),
+  output: LessonSchema,
+  successStatus: 200,
+  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: lessonView((await setLessonStatus(deps, stores, ctx, input.lesson_id, input)).lesson) })),
+});
+
+const observeOp = defineOperation({
+  name: "observe_lesson",
+  summary: "Record that a lesson was observed again (a note, the session, evidence): counts and distinct sessions grow; a superseded lesson gives 409.",
+  http: { method: "POST", path: "/v1/lessons/{lesson_id}/observations" },
+  auth: SESSION_STATE_WRITE,
+  idempotency: "optional",
+  mutates: true,
+  input: Type.Object({ ...LessonPath, ...ObservationInputSchema.properties }),
+  output: LessonSchema,
+  successStatus: 200,
+  handler: (deps, ctx, input) =>
+    runIdempotent(deps, ctx, async (stores) => {
+      const { lesson_id, ...observation } = input;
+      return { status: 200, body: lessonView((await observeLesson(deps, stores, ctx, lesson_id, observation)).lesson) };
+    }),
+});
+
+const deleteOp = defineOperation({
+  name: "delete_lesson",
+  summary: "Delete a lesson (404 from then on, its slug free again); 409 while an active rule derives from it.",
+  http: { method: "DELETE", path: "/v1/lessons/{lesson_id}" },
+  auth: SESSION_STATE_WRITE,
+  idempotency: "optional",
+  mutates: true,
+  input: Type.Object(LessonPath),
+  output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+  successStatus: 200,
+  handler: (deps, ctx, input) =>
+    runIdempotent(deps, ctx, async (stores) => {
+      const { lesson } = await deleteLesson(deps, stores, ctx, input.lesson_id);
+      return { status: 200, body: { id: lesson.id, deleted: true as const } };
+    }),
+});
+
+/** The lesson operations (SESSION-STATE §6); fixed paths before `{lesson_id}`. */
+export const LESSON_OPERATIONS = [createOp, listOp, bySlugOp, getOp, statusOp, observeOp, deleteOp];

@@ -1,0 +1,182 @@
+import { Type } from "@sinclair/typebox";
+import { runIdempotent } from "../idempotency/run-idempotent.ts";
+import { parseEnum } from "../session-state/fields.ts";
+import { IMPORT_LIMITS, IMPORT_ROW_STATUSES, IMPORT_STATUSES, commitImport, findImport, importRowView, importView, parserList, previewImport } from "../session-state/imports/imports.ts";
+import { IMPORT_PARSERS } from "../session-state/imports/parsers.ts";
+import { resolveProject } from "../session-state/resolve-project.ts";
+import { USAGE_GROUPS, usageReport } from "../session-state/usage.ts";
+import { defineOperation } from "./operation.ts";
+import { offsetPage } from "./paged-list.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
+
+// Usage (SESSION-STATE §9) and the markdown import (§10).
+
+const UsageRowSchema = Type.Object({
+  group: Type.Record(Type.String(), Type.String(), { description: "The group's values, by dimension (period: the bucket's start)." }),
+  sessions: Type.Integer(),
+  input_tokens: Type.Integer(),
+  output_tokens: Type.Integer(),
+  cache_read_tokens: Type.Integer(),
+  cache_write_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+  cost_usd: Type.String({ description: "Dollars as a decimal string (\"12.345678\"), summed as integer micro-dollars." }),
+  wall_seconds: Type.Integer({ description: "Of the group's distinct sessions." }),
+  active_seconds: Type.Integer(),
+});
+
+const usageOp = defineOperation({
+  name: "get_usage",
+  summary: "What the work cost: token and cost figures reported on ping and end, summed as differences between cumulative reports inside the window (default the last 30 days), grouped by one or two of session, project, account, model, period.",
+  http: { method: "GET", path: "/v1/usage", query: ["group_by", "period", "since", "until", "project_id", "ai_account_id", "build_session_id", "limit", "cursor"] },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    group_by: Type.Optional(Type.String({ maxLength: 40, description: `One or two of ${USAGE_GROUPS.join(", ")}, comma-separated (default model).` })),
+    period: Type.Optional(Type.String({ description: "day (default), week or month: the buckets of group_by period (UTC)." })),
+    since: Type.Optional(Type.String()),
+    until: Type.Optional(Type.String()),
+    project_id: Type.Optional(IdField("Only this project (a project-restricted credential: always its own).")),
+    ai_account_id: Type.Optional(IdField("Only this agent's sessions.")),
+    build_session_id: Type.Optional(IdField("Only this session.")),
+    limit: LimitField,
+    cursor: CursorField,
+  }),
+  output: Type.Object({ rows: Type.Array(UsageRowSchema), totals: UsageRowSchema, window: Type.Object({ since: Timestamp(), until: Timestamp() }), group_by: Type.Array(Type.String()), next_cursor: Nullable(Type.String()) }),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const r = await usageReport(deps, deps.stores, ctx, input);
+    const page = await offsetPage(deps, ctx, { resource: "usage", filters: { group_by: r.groupBy.join(","), period: input.period ?? "day", since: r.window.since, until: r.window.until, project: input.project_id ?? null, account: input.ai_account_id ?? null, session: input.build_session_id ?? null }, limit: input.limit, cursor: input.cursor }, async (offset, limit) => r.rows.slice(offset, offset + limit + 1), (row) => row);
+    return { status: 200, body: { rows: page.items, totals: r.totals, window: { since: r.window.since.toISOString(), until: r.window.until.toISOString() }, group_by: r.groupBy, next_cursor: page.next_cursor } };
+  },
+});
+
+const ImportSchema = Type.Object(
+  {
+    id: Type.String({ description: "ULID of the import." }),
+    project_id: Type.String(),
+    parser: Type.String(),
+    parser_version: Type.Integer(),
+    filename: Type.String(),
+    content_sha256: Type.String(),
+    status: Type.Union(IMPORT_STATUSES.map((s) => Type.Literal(s))),
+    counts: Type.Object({ rows: Type.Integer(), ready: Type.Integer(), invalid: Type.Integer(), duplicate: Type.Integer() }),
+    created: Nullable(Type.Integer({ description: "Records created by the commit." })),
+    skipped: Nullable(Type.Integer()),
+    committed_at: Nullable(Timestamp()),
+    version: Type.Integer(),
+    created_at: Timestamp(),
+    created_by: CreatedBySchema,
+  },
+  { description: "A markdown import: previewed, then committed once." },
+);
+const ImportRowSchema = Type.Object({
+  row_number: Type.Integer(),
+  line_start: Type.Integer(),
+  line_end: Type.Integer(),
+  target: Type.String({ description: "decision, backlog_item or lesson." }),
+  parsed: Type.Record(Type.String(), Type.Unknown(), { description: "The record's fields as read from the file." }),
+  fingerprint: Type.String(),
+  status: Type.Union(IMPORT_ROW_STATUSES.map((s) => Type.Literal(s))),
+  errors: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
+  existing_record_id: Nullable(Type.String({ description: "The record a duplicate row stands for." })),
+  created_record_id: Nullable(Type.String()),
+});
+const ImportPath = { import_id: IdField("ULID of the import.") };
+
+const parsersOp = defineOperation({
+  name: "list_import_parsers",
+  summary: "The markdown import's parsers: name, version, what each creates, its format and an example.",
+  http: { method: "GET", path: "/v1/session-state/import-parsers" },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({}),
+  output: Type.Array(Type.Object({ name: Type.String(), version: Type.Integer(), target: Type.String(), description: Type.String(), example: Type.String() })),
+  successStatus: 200,
+  handler: async () => ({ status: 200, body: parserList() }),
+});
+
+const uploadOp = defineOperation({
+  name: "upload_import",
+  summary: "Upload a DECISIONS.md, BACKLOG.md, LESSONS.md or MADR file with a parser: a preview with a status per row (ready, invalid, duplicate); nothing is created until commit.",
+  http: { method: "POST", path: "/v1/session-state/imports/upload" },
+  auth: SESSION_STATE_WRITE,
+  idempotency: "optional",
+  mutates: true,
+  input: Type.Object({
+    project_id: ProjectIdField,
+    parser: Type.Union(IMPORT_PARSERS.map((p) => Type.Literal(p.name))),
+    filename: Type.String({ minLength: 1, maxLength: IMPORT_LIMITS.filenameMax }),
+    content: Type.String({ description: "The file, UTF-8, up to 200 KB and 2,000 rows." }),
+  }),
+  output: ImportSchema,
+  successStatus: 201,
+  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: importView((await previewImport(deps, stores, ctx, input)).record) })),
+});
+
+const listOp = defineOperation({
+  name: "list_imports",
+  summary: "A project's imports, newest first (status, parser).",
+  http: { method: "GET", path: "/v1/session-state/imports", query: ["project_id", "status", "parser", "limit", "cursor"] },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ project_id: ProjectIdField, status: Type.Optional(Type.String()), parser: Type.Optional(Type.String()), limit: LimitField, cursor: CursorField }),
+  output: PageOf(ImportSchema, "A page of imports."),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
+    const status = parseEnum(input.status, IMPORT_STATUSES, "status");
+    const parser = parseEnum(input.parser, IMPORT_PARSERS.map((p) => p.name), "parser");
+    const body = await offsetPage(deps, ctx, { resource: "imports", filters: { project: project.id, status, parser }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.imports.list({ workspaceId: project.workspaceId, projectId: project.id, status, parser, offset, limit }), importView);
+    return { status: 200, body };
+  },
+});
+
+const getOp = defineOperation({
+  name: "get_import",
+  summary: "Read an import: its parser, file, status and counts.",
+  http: { method: "GET", path: "/v1/session-state/imports/{import_id}" },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object(ImportPath),
+  output: ImportSchema,
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: importView((await findImport(deps.stores, ctx, input.import_id)).record) }),
+});
+
+const rowsOp = defineOperation({
+  name: "list_import_rows",
+  summary: "An import's rows by number: lines, target, parsed fields, fingerprint, status (ready, invalid, duplicate; after commit created, skipped_duplicate, skipped_invalid), errors, the record a duplicate stands for or a row created.",
+  http: { method: "GET", path: "/v1/session-state/imports/{import_id}/rows", query: ["status", "limit", "cursor"] },
+  auth: SESSION_STATE_READ,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ ...ImportPath, status: Type.Optional(Type.String()), limit: LimitField, cursor: CursorField }),
+  output: PageOf(ImportRowSchema, "A page of rows."),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const { record } = await findImport(deps.stores, ctx, input.import_id);
+    const status = parseEnum(input.status, IMPORT_ROW_STATUSES, "status");
+    const body = await offsetPage(deps, ctx, { resource: "import-rows", filters: { import: record.id, status }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.imports.rows({ workspaceId: record.workspaceId, importId: record.id, status, offset, limit }), importRowView);
+    return { status: 200, body };
+  },
+});
+
+const commitOp = defineOperation({
+  name: "commit_import",
+  summary: "Commit a previewed import: every ready row becomes its record in one transaction (source import), the others are skipped; committing twice gives 409; importing the same file again creates nothing.",
+  http: { method: "POST", path: "/v1/session-state/imports/{import_id}/commit" },
+  auth: SESSION_STATE_WRITE,
+  idempotency: "optional",
+  mutates: true,
+  input: Type.Object(ImportPath),
+  output: ImportSchema,
+  successStatus: 200,
+  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: importView((await commitImport(deps, stores, ctx, input.import_id)).record) })),
+});
+
+/** Usage and markdown-import operations (SESSION-STATE §9-10); fixed paths before `{import_id}`. */
+export const RECORD_OPERATIONS = [usageOp, parsersOp, uploadOp, listOp, getOp, rowsOp, commitOp];

@@ -1,0 +1,163 @@
+import type { Person, PersonPrincipal } from "../access/model.ts";
+import type { CoreDeps } from "../deps.ts";
+import { DomainError, malformed } from "../errors.ts";
+import type { Stores } from "../ports.ts";
+import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, totpStepOf } from "./mfa.ts";
+import { personAuditEntry } from "./people-audit.ts";
+import { PEOPLE_LIMITS, type RequestOrigin } from "./people-settings.ts";
+import { requirePeople } from "./require-people.ts";
+import { checkSignInThrottle, throttleKeys } from "./sign-in.ts";
+import { findLiveSession, openSession, type OpenedSession } from "./sessions.ts";
+import { sessionUnauthenticated } from "./authenticate-session.ts";
+
+/** A second factor as sent: a TOTP code or a recovery code (exactly one). */
+export interface SecondFactorInput {
+  code?: string;
+  recovery_code?: string;
+}
+
+/** The one message of a refused second factor: wrong, spent or replayed look the same. */
+export const SECOND_FACTOR_REFUSED_MESSAGE = "The code is not valid.";
+
+function refused(): DomainError {
+  return new DomainError("SVC_UNAUTHENTICATED", SECOND_FACTOR_REFUSED_MESSAGE);
+}
+
+function oneFactor(input: SecondFactorInput): { kind: "totp"; code: string } | { kind: "recovery_code"; code: string } {
+  const hasCode = input.code !== undefined;
+  const hasRecovery = input.recovery_code !== undefined;
+  if (hasCode === hasRecovery) throw malformed("Send exactly one of code and recovery_code.", { field: "code" });
+  return hasCode ? { kind: "totp", code: (input.code ?? "").trim() } : { kind: "recovery_code", code: input.recovery_code ?? "" };
+}
+
+/**
+ * Checks a second factor of a person with MFA on, in the caller's transaction: a TOTP code is
+ * accepted once per time step (one step either side of now; the step is recorded with a
+ * compare-and-set, so a replay, even a concurrent one, is refused), a recovery code once ever.
+ * Returns how it was passed, or null when refused.
+ */
+async function passSecondFactor(deps: Pick<CoreDeps, "secrets" | "people">, stores: Stores, person: Person, factor: ReturnType<typeof oneFactor>, now: Date): Promise<"totp" | "recovery_code" | null> {
+  if (factor.kind === "recovery_code") {
+    return (await stores.people.useRecoveryCode({ workspaceId: person.workspaceId, personId: person.id, codeHash: hashRecoveryCode(deps.secrets.pepper, factor.code), now })) ? "recovery_code" : null;
+  }
+  const mfa = await stores.people.loadMfa({ workspaceId: person.workspaceId, personId: person.id });
+  const secret = mfa?.totpSecretSealed == null ? null : requirePeople(deps).sealer.open(mfa.totpSecretSealed);
+  if (secret === null) return null;
+  const step = totpStepOf(secret, factor.code, now);
+  if (step === null) return null;
+  return (await stores.people.useTotpStep({ workspaceId: person.workspaceId, personId: person.id, step })) ? "totp" : null;
+}
+
+/** Records a refused second factor for the sign-in throttle, audited as `person.mfa_failed`. */
+async function recordFailure(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets">, person: Person, origin: RequestOrigin, requestId: string | null, during: string): Promise<void> {
+  await deps.tx.run(async (stores) => {
+    const now = deps.clock.now();
+    await stores.signInThrottle.recordFailure({ id: deps.ids.next(), ...throttleKeys(deps.secrets.pepper, person.email, origin.clientAddress), at: now });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.mfa_failed", subjectId: person.id, actorPersonId: null, requestId, details: { during } }) });
+  });
+}
+
+/**
+ * Starts TOTP enrolment: a new secret, kept encrypted as the person's pending secret until
+ * confirmed (a second enrolment replaces it). Audit row `person.mfa_enrollment_started`.
+ * @throws DomainError SVC_RESOURCE_CONFLICT (MFA is already on).
+ */
+export async function enrollTotp(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "people">, principal: PersonPrincipal, ctx: { requestId: string | null }): Promise<{ secret: string; otpauthUri: string }> {
+  const people = requirePeople(deps);
+  const { person } = principal;
+  if (person.mfaEnabledAt !== null) throw new DomainError("SVC_RESOURCE_CONFLICT", "MFA is already enabled.", { reason: "mfa_enabled" });
+  const secret = newTotpSecret();
+  await deps.tx.run(async (stores) => {
+    await stores.people.setPendingTotp({ workspaceId: person.workspaceId, personId: person.id, sealed: people.sealer.seal(secret) });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: deps.clock.now(), activity: "person.mfa_enrollment_started", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId }) });
+  });
+  return { secret, otpauthUri: otpauthUri(secret, person.email) };
+}
+
+/**
+ * Confirms TOTP with a code from the pending secret: MFA on, ten single-use recovery codes (only
+ * their keyed hashes kept; any earlier ones dropped), and every session of the person created
+ * without MFA ended, the current one included (the spec: enabling MFA signs out every session
+ * created without it). One transaction, audit row `person.mfa_enabled`.
+ * @throws DomainError SVC_MALFORMED_REQUEST (no code), SVC_RESOURCE_CONFLICT (MFA on already,
+ *   or no enrolment started), SVC_UNAUTHENTICATED (wrong code).
+ */
+export async function confirmTotp(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets" | "people">, principal: PersonPrincipal, input: { code: string }, ctx: { requestId: string | null }): Promise<{ recoveryCodes: string[]; endedSessionIds: string[] }> {
+  const people = requirePeople(deps);
+  const { person } = principal;
+  if (person.mfaEnabledAt !== null) throw new DomainError("SVC_RESOURCE_CONFLICT", "MFA is already enabled.", { reason: "mfa_enabled" });
+  return deps.tx.run(async (stores) => {
+    const now = deps.clock.now();
+    const mfa = await stores.people.loadMfa({ workspaceId: person.workspaceId, personId: person.id });
+    const pending = mfa?.totpPendingSealed == null ? null : people.sealer.open(mfa.totpPendingSealed);
+    if (pending === null) throw new DomainError("SVC_RESOURCE_CONFLICT", "Start with POST /v1/auth/mfa/totp/enroll.", { reason: "not_enrolling" });
+    const step = totpStepOf(pending, input.code.trim(), now);
+    if (step === null) throw refused();
+    const recoveryCodes = newRecoveryCodes();
+    const enabled = await stores.people.confirmTotp({ workspaceId: person.workspaceId, personId: person.id, step, now, recoveryCodeHashes: recoveryCodes.map((c) => hashRecoveryCode(deps.secrets.pepper, c)) });
+    if (!enabled) throw new DomainError("SVC_RESOURCE_CONFLICT", "MFA was enabled meanwhile.", { reason: "mfa_enabled" });
+    const endedSessionIds = await stores.personSessions.endAllOfPerson({ workspaceId: person.workspaceId, personId: person.id, now, onlyWithoutMfa: true });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.mfa_enabled", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { ended_sessions: endedSessionIds.length } }) });
+    return { recoveryCodes, endedSessionIds };
+  });
+}
+
+/**
+ * Completes a sign-in with MFA: the pending-MFA session (from the password step) and a second
+ * factor. Throttled like sign-in (a wrong code counts as a failed sign-in). On success the
+ * pending session ends and a session created with MFA opens, which counts as a step-up for five
+ * minutes; audit row `person.signed_in` (mfa true, method).
+ * @throws DomainError SVC_UNAUTHENTICATED (no live pending session, or a wrong, spent or
+ *   replayed code), SVC_RATE_LIMITED, SVC_MALFORMED_REQUEST.
+ */
+export async function verifyMfaSignIn(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people">, pendingToken: string | null, input: SecondFactorInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<OpenedSession & { person: Person }> {
+  const people = requirePeople(deps);
+  const factor = oneFactor(input);
+  const pending = pendingToken === null ? null : await findLiveSession(deps, pendingToken, { stage: "pending_mfa", now: deps.clock.now() });
+  if (pending === null) throw sessionUnauthenticated();
+  const person = await deps.stores.people.findById({ workspaceId: pending.workspaceId, personId: pending.personId });
+  if (person === null) throw sessionUnauthenticated();
+  await checkSignInThrottle(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
+  const result = await deps.tx.run(async (stores) => {
+    const now = deps.clock.now();
+    const method = await passSecondFactor(deps, stores, person, factor, now);
+    if (method === null) return null;
+    // The pending session ended meanwhile (a concurrent verify won): roll the spent code back.
+    if (!(await stores.personSessions.end({ workspaceId: pending.workspaceId, sessionId: pending.id, now }))) throw sessionUnauthenticated();
+    const opened = await openSession(deps, stores, { workspaceId: person.workspaceId, personId: person.id, stage: "active", withMfa: true, now, settings: people.settings });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.signed_in", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { session_id: opened.session.id, mfa: true, method } }) });
+    return opened;
+  });
+  if (result === null) {
+    await recordFailure(deps, person, ctx.origin, ctx.requestId, "sign_in");
+    throw refused();
+  }
+  return { ...result, person };
+}
+
+/**
+ * Steps up the session with a second factor: the session's step-up holds for five minutes
+ * (`requireStepUp`). Audit row `person.stepped_up`. A wrong code counts for the sign-in throttle.
+ * @throws DomainError SVC_STEP_UP_REQUIRED (details.reason "mfa_not_enabled": MFA is off),
+ *   SVC_UNAUTHENTICATED (wrong, spent or replayed code), SVC_RATE_LIMITED, SVC_MALFORMED_REQUEST.
+ */
+export async function stepUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people">, principal: PersonPrincipal, input: SecondFactorInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<{ stepUpUntil: Date }> {
+  const factor = oneFactor(input);
+  const { person, session } = principal;
+  if (person.mfaEnabledAt === null) throw new DomainError("SVC_STEP_UP_REQUIRED", "Enable MFA first: a step-up needs a second factor.", { reason: "mfa_not_enabled" });
+  await checkSignInThrottle(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
+  const until = await deps.tx.run(async (stores) => {
+    const now = deps.clock.now();
+    const method = await passSecondFactor(deps, stores, person, factor, now);
+    if (method === null) return null;
+    const stepUpUntil = new Date(now.getTime() + PEOPLE_LIMITS.stepUpMs);
+    if ((await stores.personSessions.setStepUp({ workspaceId: session.workspaceId, sessionId: session.id, stepUpUntil })) === null) throw sessionUnauthenticated();
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.stepped_up", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { session_id: session.id, method } }) });
+    return stepUpUntil;
+  });
+  if (until === null) {
+    await recordFailure(deps, person, ctx.origin, ctx.requestId, "step_up");
+    throw refused();
+  }
+  return { stepUpUntil: until };
+}

@@ -1,0 +1,52 @@
+import { ADMINISTRATIVE_SCOPES, type PersonPrincipal, type Role, type Scope, type Tier } from "../access/model.ts";
+import { DomainError } from "../errors.ts";
+import type { OperationAuth } from "../operations/operation.ts";
+
+/** What a person's session may do, by role (DESIGN §2b). */
+export interface PersonAccess {
+  /** The tier the session acts with on writes; null for a viewer (reads only). */
+  tier: Tier | null;
+  /** The scopes the session holds on writes. */
+  scopes: readonly Scope[];
+}
+
+/** Scopes of an owner's or admin's session: every administrative scope plus view_audit_log. */
+export const ADMINISTERING_SCOPES: readonly Scope[] = [...ADMINISTRATIVE_SCOPES, "view_audit_log"];
+
+/** True for the roles that administer the workspace (owner, admin). */
+export function administers(role: Role): boolean {
+  return role === "owner" || role === "admin";
+}
+
+/**
+ * The access of a role: an owner's or admin's session acts with the administrative tier and
+ * every administrative scope plus view_audit_log; a viewer's reads only.
+ */
+export function personAccess(role: Role): PersonAccess {
+  return administers(role) ? { tier: "administrative", scopes: ADMINISTERING_SCOPES } : { tier: null, scopes: [] };
+}
+
+/**
+ * Checks that a person's session may call an operation (DESIGN §2b). Reads (operations that do
+ * not change state) are open to every session of the workspace, whatever scope they name for
+ * credentials. A write by a viewer is 403 SVC_TIER_INSUFFICIENT ("a human session that does not
+ * administer the workspace"); an owner's or admin's write passes the tier and scope check of a
+ * credential holding `personAccess(role)`: administrative operations pass, operations for AI
+ * accounts (send, claim, session-state writes: scopes no session holds) are 403
+ * SVC_SCOPE_INSUFFICIENT.
+ * @throws DomainError SVC_TIER_INSUFFICIENT | SVC_SCOPE_INSUFFICIENT
+ */
+export function authorizePerson(principal: PersonPrincipal, auth: OperationAuth, mutates: boolean): void {
+  if (auth.kind === "public" || !mutates) return;
+  const access = personAccess(principal.person.role);
+  if (access.tier === null) {
+    throw new DomainError("SVC_TIER_INSUFFICIENT", "A viewer's session reads only; this operation changes the workspace.", { role: principal.person.role });
+  }
+  if (auth.tier === "administrative" && access.tier !== "administrative") {
+    throw new DomainError("SVC_TIER_INSUFFICIENT", `This operation needs an ${auth.tier} caller.`, { required_tier: auth.tier });
+  }
+  const waived = auth.scopeWaivedForTier !== undefined && access.tier === "administrative";
+  if (auth.scope !== null && !waived && !access.scopes.includes(auth.scope)) {
+    throw new DomainError("SVC_SCOPE_INSUFFICIENT", `This operation needs scope ${auth.scope}, which a person's session does not hold.`, { required_scope: auth.scope });
+  }
+}
