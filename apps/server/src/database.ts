@@ -1,4 +1,4 @@
-import { migrate, startEmbeddedPostgres, type EmbeddedPostgres } from "@agentq/postgres";
+import { migrate, resilientPoolOptions, startEmbeddedPostgres, type EmbeddedPostgres } from "@agentq/postgres";
 import { join } from "node:path";
 import postgres from "postgres";
 import type { ServerEnv } from "./env.ts";
@@ -34,6 +34,7 @@ export async function openDatabase(
     max: options.max ?? 4,
     onnotice: (n) => options.onNotice?.(String(n.message)),
     connection: { application_name: "agentq" },
+    ...resilientPoolOptions,
   });
   try {
     await migrate(sql);

@@ -3,6 +3,7 @@ export { startEmbeddedPostgres, EmbeddedPostgresError, repoRoot, freePort } from
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from "./embedded.ts";
 export { translatePgError, isUnavailable, uniqueViolationOutcome, withPgErrors } from "./pg-errors.ts";
 export type { UniqueViolationOutcome } from "./pg-errors.ts";
+export { CONNECT_TIMEOUT_SECONDS, reconnectBackoffSeconds, resilientPoolOptions } from "./pool-options.ts";
 export type { SqlClient } from "./sql-client.ts";
 export { PgWorkspaceStore } from "./pg-workspace-store.ts";
 export { PgAccountStore } from "./pg-account-store.ts";
