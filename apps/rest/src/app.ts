@@ -16,6 +16,7 @@ import { AUTH_ROUTE_DESCRIPTIONS, registerAuthRoutes } from "./people/auth-route
 import { PEOPLE_ROUTE_DESCRIPTIONS, registerPeopleRoutes } from "./people/people-routes.ts";
 import { OIDC_ROUTE_DESCRIPTIONS, registerOidcRoutes } from "./people/oidc-routes.ts";
 import { CLOSING_ROUTE_DESCRIPTIONS, registerClosingRoutes } from "./people/closing-routes.ts";
+import { COUNTER_NOTICE_ROUTE_DESCRIPTION, registerCounterNoticeRoute } from "./people/counter-notice-route.ts";
 
 /** Options of `createRestApp`; every one has a production default. */
 export interface RestAppOptions {
@@ -55,6 +56,7 @@ const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
   ...PEOPLE_ROUTE_DESCRIPTIONS,
   ...OIDC_ROUTE_DESCRIPTIONS,
   ...CLOSING_ROUTE_DESCRIPTIONS,
+  COUNTER_NOTICE_ROUTE_DESCRIPTION,
 ];
 
 /**
@@ -98,6 +100,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
   registerOidcRoutes(app, routes, { core: coreDeps, sessions, logger });
   registerClosingRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
+  registerCounterNoticeRoute(app, routes, { core: coreDeps, authenticator, sessions, logger });
   registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger, sessions });
 
   app.notFound((c) => {

@@ -1,7 +1,8 @@
-import { DAY_MS, fileCounterNotice, type Clock } from "@agentq/core";
+import { DAY_MS, type Clock } from "@agentq/core";
 import { testDatabaseUrl } from "@agentq/postgres/testing";
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
+import { Secret, TOTP } from "otpauth";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
@@ -168,24 +169,48 @@ describe("notices end to end: public intake, operator commands, 451, counter-not
     const listed = await call("GET", "/v1/notices", { token: adminToken });
     expect(listed.body.items).toMatchObject([{ id: noticeId, statement_of_reasons: { facts_and_circumstances: "A verbatim copy of the claimed chapter." } }]);
 
-    // The owner counters (issue 13's session and step-up guard the route; here the core step).
-    const [owner] = await sql<{ id: string }[]>`select id from persons where workspace_id = ${workspaceId}`;
-    const { notice: contested } = await fileCounterNotice(service.deps, {
-      noticeId,
-      workspaceId,
-      filedBy: owner?.id ?? "",
-      input: { signature: "/Owen Owner/", material: "The message named in the notice.", mistake_statement: true, name: "Owen Owner", address: "2 Side St", phone: "+1 555 0101", jurisdiction_consent: true },
-      requestId: null,
-    });
+    // The owner counters through the route, as a person: signed in, with MFA and a fresh step-up.
+    // (PUBLIC_BASE_URL is plain http on a non-loopback host: the cookies carry no __Host- prefix.)
+    const ownerEmail = "owner@noticed.test";
+    const ownerPassword = "counter-notice passphrase 7";
+    const passwordHash = await service.deps.people?.passwords.hash(ownerPassword);
+    await sql`update persons set password_hash = ${passwordHash ?? null} where workspace_id = ${workspaceId} and email = ${ownerEmail}`;
+    const origin = { Origin: "http://agentq.test" };
+    const cookieOf = (headers: Headers, name: string) => headers.getSetCookie().map((l) => l.split(";")[0] ?? "").find((pair) => pair.startsWith(`${name}=`) && pair.length > name.length + 1) ?? "";
+    const signIn = await call("POST", "/v1/auth/sign-in", { body: { email: ownerEmail, password: ownerPassword } });
+    expect(signIn.status).toBe(200);
+    const counterBody = { signature: "/Owen Owner/", material: "The message named in the notice.", mistake_statement: true, name: "Owen Owner", address: "2 Side St", phone: "+1 555 0101", jurisdiction_consent: true };
+    const counter = (headers: Record<string, string>, body: unknown = counterBody) => call("POST", `/v1/notices/${noticeId}/counter-notice`, { body, headers });
+    // A credential cannot file it, nor a session without MFA.
+    expect((await counter({ Authorization: `Bearer ${adminToken}` })).body.error?.code).toBe("SVC_TIER_INSUFFICIENT");
+    const firstSession = { Cookie: cookieOf(signIn.headers, "agentq_session"), ...origin };
+    expect((await counter(firstSession)).body.error).toMatchObject({ code: "SVC_STEP_UP_REQUIRED", details: { reason: "mfa_not_enabled" } });
+    const enrolled = await call("POST", "/v1/auth/mfa/totp/enroll", { headers: firstSession });
+    const totp = new TOTP({ secret: Secret.fromBase32(enrolled.body.secret as string), algorithm: "SHA1", digits: 6, period: 30 });
+    expect((await call("POST", "/v1/auth/mfa/totp/confirm", { headers: firstSession, body: { code: totp.generate({ timestamp: clock.now().getTime() }) } })).status).toBe(200);
+    clock.offsetMs += 30_000;
+    const again = await call("POST", "/v1/auth/sign-in", { body: { email: ownerEmail, password: ownerPassword } });
+    const verified = await call("POST", "/v1/auth/mfa/verify", { headers: { Cookie: cookieOf(again.headers, "agentq_mfa"), ...origin }, body: { code: totp.generate({ timestamp: clock.now().getTime() }) } });
+    expect(verified.status).toBe(200);
+    const session = { Cookie: cookieOf(verified.headers, "agentq_session"), ...origin };
+    // A write from another origin is refused; an incomplete counter-notice names what it lacks.
+    expect((await counter({ ...session, Origin: "http://evil.test" })).body.error?.code).toBe("SVC_CSRF_REJECTED");
+    expect((await counter(session, { ...counterBody, jurisdiction_consent: false })).body.error).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { missing_elements: ["jurisdiction_consent"] } });
+    // A signed-in MFA sign-in is a fresh step-up: the owner files it.
+    const filed = await counter(session);
+    expect(filed.status, JSON.stringify(filed.body)).toBe(200);
+    expect(filed.body).toMatchObject({ id: noticeId, state: "contested" });
+    const earliestAt = (filed.body.restoration as { earliest_at: string } | null)?.earliest_at ?? "";
+    expect(earliestAt).not.toBe("");
     expect((await publicView()).state).toBe("contested");
     expect(smtp.to("carla@example.com").map((m) => m.subject)).toContain(`Counter-notice to your DMCA notice ${noticeId}`);
     const notifierView = await call("GET", `/v1/notices/${noticeId}`, { headers: { "Notice-Token": statusToken } });
-    expect(notifierView.body).toMatchObject({ state: "contested", counter_notice: { elements: { name: "Owen Owner" } }, restoration: { earliest_at: contested.restoration?.earliestAt.toISOString() } });
+    expect(notifierView.body).toMatchObject({ state: "contested", counter_notice: { elements: { name: "Owen Owner" } }, restoration: { earliest_at: earliestAt } });
 
     // The restoration job leaves it alone before the deadline, and lifts the measure after it.
     await new Promise((r) => setTimeout(r, 500));
     expect((await call("GET", `/v1/messages/${messageId}`, { token: alice })).status).toBe(451);
-    clock.offsetMs = (contested.restoration?.earliestAt.getTime() ?? 0) - Date.now() + DAY_MS / 24;
+    clock.offsetMs = Date.parse(earliestAt) - Date.now() + DAY_MS / 24;
     const deadline = Date.now() + 20_000;
     let status = 451;
     while (status === 451 && Date.now() < deadline) {

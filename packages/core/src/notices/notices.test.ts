@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Principal } from "../access/model.ts";
+import type { PersonPrincipal, Principal, Role, Workspace } from "../access/model.ts";
 import { claimMessages } from "../messaging/claim-messages.ts";
 import { ackMessage } from "../messaging/ack-message.ts";
 import { getMessage } from "../messaging/get-message.ts";
@@ -12,7 +12,7 @@ import { callContext, seedPrincipal, seedTestWorkspace } from "../testing/princi
 import { DAY_MS } from "../time/duration.ts";
 import { InMemoryMailer } from "../testing/in-memory-mailer.ts";
 import { NOTICE_STATES, NOTICE_TRANSITIONS, type NoticeState } from "./notice.ts";
-import { fileCounterNotice } from "./counter-notice.ts";
+import { fileCounterNotice, fileCounterNoticeAsOwner } from "./counter-notice.ts";
 import { decideNotice, requestNoticeInformation, restoreNotice, reviewNotice, upholdNotice } from "./operator-steps.ts";
 import { noticeReport } from "./operator-reads.ts";
 import { restoreDueNotices } from "./restore-due-notices.ts";
@@ -224,6 +224,35 @@ describe("the operator's steps, the measure and the restoration", () => {
     await fileCounterNotice(deps, { noticeId: notice.id, workspaceId: s.alice.workspace.id, filedBy: "p", input: { explanation: "No." }, requestId: null });
     await restoreNotice(deps, { noticeId: notice.id, reason: "Mistake." });
     expect((await s.claim()).map((i) => i.envelope.message_id)).toEqual([messageId]);
+  });
+
+  it("files a counter-notice only for an owner of the affected workspace with a fresh step-up", async () => {
+    const s = await createMessagingScenario();
+    const deps = s.world.deps;
+    const messageId = await s.send();
+    const { notice } = await submit(s, dmcaNotice(messageId));
+    await reviewNotice(deps, { noticeId: notice.id });
+    await decideNotice(deps, { noticeId: notice.id, action: "withhold_message", reason: "Infringing copy." });
+    const now = s.world.clock.now();
+    const person = (workspace: Workspace, role: Role, stepUpUntil: Date | null, mfa = true): PersonPrincipal => ({
+      kind: "person",
+      workspace,
+      person: { id: `person-${role}`, workspaceId: workspace.id, email: `${role}@example.test`, displayName: null, role, passwordHash: null, mfaEnabledAt: mfa ? now : null, createdAt: now },
+      session: { id: "session", workspaceId: workspace.id, personId: `person-${role}`, stage: "active", tokenHash: "h", createdWithMfa: mfa, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + DAY_MS), stepUpUntil, endedAt: null },
+    });
+    const fresh = new Date(now.getTime() + 60_000);
+    const file = (principal: Principal) => fileCounterNoticeAsOwner(deps, principal, { noticeId: notice.id, input: COUNTER, requestId: null });
+    const workspace = s.alice.workspace;
+    expect((await refusalOf(file(s.alice))).code).toBe("SVC_TIER_INSUFFICIENT");
+    expect((await refusalOf(file(person(workspace, "admin", fresh)))).code).toBe("SVC_TIER_INSUFFICIENT");
+    expect((await refusalOf(file(person(workspace, "viewer", fresh)))).code).toBe("SVC_TIER_INSUFFICIENT");
+    expect((await refusalOf(file(person(workspace, "owner", fresh, false)))).details).toMatchObject({ reason: "mfa_not_enabled" });
+    expect((await refusalOf(file(person(workspace, "owner", new Date(now.getTime() - 1))))).details).toMatchObject({ reason: "step_up_expired" });
+    const otherWorkspace = await seedTestWorkspace(deps.stores);
+    expect((await refusalOf(file(person(otherWorkspace, "owner", fresh)))).code).toBe("SVC_RESOURCE_NOT_FOUND");
+    const filed = await file(person(workspace, "owner", fresh));
+    expect(filed).toMatchObject({ id: notice.id, state: "contested", counter_notice: { elements: { name: "Owen Owner" } } });
+    expect((await deps.stores.notices.find({ noticeId: notice.id }))?.counterNotice?.filedBy).toBe("person-owner");
   });
 
   it("restores a contested DMCA measure at the end of 10 business days, not before, and never after a court action", async () => {
