@@ -11,6 +11,7 @@ import { registerAuditRoutes } from "./routes/audit-routes.tsx";
 import { registerAuthRoutes } from "./routes/auth-routes.tsx";
 import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
 import { registerMessageRoutes } from "./routes/message-routes.tsx";
+import { registerOAuthConsentRoutes } from "./routes/oauth-consent-routes.tsx";
 import { registerOverviewRoutes } from "./routes/overview-routes.tsx";
 import { registerPolicyRoutes } from "./routes/policy-routes.tsx";
 import { registerProjectRoutes } from "./routes/project-routes.tsx";
@@ -89,6 +90,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerAuditRoutes(app, kit);
   registerProjectRoutes(app, kit);
   registerSettingsRoutes(app, kit, sessions);
+  registerOAuthConsentRoutes(app, kit, sessions);
 
   app.notFound((c) => notFound(c, assets));
   app.onError((err, c) => {

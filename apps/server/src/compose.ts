@@ -17,7 +17,7 @@ export const ACCESS_LOG_MESSAGE = "request served";
 /** The assembled service: one fetch handler for REST, MCP, the metadata documents and the dashboard. */
 export interface ComposedService {
   deps: PgDeps;
-  /** Routes /v1 to the REST app, /oauth/* and the authorization server metadata to the OAuth app, /mcp and the other /.well-known/* to the MCP app, everything else to the dashboard. */
+  /** Routes /v1 to the REST app, /oauth/authorize to the dashboard (the consent page), the other /oauth/* and the authorization server metadata to the OAuth app, /mcp and the other /.well-known/* to the MCP app, everything else to the dashboard. */
   fetch(request: Request, env?: unknown): Response | Promise<Response>;
   /** Starts the background maintenance (sealer, sweeps) and the webhook outbox dispatcher; returns its stopper. */
   startBackground(): { stop(): Promise<void> };
@@ -102,6 +102,8 @@ export function composeService(p: {
     fetch(request, env) {
       const path = new URL(request.url).pathname;
       if (path === "/v1" || path.startsWith("/v1/")) return rest.fetch(request, env);
+      // The authorization endpoint is a page a person answers (sign-in, consent): the dashboard serves it.
+      if (path === "/oauth/authorize") return dashboard.fetch(request, env);
       if (path === "/oauth" || path.startsWith("/oauth/") || path === "/.well-known/oauth-authorization-server") return oauth.fetch(request, env);
       if (path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/.well-known/")) return mcp.fetch(request, env);
       return dashboard.fetch(request, env);

@@ -31,6 +31,8 @@ export interface LayoutProps {
   assets: StaticAssets;
   viewer: Viewer | null;
   current?: NavKey | undefined;
+  /** False for a page whose forms leave this origin (the OAuth consent): no htmx boosting, no navigation. Default true. */
+  boosted?: boolean | undefined;
   children?: Child;
 }
 
@@ -73,7 +75,7 @@ export function Layout(props: LayoutProps) {
             </div>
           )}
         </header>
-        {signedIn ? (
+        {signedIn && props.boosted !== false ? (
           // htmx boosts the links and forms of the navigation and the page: each answer's #frame
           // replaces this one (the navigation's current section included); without JavaScript they
           // are plain navigations and form posts.

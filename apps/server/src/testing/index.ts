@@ -8,3 +8,5 @@ export { parseMail, readEmlMails, startSmtpReceiver, waitForEmlMails } from "./m
 export type { SmtpReceiver, TestMail } from "./mail-receivers.ts";
 export { cookieFrom, sessionHeaders, signInPerson, signUpPerson, seedPerson, SESSION_COOKIE, PENDING_MFA_COOKIE } from "./people.ts";
 export type { SignedInPerson } from "./people.ts";
+export { answerConsent, parseConsentForm } from "./oauth-consent.ts";
+export type { ConsentForm } from "./oauth-consent.ts";

@@ -1,0 +1,91 @@
+import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+
+/** What the consent page shows of an authorization request. */
+export interface ConsentView {
+  /** The client's name as it asserted it at registration (never verified), or null. */
+  clientName: string | null;
+  /** host[:port] of the redirect URI, or its scheme for a private-use URI (`cursor:`). */
+  redirectHost: string;
+  scopes: readonly string[];
+  /** The workspace's active AI accounts the client may act as. */
+  accounts: ReadonlyArray<{ id: string; friendlyName: string }>;
+  /** The name proposed for a new AI account (preselected when the workspace has none). */
+  proposedName: string;
+  /** The authorization request's parameters, carried through the form unchanged. */
+  params: Readonly<Record<string, string>>;
+  /** The form's anti-forgery token (bound to the session and to this request). */
+  csrfToken: string;
+  /** False for a viewer: the page then only offers to deny. */
+  mayApprove: boolean;
+  workspaceName: string;
+}
+
+/**
+ * The consent page of GET /oauth/authorize (DESIGN §2b): who asks (self-asserted), where the
+ * answer goes, what it may do, and as which AI account (pick one, or name a new one created in
+ * the click). Approve and Deny post the same form; both are answered with a 303 to the client.
+ * The page is rendered without htmx boosting (`boosted: false`): the form's answer leaves this origin.
+ */
+export function ConsentPage(props: { view: ConsentView; error?: ShownError | undefined }) {
+  const v = props.view;
+  const none = v.accounts.length === 0;
+  return (
+    <div class="narrow">
+      <h1>Connect an application</h1>
+      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <div class="panel stack">
+        <p>
+          An application calling itself <strong data-testid="client-name">{v.clientName ?? "(no name given)"}</strong> asks to use agentq in the workspace <strong>{v.workspaceName}</strong>.
+        </p>
+        <p class="hint">The name is what the application says about itself; agentq has not verified it.</p>
+        <p>
+          After your answer the browser goes back to <code data-testid="redirect-host">{v.redirectHost}</code>. Continue only if you started this from that application.
+        </p>
+        <h2>It will be able to</h2>
+        <ul data-testid="scopes">
+          {v.scopes.map((s) => (
+            <li>
+              <code>{s}</code>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <form class="panel stack" method="post" action="/oauth/authorize">
+        {Object.entries(v.params).map(([name, value]) => (
+          <input type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name="csrf_token" value={v.csrfToken} />
+        {v.mayApprove ? (
+          <fieldset>
+            <legend>Act as the AI account</legend>
+            {v.accounts.map((a, i) => (
+              <div>
+                <input type="radio" id={`account-${a.id}`} name="ai_account" value={a.id} checked={i === 0} />
+                <label for={`account-${a.id}`}>{a.friendlyName}</label>
+              </div>
+            ))}
+            <div>
+              <input type="radio" id="account-new" name="ai_account" value="new" checked={none} />
+              <label for="account-new">A new AI account named</label>
+              <input type="text" id="new-account-name" name="new_account_name" value={v.proposedName} aria-label="Name of the new AI account" pattern="[a-z0-9][a-z0-9._\-]{0,62}" />
+            </div>
+          </fieldset>
+        ) : (
+          <div class="notice error" role="alert" data-error-code="SVC_TIER_INSUFFICIENT">
+            <p>Only an owner or admin of the workspace may connect an application. You can deny the request.</p>
+          </div>
+        )}
+        <div class="actions">
+          {v.mayApprove ? (
+            <button type="submit" name="decision" value="approve">
+              Approve
+            </button>
+          ) : null}
+          <button type="submit" name="decision" value="deny" class="secondary">
+            Deny
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

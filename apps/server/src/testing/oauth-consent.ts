@@ -1,0 +1,49 @@
+/** The consent form of a rendered page: its hidden fields (the request's parameters and the token) and the AI accounts offered. */
+export interface ConsentForm {
+  hidden: Record<string, string>;
+  accountIds: string[];
+  /** True when the page offers Approve (an owner's or admin's). */
+  canApprove: boolean;
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+/** Reads the consent form of an HTML page (the attributes as the dashboard renders them: type, name, value). */
+export function parseConsentForm(html: string): ConsentForm {
+  const hidden: Record<string, string> = {};
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) hidden[decodeEntities(m[1] as string)] = decodeEntities(m[2] as string);
+  const accountIds = [...html.matchAll(/<input type="radio" id="account-[^"]+" name="ai_account" value="([^"]+)"/g)].map((m) => m[1] as string).filter((v) => v !== "new");
+  return { hidden, accountIds, canApprove: html.includes('name="decision" value="approve"') };
+}
+
+/**
+ * Plays the browser of a signed-in person at the authorization endpoint: GET the authorization
+ * URL with the session cookie, read the consent form, POST the decision from the service's own
+ * origin. Returns both responses (the POST is not followed: its 303 goes to the client).
+ */
+export async function answerConsent(
+  authorizationUrl: string,
+  cookie: string,
+  decision: { approve: boolean; aiAccount?: string; newAccountName?: string; alter?: (fields: Record<string, string>) => void },
+): Promise<{ page: Response; html: string; form: ConsentForm; answer: Response | null }> {
+  const page = await fetch(authorizationUrl, { headers: { Cookie: cookie, Accept: "text/html" }, redirect: "manual" });
+  const html = await page.text();
+  if (page.status !== 200) return { page, html, form: { hidden: {}, accountIds: [], canApprove: false }, answer: null };
+  const form = parseConsentForm(html);
+  const fields: Record<string, string> = { ...form.hidden, decision: decision.approve ? "approve" : "deny" };
+  if (decision.approve) {
+    fields.ai_account = decision.aiAccount ?? form.accountIds[0] ?? "new";
+    if (decision.newAccountName !== undefined) fields.new_account_name = decision.newAccountName;
+  }
+  decision.alter?.(fields);
+  const origin = new URL(authorizationUrl).origin;
+  const answer = await fetch(`${origin}/oauth/authorize`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+  return { page, html, form, answer };
+}
