@@ -154,7 +154,7 @@ export { deliverNoticeMails } from "./notices/notice-mails.ts";
 export type { NoticeMail, NoticeMailOutcome } from "./notices/notice-mails.ts";
 export { listNoticesForOperator, findNoticeForOperator, noticeReport, median } from "./notices/operator-reads.ts";
 export type { NoticeReport } from "./notices/operator-reads.ts";
-export { fileCounterNotice, COUNTER_NOTICE_INPUT_SCHEMA } from "./notices/counter-notice.ts";
+export { fileCounterNotice, fileCounterNoticeAsOwner, COUNTER_NOTICE_INPUT_SCHEMA } from "./notices/counter-notice.ts";
 export type { CounterNoticeInput } from "./notices/counter-notice.ts";
 export { restoreDueNotices, DEADLINE_RESTORATION_REASON } from "./notices/restore-due-notices.ts";
 export { noticePublicView, noticeNotifierView, noticeWorkspaceView, noticeOperatorView, noticeListLine, statementOfReasons } from "./notices/notice-views.ts";

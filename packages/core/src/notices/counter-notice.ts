@@ -7,6 +7,9 @@ import { auditStep, runNoticeStep, transition, type NoticeStepOutcome } from "./
 import { counterNoticeMails, deliverNoticeMails } from "./notice-mails.ts";
 import { NOTICE_LIMITS } from "./notice-elements.ts";
 import { assertPlainText } from "./plain-text.ts";
+import { noticeWorkspaceView } from "./notice-views.ts";
+import type { Principal } from "../access/model.ts";
+import { requireStepUp } from "../people/step-up.ts";
 
 const short = (description: string) => Type.String({ minLength: 1, maxLength: NOTICE_LIMITS.shortTextChars, description });
 
@@ -51,8 +54,8 @@ function counterElements(kind: Notice["kind"], input: CounterNoticeInput): Recor
  * business days later and closes 14 business days later (17 U.S.C. 512(g)(2)(C)): the
  * restoration job lifts the measure then unless a court action was recorded, and the notifier
  * is mailed a copy with that date. A DSA complaint goes to the operator, who restores or upholds.
- * Who may file (the owner, with a fresh step-up) is the edge's rule; this checks that the notice
- * was disclosed to `workspaceId`.
+ * Who may file (the owner, with a fresh step-up) is `fileCounterNoticeAsOwner`'s rule; this checks
+ * that the notice was disclosed to `workspaceId` (the operator records one received by mail here).
  * @throws DomainError SVC_RESOURCE_NOT_FOUND (not a notice disclosed to the workspace),
  *   SVC_RESOURCE_CONFLICT (not action_taken), SVC_MALFORMED_REQUEST (details.missing_elements).
  */
@@ -73,4 +76,19 @@ export async function fileCounterNotice(deps: Pick<CoreDeps, "tx" | "clock" | "i
   });
   // DMCA 512(g)(2)(B): the notifier gets a copy and the date the material comes back.
   return { notice, mails: await deliverNoticeMails(deps, counterNoticeMails(notice)) };
+}
+
+/**
+ * POST /v1/notices/{id}/counter-notice as a person calls it: only the workspace's owner, signed
+ * in with a fresh MFA step-up (DESIGN §2b), files the counter-notice for their workspace, as
+ * themselves. Returns the notice as the workspace sees it.
+ * @throws DomainError SVC_TIER_INSUFFICIENT (a credential, or a person who is not an owner),
+ *   SVC_STEP_UP_REQUIRED (no MFA, or no step-up in the last five minutes), and the refusals of
+ *   `fileCounterNotice`.
+ */
+export async function fileCounterNoticeAsOwner(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "mailer">, principal: Principal, p: { noticeId: string; input: CounterNoticeInput; requestId: string | null }): Promise<Record<string, unknown>> {
+  const actor = requireStepUp(principal, deps.clock.now());
+  if (actor.person.role !== "owner") throw new DomainError("SVC_TIER_INSUFFICIENT", "Only an owner of the workspace may file a counter-notice.", { role: actor.person.role });
+  const { notice } = await fileCounterNotice(deps, { noticeId: p.noticeId, workspaceId: actor.workspace.id, filedBy: actor.person.id, input: p.input, requestId: p.requestId });
+  return noticeWorkspaceView(notice, actor.workspace.id);
 }
