@@ -44,3 +44,30 @@ export type PolicyWire = PolicyView;
 
 /** An audit row. */
 export type AuditRowWire = AuditRowView;
+
+/** A notice as the affected workspace sees it once disclosed to it (GET /v1/notices, GET /v1/notices/{id}). */
+export interface NoticeWire {
+  id: string;
+  kind: "dsa" | "dmca";
+  state: string;
+  received_at: string;
+  updated_at: string;
+  category: string;
+  disclosed_at: string | null;
+  complaint: { claimant?: string; copyrighted_work?: string | null; infringing_material?: string | null; explanation?: string | null };
+  items: { type?: string; id?: string }[];
+  decision: { outcome: string; action: string; decided_at: string } | null;
+  statement_of_reasons: {
+    restriction: { type: string; item_id: string }[];
+    facts_and_circumstances: string;
+    based_on_notice: { id: string; kind: string; received_at: string };
+    automated_means: boolean;
+    ground: { type: string; legal_basis: string; category?: string };
+    decided_at: string;
+    redress: string;
+  } | null;
+  measures: { type: string; item_id: string; applied_at: string; lifted_at: string | null }[];
+  counter_notice: { filed_at: string; elements: Record<string, string | boolean> } | null;
+  restoration: { earliest_at: string; latest_at: string } | null;
+  court_action: { recorded_at: string } | null;
+}

@@ -19,6 +19,7 @@ export const NAV = [
   { key: "policies", href: "/policies", label: "Policies" },
   { key: "audit", href: "/audit", label: "Audit log" },
   { key: "projects", href: "/projects", label: "Projects" },
+  { key: "notices", href: "/notices", label: "Notices" },
   { key: "settings", href: "/settings", label: "Settings" },
 ] as const;
 
