@@ -1,7 +1,7 @@
 // The REST responses the pages render, as the operations return them (snake_case JSON): the
 // core's own wire types where it exports them, so the dashboard reads exactly what an API
 // client reads.
-import type { AiAccountView, AuditRowView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
+import type { AiAccountView, AuditRowView, ConnectionView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
 
 /** A page of items. */
 export interface Page<T> {
@@ -71,3 +71,6 @@ export interface NoticeWire {
   restoration: { earliest_at: string; latest_at: string } | null;
   court_action: { recorded_at: string } | null;
 }
+
+/** A Connection: an MCP client's OAuth grant (GET /v1/connections). */
+export type ConnectionWire = ConnectionView;
