@@ -10,6 +10,8 @@ import { registerAccountRoutes } from "./routes/account-routes.tsx";
 import { registerAuditRoutes } from "./routes/audit-routes.tsx";
 import { registerAuthRoutes } from "./routes/auth-routes.tsx";
 import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
+import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
+import { registerNoticeRoutes } from "./routes/notice-routes.tsx";
 import { registerMessageRoutes } from "./routes/message-routes.tsx";
 import { registerOAuthConsentRoutes } from "./routes/oauth-consent-routes.tsx";
 import { registerOverviewRoutes } from "./routes/overview-routes.tsx";
@@ -39,7 +41,7 @@ export interface DashboardOptions {
 }
 
 /** The signed-in pages: every path under them needs a session. */
-const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/settings", "/settings/*"];
+const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/connections", "/connections/*", "/notices", "/notices/*", "/settings", "/settings/*"];
 
 const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -89,6 +91,8 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerPolicyRoutes(app, kit);
   registerAuditRoutes(app, kit);
   registerProjectRoutes(app, kit);
+  registerConnectionRoutes(app, kit);
+  registerNoticeRoutes(app, kit);
   registerSettingsRoutes(app, kit, sessions);
   registerOAuthConsentRoutes(app, kit, sessions);
 

@@ -1,7 +1,7 @@
 // The REST responses the pages render, as the operations return them (snake_case JSON): the
 // core's own wire types where it exports them, so the dashboard reads exactly what an API
 // client reads.
-import type { AiAccountView, AuditRowView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
+import type { AiAccountView, AuditRowView, ConnectionView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
 
 /** A page of items. */
 export interface Page<T> {
@@ -44,3 +44,33 @@ export type PolicyWire = PolicyView;
 
 /** An audit row. */
 export type AuditRowWire = AuditRowView;
+
+/** A notice as the affected workspace sees it once disclosed to it (GET /v1/notices, GET /v1/notices/{id}). */
+export interface NoticeWire {
+  id: string;
+  kind: "dsa" | "dmca";
+  state: string;
+  received_at: string;
+  updated_at: string;
+  category: string;
+  disclosed_at: string | null;
+  complaint: { claimant?: string; copyrighted_work?: string | null; infringing_material?: string | null; explanation?: string | null };
+  items: { type?: string; id?: string }[];
+  decision: { outcome: string; action: string; decided_at: string } | null;
+  statement_of_reasons: {
+    restriction: { type: string; item_id: string }[];
+    facts_and_circumstances: string;
+    based_on_notice: { id: string; kind: string; received_at: string };
+    automated_means: boolean;
+    ground: { type: string; legal_basis: string; category?: string };
+    decided_at: string;
+    redress: string;
+  } | null;
+  measures: { type: string; item_id: string; applied_at: string; lifted_at: string | null }[];
+  counter_notice: { filed_at: string; elements: Record<string, string | boolean> } | null;
+  restoration: { earliest_at: string; latest_at: string } | null;
+  court_action: { recorded_at: string } | null;
+}
+
+/** A Connection: an MCP client's OAuth grant (GET /v1/connections). */
+export type ConnectionWire = ConnectionView;

@@ -15,10 +15,12 @@ export const NAV = [
   { key: "messages", href: "/messages", label: "Messages" },
   { key: "accounts", href: "/accounts", label: "AI accounts" },
   { key: "credentials", href: "/credentials", label: "Credentials" },
+  { key: "connections", href: "/connections", label: "Connections" },
   { key: "webhooks", href: "/webhooks", label: "Webhooks" },
   { key: "policies", href: "/policies", label: "Policies" },
   { key: "audit", href: "/audit", label: "Audit log" },
   { key: "projects", href: "/projects", label: "Projects" },
+  { key: "notices", href: "/notices", label: "Notices" },
   { key: "settings", href: "/settings", label: "Settings" },
 ] as const;
 

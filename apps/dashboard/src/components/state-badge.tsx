@@ -16,6 +16,17 @@ const TONES: Record<string, "ok" | "warn" | "bad" | "neutral"> = {
   revoked: "bad",
   closed: "bad",
   invalid: "bad",
+  // Notices (DESIGN §2b): the workspace's side of them.
+  received: "neutral",
+  under_review: "neutral",
+  needs_information: "neutral",
+  action_taken: "warn",
+  contested: "warn",
+  restored: "ok",
+  upheld: "bad",
+  no_action: "neutral",
+  dismissed: "neutral",
+  withdrawn: "neutral",
 };
 
 /** A state as a labelled badge (the word itself, never colour alone). */

@@ -1,6 +1,7 @@
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
+import { StepUpForm } from "../components/step-up-form.tsx";
 
 /** GET /v1/me with a session. */
 export interface PersonMeWire {
@@ -47,22 +48,7 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
                 </>
               )}
             </p>
-            <form class="stack" method="post" action="/settings/step-up">
-              <div>
-                <label for="step-up-code">Code from your authenticator app</label>
-                <input id="step-up-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength={6} />
-              </div>
-              <details>
-                <summary>Use a recovery code instead</summary>
-                <div>
-                  <label for="step-up-recovery">Recovery code</label>
-                  <input id="step-up-recovery" name="recovery_code" type="text" autocomplete="off" />
-                </div>
-              </details>
-              <div>
-                <button type="submit">Confirm it is you</button>
-              </div>
-            </form>
+            <StepUpForm />
           </>
         ) : (
           <>

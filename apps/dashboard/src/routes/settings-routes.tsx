@@ -6,7 +6,10 @@ import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { MfaSetupPage, RecoveryCodesPage } from "../pages/mfa-setup-page.tsx";
 import { SettingsPage, type PersonMeWire } from "../pages/settings-page.tsx";
+import { StepUpPage } from "../pages/step-up-page.tsx";
 import { renderPage } from "../render-page.tsx";
+import { safeReturnTo } from "../return-to.ts";
+import { stepUpFresh } from "../step-up-redirect.ts";
 
 const DONE: Record<string, string> = { stepped_up: "Confirmed: for five minutes you may do what needs a fresh code." };
 
@@ -21,7 +24,7 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, se
   const settingsPage = async (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => {
     const me = await kit.run<PersonMeWire>(c, { name: "get_me", input: {} });
     const until = person(c).session.stepUpUntil;
-    const stepUpUntil = until !== null && until.getTime() > kit.deps.clock.now().getTime() ? until : null;
+    const stepUpUntil = stepUpFresh(until, kit.deps.clock.now()) ? until : null;
     return kit.page(c, { title: "Settings", current: "settings", status: error?.status }, <SettingsPage me={me} stepUpUntil={stepUpUntil} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
   };
 
@@ -46,14 +49,20 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, se
       return settingsPage(c, refusalOf(err, c.get("requestId")));
     }
   });
+  const stepUpPage = (c: Context<DashboardEnv>, returnTo: string, error?: ReturnType<typeof refusalOf>) =>
+    kit.page(c, { title: "Confirm it is you", status: error?.status }, <StepUpPage returnTo={returnTo} mfaEnabled={person(c).person.mfaEnabledAt !== null} error={error?.error} />);
+  // Where an action refused with SVC_STEP_UP_REQUIRED sends the person; back to return_to after.
+  app.get("/settings/step-up", (c) => stepUpPage(c, safeReturnTo(c.req.query("return_to"))));
   app.post("/settings/step-up", async (c) => {
     const form = await readForm(c);
     const recovery = form.text("recovery_code");
+    const returnTo = form.text("return_to");
     try {
       await stepUp(kit.deps, person(c), recovery === "" ? { code: form.text("code") } : { recovery_code: recovery }, { origin: origin(c), requestId: c.get("requestId") });
-      return c.redirect("/settings?done=stepped_up", 303);
+      return c.redirect(returnTo === "" ? "/settings?done=stepped_up" : safeReturnTo(returnTo), 303);
     } catch (err) {
-      return settingsPage(c, refusalOf(err, c.get("requestId")));
+      const refusal = refusalOf(err, c.get("requestId"));
+      return returnTo === "" ? settingsPage(c, refusal) : stepUpPage(c, safeReturnTo(returnTo), refusal);
     }
   });
 }
