@@ -44,3 +44,5 @@ export function errorCodeOf(result: unknown): string | undefined {
   if (r.isError !== true) return undefined;
   return (structured(r)["error"] as { code?: string } | undefined)?.code;
 }
+
+export { RecordingOAuthProvider, oauthMcpClient, isUnauthorizedError } from "./oauth-client.ts";

@@ -2,6 +2,8 @@
 export interface ConsentForm {
   hidden: Record<string, string>;
   accountIds: string[];
+  /** The name the page proposes for a new AI account. */
+  proposedName: string;
   /** True when the page offers Approve (an owner's or admin's). */
   canApprove: boolean;
 }
@@ -15,7 +17,8 @@ export function parseConsentForm(html: string): ConsentForm {
   const hidden: Record<string, string> = {};
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) hidden[decodeEntities(m[1] as string)] = decodeEntities(m[2] as string);
   const accountIds = [...html.matchAll(/<input type="radio" id="account-[^"]+" name="ai_account" value="([^"]+)"/g)].map((m) => m[1] as string).filter((v) => v !== "new");
-  return { hidden, accountIds, canApprove: html.includes('name="decision" value="approve"') };
+  const proposedName = decodeEntities(/name="new_account_name" value="([^"]*)"/.exec(html)?.[1] ?? "");
+  return { hidden, accountIds, proposedName, canApprove: html.includes('name="decision" value="approve"') };
 }
 
 /**
@@ -30,12 +33,12 @@ export async function answerConsent(
 ): Promise<{ page: Response; html: string; form: ConsentForm; answer: Response | null }> {
   const page = await fetch(authorizationUrl, { headers: { Cookie: cookie, Accept: "text/html" }, redirect: "manual" });
   const html = await page.text();
-  if (page.status !== 200) return { page, html, form: { hidden: {}, accountIds: [], canApprove: false }, answer: null };
+  if (page.status !== 200) return { page, html, form: { hidden: {}, accountIds: [], proposedName: "", canApprove: false }, answer: null };
   const form = parseConsentForm(html);
   const fields: Record<string, string> = { ...form.hidden, decision: decision.approve ? "approve" : "deny" };
   if (decision.approve) {
     fields.ai_account = decision.aiAccount ?? form.accountIds[0] ?? "new";
-    if (decision.newAccountName !== undefined) fields.new_account_name = decision.newAccountName;
+    fields.new_account_name = decision.newAccountName ?? form.proposedName;
   }
   decision.alter?.(fields);
   const origin = new URL(authorizationUrl).origin;

@@ -1,3 +1,4 @@
+import type { Clock } from "@agentq/core";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { serve } from "@hono/node-server";
@@ -21,7 +22,7 @@ export interface ServedService {
  * URL (so same-origin checks see the browser's Origin as the service's own), with the background
  * work off unless asked for, and webhooks to loopback receivers allowed when asked for.
  */
-export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean } = {}): Promise<ServedService> {
+export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock } = {}): Promise<ServedService> {
   const db = await createTestSchema({ max: 5 });
   // The service needs the port in its public base URL, so it is composed once the socket listens.
   const holder: { service?: ComposedService } = {};
@@ -34,6 +35,7 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     publicBaseUrl: baseUrl,
     logger: createLogger("silent"),
     rateLimiter: options.rateLimiter ?? "off",
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     // Tests send webhook traffic only to 127.0.0.1: loopback is let through by the transport's test-only option.
     ...(options.loopbackWebhooks === true ? { webhooks: { transport: createHttpWebhookTransport({ allowLoopbackForTests: true }), dispatch: { pollIntervalMs: 50 } } } : {}),
   });
