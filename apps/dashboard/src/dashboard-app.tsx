@@ -10,11 +10,13 @@ import { registerAccountRoutes } from "./routes/account-routes.tsx";
 import { registerAuditRoutes } from "./routes/audit-routes.tsx";
 import { registerAuthRoutes } from "./routes/auth-routes.tsx";
 import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
+import { registerClosingRoutes } from "./routes/closing-routes.tsx";
 import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
 import { registerNoticeRoutes } from "./routes/notice-routes.tsx";
 import { registerMessageRoutes } from "./routes/message-routes.tsx";
 import { registerOAuthConsentRoutes } from "./routes/oauth-consent-routes.tsx";
 import { registerOverviewRoutes } from "./routes/overview-routes.tsx";
+import { registerPeopleRoutes } from "./routes/people-routes.tsx";
 import { registerPolicyRoutes } from "./routes/policy-routes.tsx";
 import { registerProjectRoutes } from "./routes/project-routes.tsx";
 import { registerSettingsRoutes } from "./routes/settings-routes.tsx";
@@ -41,7 +43,7 @@ export interface DashboardOptions {
 }
 
 /** The signed-in pages: every path under them needs a session. */
-const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/connections", "/connections/*", "/notices", "/notices/*", "/settings", "/settings/*"];
+const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
 
 const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -95,6 +97,8 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerNoticeRoutes(app, kit);
   registerSettingsRoutes(app, kit, sessions);
   registerOAuthConsentRoutes(app, kit, sessions);
+  registerClosingRoutes(app, kit, sessions);
+  registerPeopleRoutes(app, kit, sessions);
 
   app.notFound((c) => notFound(c, assets));
   app.onError((err, c) => {

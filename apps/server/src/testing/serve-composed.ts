@@ -1,3 +1,4 @@
+import type { Mailer } from "@agentq/core";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { serve } from "@hono/node-server";
@@ -19,9 +20,10 @@ export interface ServedService {
 /**
  * Serves `composeService` as `pnpm start` does, on a free port whose address is the public base
  * URL (so same-origin checks see the browser's Origin as the service's own), with the background
- * work off unless asked for, and webhooks to loopback receivers allowed when asked for.
+ * work off unless asked for, webhooks to loopback receivers allowed when asked for, and no
+ * mailer unless one is given.
  */
-export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean } = {}): Promise<ServedService> {
+export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; mailer?: Mailer } = {}): Promise<ServedService> {
   const db = await createTestSchema({ max: 5 });
   // The service needs the port in its public base URL, so it is composed once the socket listens.
   const holder: { service?: ComposedService } = {};
@@ -34,6 +36,7 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     publicBaseUrl: baseUrl,
     logger: createLogger("silent"),
     rateLimiter: options.rateLimiter ?? "off",
+    ...(options.mailer === undefined ? {} : { mailer: options.mailer }),
     // Tests send webhook traffic only to 127.0.0.1: loopback is let through by the transport's test-only option.
     ...(options.loopbackWebhooks === true ? { webhooks: { transport: createHttpWebhookTransport({ allowLoopbackForTests: true }), dispatch: { pollIntervalMs: 50 } } } : {}),
   });
