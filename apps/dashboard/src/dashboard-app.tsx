@@ -36,8 +36,6 @@ export interface DashboardOptions {
   onRequestServed?: (entry: ServedRequest) => void;
   /** Where server faults are logged; default stderr. */
   logger?: DashboardLogger;
-  /** The label of the OIDC sign-in button (SVC_OIDC_LABEL), or null when OIDC is not configured. */
-  oidcLabel?: string | null;
   /** Where requests come from (trusted proxies, country header): the same settings as REST's. */
   origin?: OriginSettings;
 }
@@ -60,7 +58,8 @@ const REQUEST_ID_HEADER = "X-Request-Id";
 export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {}): Hono<DashboardEnv> {
   const assets = loadStaticAssets();
   const logger = options.logger ?? stderrLogger();
-  const oidcLabel = options.oidcLabel ?? null;
+  // The sign-in page offers OIDC exactly when the server has an identity provider (SVC_OIDC_*), under its label.
+  const oidcLabel = deps.oidc?.label ?? null;
   const app = new Hono<DashboardEnv>();
 
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
