@@ -10,11 +10,13 @@ import { registerAccountRoutes } from "./routes/account-routes.tsx";
 import { registerAuditRoutes } from "./routes/audit-routes.tsx";
 import { registerAuthRoutes } from "./routes/auth-routes.tsx";
 import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
+import { registerClosingRoutes } from "./routes/closing-routes.tsx";
 import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
 import { registerNoticeRoutes } from "./routes/notice-routes.tsx";
 import { registerMessageRoutes } from "./routes/message-routes.tsx";
 import { registerOAuthConsentRoutes } from "./routes/oauth-consent-routes.tsx";
 import { registerOverviewRoutes } from "./routes/overview-routes.tsx";
+import { registerPeopleRoutes } from "./routes/people-routes.tsx";
 import { registerPolicyRoutes } from "./routes/policy-routes.tsx";
 import { registerProjectRoutes } from "./routes/project-routes.tsx";
 import { registerSettingsRoutes } from "./routes/settings-routes.tsx";
@@ -34,14 +36,12 @@ export interface DashboardOptions {
   onRequestServed?: (entry: ServedRequest) => void;
   /** Where server faults are logged; default stderr. */
   logger?: DashboardLogger;
-  /** The label of the OIDC sign-in button (SVC_OIDC_LABEL), or null when OIDC is not configured. */
-  oidcLabel?: string | null;
   /** Where requests come from (trusted proxies, country header): the same settings as REST's. */
   origin?: OriginSettings;
 }
 
 /** The signed-in pages: every path under them needs a session. */
-const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/connections", "/connections/*", "/notices", "/notices/*", "/settings", "/settings/*"];
+const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
 
 const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -58,7 +58,8 @@ const REQUEST_ID_HEADER = "X-Request-Id";
 export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {}): Hono<DashboardEnv> {
   const assets = loadStaticAssets();
   const logger = options.logger ?? stderrLogger();
-  const oidcLabel = options.oidcLabel ?? null;
+  // The sign-in page offers OIDC exactly when the server has an identity provider (SVC_OIDC_*), under its label.
+  const oidcLabel = deps.oidc?.label ?? null;
   const app = new Hono<DashboardEnv>();
 
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
@@ -95,6 +96,8 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerNoticeRoutes(app, kit);
   registerSettingsRoutes(app, kit, sessions);
   registerOAuthConsentRoutes(app, kit, sessions);
+  registerClosingRoutes(app, kit, sessions);
+  registerPeopleRoutes(app, kit, sessions);
 
   app.notFound((c) => notFound(c, assets));
   app.onError((err, c) => {

@@ -21,6 +21,7 @@ export const NAV = [
   { key: "audit", href: "/audit", label: "Audit log" },
   { key: "projects", href: "/projects", label: "Projects" },
   { key: "notices", href: "/notices", label: "Notices" },
+  { key: "people", href: "/people", label: "People" },
   { key: "settings", href: "/settings", label: "Settings" },
 ] as const;
 

@@ -76,6 +76,22 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
           <dd>{workspace.plan}</dd>
         </dl>
       </section>
+      <section class="panel">
+        <h2>Your data</h2>
+        <ul class="link-list">
+          <li>
+            <a href="/settings/export">Export my data</a>: one JSON document with you and everything of the workspace.
+          </li>
+          {person.role === "owner" && workspace.state !== "closed" ? (
+            <li>
+              <a href="/settings/close">Close the workspace</a>: revokes every AI account and credential; payloads are deleted 30 days later.
+            </li>
+          ) : null}
+          <li>
+            <a href="/settings/erase">Erase me</a>: deletes your personal data and signs you out.
+          </li>
+        </ul>
+      </section>
     </>
   );
 }

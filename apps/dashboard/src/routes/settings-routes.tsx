@@ -11,7 +11,10 @@ import { renderPage } from "../render-page.tsx";
 import { safeReturnTo } from "../return-to.ts";
 import { stepUpFresh } from "../step-up-redirect.ts";
 
-const DONE: Record<string, string> = { stepped_up: "Confirmed: for five minutes you may do what needs a fresh code." };
+const DONE: Record<string, string> = {
+  stepped_up: "Confirmed: for five minutes you may do what needs a fresh code.",
+  closed: "The workspace is closed: its AI accounts and credentials are revoked, and payloads are deleted 30 days from now. You can still export your data or erase yourself.",
+};
 
 /**
  * The settings page: the person (GET /v1/me), their workspace and plan; TOTP enrolment (a QR

@@ -7,9 +7,9 @@ import { serveComposed, type ServedService } from "../testing/serve-composed.ts"
 import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashboard-people.ts";
 
 // The Connections page in real Chromium: the workspace's OAuth grants (registered over HTTP,
-// approved through the core until the consent page exists, exchanged at /oauth/token) with
-// client, AI account, scopes and dates; Disconnect ends the client's access at once. A viewer
-// reads only; another workspace's connections never show.
+// approved through the core, since oauth-consent.pg.test.ts drives the consent page itself, and
+// exchanged at /oauth/token) with client, AI account, scopes and dates; Disconnect ends the
+// client's access at once. A viewer reads only; another workspace's connections never show.
 const REDIRECT = "http://127.0.0.1:43117/callback";
 
 describe("dashboard: connections in Chromium", () => {

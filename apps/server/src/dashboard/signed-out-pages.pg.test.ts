@@ -34,6 +34,8 @@ describe("dashboard, signed out, in Chromium", () => {
     expect(await page.evaluate<string>("typeof htmx === 'object' ? htmx.version : 'missing'")).toMatch(/^4\./);
     expect(await page.evaluate<boolean>("document.documentElement.classList.contains('js')")).toBe(true);
     expect(await page.locator("input[name=email]").count()).toBe(1);
+    // No identity provider configured: no OIDC button (oidc-sign-in-page.pg.test.ts has one).
+    expect(await page.locator("a[href^='/v1/auth/oidc/start']").count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await saveDocScreenshot(page, "sign-in");
     expect(problems.seen).toEqual([]);

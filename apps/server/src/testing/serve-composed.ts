@@ -1,4 +1,4 @@
-import type { Clock } from "@agentq/core";
+import type { Clock, Mailer, OidcProvider } from "@agentq/core";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { serve } from "@hono/node-server";
@@ -20,15 +20,19 @@ export interface ServedService {
 /**
  * Serves `composeService` as `pnpm start` does, on a free port whose address is the public base
  * URL (so same-origin checks see the browser's Origin as the service's own), with the background
- * work off unless asked for, and webhooks to loopback receivers allowed when asked for.
+ * work off unless asked for, the given clock (else the system clock), webhooks to loopback
+ * receivers allowed when asked for, and no
+ * mailer unless one is given, and an OIDC identity provider when `oidc` makes one for the
+ * service's address.
  */
-export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock } = {}): Promise<ServedService> {
+export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock; mailer?: Mailer; oidc?: (baseUrl: string) => Promise<OidcProvider> } = {}): Promise<ServedService> {
   const db = await createTestSchema({ max: 5 });
   // The service needs the port in its public base URL, so it is composed once the socket listens.
   const holder: { service?: ComposedService } = {};
   const server = serve({ fetch: (request, env) => (holder.service as ComposedService).fetch(request, env), hostname: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const oidc = options.oidc === undefined ? undefined : await options.oidc(baseUrl);
   const service = composeService({
     sql: db.sql,
     secrets: TEST_SECRETS,
@@ -36,6 +40,8 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     logger: createLogger("silent"),
     rateLimiter: options.rateLimiter ?? "off",
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.mailer === undefined ? {} : { mailer: options.mailer }),
+    ...(oidc === undefined ? {} : { oidc }),
     // Tests send webhook traffic only to 127.0.0.1: loopback is let through by the transport's test-only option.
     ...(options.loopbackWebhooks === true ? { webhooks: { transport: createHttpWebhookTransport({ allowLoopbackForTests: true }), dispatch: { pollIntervalMs: 50 } } } : {}),
   });
