@@ -1,24 +1,10 @@
 import { testDatabaseUrl } from "@agentq/postgres/testing";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchDatabase, type ScratchDatabase } from "./testing/scratch-database.ts";
-import { runServerCommand, serverEnv, spawnServer, type SpawnedServer } from "./testing/spawn-server.ts";
+import { collectProcess, runMcpInspector, runServerCommand, serverEnv, spawnServer, type SpawnedServer } from "./testing/spawn-server.ts";
 
-const INSPECTOR = fileURLToPath(new URL("../node_modules/.bin/mcp-inspector", import.meta.url));
 const AGENTQ = fileURLToPath(new URL("../../cli/bin/agentq.js", import.meta.url));
-
-function runProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    child.once("error", reject);
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 // The real production server, driven from outside by real clients: the MCP Inspector in CLI
 // mode and the `agentq` binary as subprocesses.
@@ -51,12 +37,11 @@ describe("the running server, from outside", () => {
   });
 
   it("the MCP Inspector in CLI mode lists the tools and calls one", async () => {
-    const common = [`${server.baseUrl}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${sender}`];
-    const list = await runProcess(INSPECTOR, ["--cli", ...common, "--method", "tools/list"], process.env);
+    const list = await runMcpInspector(`${server.baseUrl}/mcp`, sender, ["--method", "tools/list"]);
     expect(list.code, list.stderr).toBe(0);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["send", "validate", "get_pending", "ack", "nack", "extend_lease", "list_recipients", "list_templates", "get_template"]));
-    const call = await runProcess(INSPECTOR, ["--cli", ...common, "--method", "tools/call", "--tool-name", "list_templates"], process.env);
+    const call = await runMcpInspector(`${server.baseUrl}/mcp`, sender, ["--method", "tools/call", "--tool-name", "list_templates"]);
     expect(call.code, call.stderr).toBe(0);
     const result = JSON.parse(call.stdout) as { isError?: boolean; structuredContent: { items: { name: string }[] } };
     expect(result.isError ?? false).toBe(false);
@@ -64,7 +49,7 @@ describe("the running server, from outside", () => {
   });
 
   it("the agentq binary sends, claims and acknowledges against it", async () => {
-    const cli = (token: string, args: string[]) => runProcess(process.execPath, [AGENTQ, "--base-url", server.baseUrl, "--json", ...args], { ...process.env, SVC_CREDENTIAL: token });
+    const cli = (token: string, args: string[]) => collectProcess(process.execPath, [AGENTQ, "--base-url", server.baseUrl, "--json", ...args], { cwd: process.cwd(), env: { ...process.env, SVC_CREDENTIAL: token } });
     const sent = await cli(sender, ["send", "builder", "--template", "directive", "--payload", JSON.stringify({ directive_kind: "k", summary: "s", instructions: "i" })]);
     expect(sent.code, sent.stderr).toBe(0);
     const messageId = (JSON.parse(sent.stdout) as { message_id: string }).message_id;

@@ -5,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerConsent } from "./testing/oauth-consent.ts";
 import { signInPerson, signUpPerson, type SignedInPerson } from "./testing/people.ts";
 import { serveComposed, type ServedService } from "./testing/serve-composed.ts";
+import { runMcpInspector } from "./testing/spawn-server.ts";
 
 // Issue 15: the whole OAuth flow driven by the real MCP SDK client (its OAuthClientProvider,
 // auth() and finishAuth) against the composed server over PostgreSQL; the test plays the browser
 // with a signed-in session cookie. Then the rules around it: expiry and automatic refresh, the
 // refresh rule (the most recently spent token replayed revokes the grant, an older one is only
-// refused), code replay, PKCE and redirect mismatches, deny, and disconnect from Connections.
+// refused), code replay, PKCE and redirect mismatches, deny, and disconnect from Connections; and
+// the MCP Inspector's CLI with a token the flow issued.
 // Codes and statuses only.
 
 type Json = Record<string, any>;
@@ -86,6 +88,22 @@ describe("OAuth with the MCP SDK client (PostgreSQL, real HTTP)", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("the MCP Inspector in CLI mode connects with an access token the flow issued, and lists and calls tools as the chosen account", async () => {
+    const provider = new RecordingOAuthProvider(redirectUrl(), "MCP Inspector");
+    const client = await connectThroughConsent(provider, "inspector");
+    await client.settled();
+    await client.close();
+    const token = accessOf(provider);
+    const list = await runMcpInspector(`${base}/mcp`, token, ["--method", "tools/list"]);
+    expect(list.code, list.stderr).toBe(0);
+    expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["send", "get_pending", "list_recipients"]));
+    const call = await runMcpInspector(`${base}/mcp`, token, ["--method", "tools/call", "--tool-name", "list_recipients"]);
+    expect(call.code, call.stderr).toBe(0);
+    const result = JSON.parse(call.stdout) as { isError?: boolean };
+    expect(result.isError ?? false).toBe(false);
+    expect(call.stdout).toContain("inspector");
   });
 
   it("refreshes by itself when the access token expires: the next tool call gets a 401, the SDK rotates the refresh token and retries", async () => {

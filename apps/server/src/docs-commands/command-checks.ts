@@ -75,6 +75,8 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
 
   // README.md: the curl walk-through
   "pnpm start &": { kind: "the-server" },
+  // docs/oauth.md: the Inspector's CLI with a token from the flow
+  'npx @modelcontextprotocol/inspector --cli https://agentq.example.com/mcp --transport http --header "Authorization: Bearer agq_op_..." --method tools/list': { kind: "not-run", reason: "needs an access token from a person's consent and the npm registry; oauth-mcp-client.pg.test.ts runs the same Inspector CLI (the dev dependency) with a token the flow issued" },
   "UPDATE_SCREENSHOTS=1 pnpm vitest run apps/server/src/dashboard/": { kind: "not-run", reason: "rewrites the committed screenshots of docs/dashboard.md; the same browser tests run in pnpm test without the variable" },
   "pnpm -s bootstrap --workspace acme --email ops@acme.test --json": { kind: "run", bind: (r) => ({ admin_token: String(json(r).token) }) },
   "ADMIN=agq_ad_...": { kind: "run" },

@@ -104,7 +104,8 @@ export function runServerCommand(script: string, args: readonly string[], env: N
   return collectProcess(join(serverDir, "node_modules", ".bin", "tsx"), [script, ...args], { cwd: serverDir, env });
 }
 
-function collectProcess(command: string, args: readonly string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `command` to completion and collects its exit code and output (stdin closed). */
+export function collectProcess(command: string, args: readonly string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -114,6 +115,14 @@ function collectProcess(command: string, args: readonly string[], o: { cwd: stri
     child.once("error", reject);
     child.once("exit", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The MCP Inspector's binary (a dev dependency of apps/server), run with `--cli` by the tests as a user would. */
+export const MCP_INSPECTOR = join(SERVER_DIR, "node_modules", ".bin", "mcp-inspector");
+
+/** `mcp-inspector --cli <url> --transport http --header "Authorization: Bearer <token>" ...args` to completion. */
+export function runMcpInspector(mcpUrl: string, token: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return collectProcess(MCP_INSPECTOR, ["--cli", mcpUrl, "--transport", "http", "--header", `Authorization: Bearer ${token}`, ...args], { cwd: SERVER_DIR, env: process.env });
 }
 
 /** `pnpm bootstrap --workspace NAME --email EMAIL --json` as a command: a new workspace, its owner and administrative credential. */
