@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SERVER_DIR = fileURLToPath(new URL("../../", import.meta.url));
-const TSX = join(SERVER_DIR, "node_modules", ".bin", "tsx");
 
 /** Environment for a spawned server or command: a scratch data folder and a fixed secret, so tests never touch `.data/`. */
 export function serverEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -32,14 +31,16 @@ export interface SpawnedServer {
 }
 
 /**
- * Spawns `tsx src/main.ts` (or `command`, e.g. `["pnpm", "start"]` from the repository's root, as
+ * Spawns `node --import tsx src/main.ts` (or `command`, e.g. `["pnpm", "start"]` from the repository's root, as
  * a user starts it) and waits for its "agentq listening" log line. A `command` runs in a process
  * group of its own (`stopProcessGroup` ends it with every child).
  */
 export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000, command?: { argv: readonly [string, ...string[]]; cwd: string }): Promise<SpawnedServer> {
   const child =
     command === undefined
-      ? spawn(TSX, ["src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] })
+      ? // node with tsx's loader, one process: the tsx command would run the server as its child,
+        // which a SIGKILL of the command leaves running (an orphan holding its port and database).
+        spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: SERVER_DIR, env, stdio: ["ignore", "pipe", "pipe"] })
       : spawn(command.argv[0], command.argv.slice(1), { cwd: command.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
