@@ -12,6 +12,7 @@ import { registerAuthRoutes } from "./routes/auth-routes.tsx";
 import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
 import { registerClosingRoutes } from "./routes/closing-routes.tsx";
 import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
+import { registerLearningRoutes } from "./routes/learning-routes.tsx";
 import { registerNoticeRoutes } from "./routes/notice-routes.tsx";
 import { registerMessageRoutes } from "./routes/message-routes.tsx";
 import { registerOAuthConsentRoutes } from "./routes/oauth-consent-routes.tsx";
@@ -41,7 +42,7 @@ export interface DashboardOptions {
 }
 
 /** The signed-in pages: every path under them needs a session. */
-const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
+const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/lessons", "/lessons/*", "/lesson-candidates", "/lesson-candidates/*", "/rules", "/rules/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
 
 const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -92,6 +93,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerPolicyRoutes(app, kit);
   registerAuditRoutes(app, kit);
   registerProjectRoutes(app, kit);
+  registerLearningRoutes(app, kit);
   registerConnectionRoutes(app, kit);
   registerNoticeRoutes(app, kit);
   registerSettingsRoutes(app, kit, sessions);

@@ -20,6 +20,8 @@ export const NAV = [
   { key: "policies", href: "/policies", label: "Policies" },
   { key: "audit", href: "/audit", label: "Audit log" },
   { key: "projects", href: "/projects", label: "Projects" },
+  { key: "lessons", href: "/lessons", label: "Lessons" },
+  { key: "rules", href: "/rules", label: "Rules" },
   { key: "notices", href: "/notices", label: "Notices" },
   { key: "people", href: "/people", label: "People" },
   { key: "settings", href: "/settings", label: "Settings" },

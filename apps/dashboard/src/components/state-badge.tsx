@@ -27,6 +27,12 @@ const TONES: Record<string, "ok" | "warn" | "bad" | "neutral"> = {
   no_action: "neutral",
   dismissed: "neutral",
   withdrawn: "neutral",
+  // Lessons, candidates and rules (SESSION-STATE §6-8).
+  promoted: "ok",
+  retired: "neutral",
+  superseded: "neutral",
+  rejected: "neutral",
+  archived: "neutral",
 };
 
 /** A state as a labelled badge (the word itself, never colour alone). */

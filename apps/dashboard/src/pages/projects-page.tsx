@@ -125,6 +125,10 @@ export function ProjectPage(props: { project: ProjectWire; sessions: BuildSessio
           <dd>{p.description === "" ? "—" : p.description}</dd>
         </dl>
       </section>
+      <p class="actions">
+        <a href={`/lessons?project=${p.id}`}>Its lessons</a>
+        <a href={`/rules?project=${p.id}`}>Its rules</a>
+      </p>
       <h2>Build sessions</h2>
       {props.sessions.length === 0 ? (
         <EmptyState title="No build sessions yet." />

@@ -1,0 +1,149 @@
+import { CANDIDATE_STATUSES } from "@agentq/core";
+import { EmptyState } from "../components/empty-state.tsx";
+import { LocalTime } from "../components/local-time.tsx";
+import { Pagination } from "../components/pagination.tsx";
+import { StateBadge } from "../components/state-badge.tsx";
+import { TableRegion } from "../components/table-region.tsx";
+import type { CandidateWire, Page } from "../wire.ts";
+import { AgentsWrite, LearningFilters, LessonTabs, MarkdownText, choicesOf } from "./learning-parts.tsx";
+import type { ProjectWire } from "./projects-page.tsx";
+
+/** The candidate statuses a filter offers: the API's default (pending) first, and "any". */
+export const CANDIDATE_CHOICES = [...choicesOf(CANDIDATE_STATUSES), { value: "any", label: "any" }];
+
+/** A project's lesson candidates, highest score first, filtered by status (pending by default). */
+export function CandidatesPage(props: { projects: ProjectWire[]; project: ProjectWire; candidates: Page<CandidateWire>; pending: number; query: Record<string, string | undefined> }) {
+  const status = props.query.status ?? "pending";
+  return (
+    <>
+      <h1>Lesson candidates</h1>
+      <p>What the detectors found in the sessions of {props.project.name} that may be worth a lesson, highest score first.</p>
+      <LessonTabs current="candidates" projectId={props.project.id} pending={props.pending} />
+      <LearningFilters path="/lesson-candidates" projects={props.projects} projectId={props.project.id} selects={[{ name: "status", label: "Status", choices: CANDIDATE_CHOICES, value: status }]} />
+      {props.candidates.items.length === 0 ? (
+        <EmptyState title={status === "any" ? "No lesson candidates in this project yet." : `No ${status} lesson candidates in this project.`}>
+          <p>Candidates appear when an agent runs detect_lesson_candidates over the project's sessions.</p>
+        </EmptyState>
+      ) : (
+        <TableRegion label="Lesson candidates">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Detector</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="num">Score</th>
+                <th scope="col" class="num">Sessions</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.candidates.items.map((c) => (
+                <tr data-candidate={c.id}>
+                  <td>
+                    <a href={`/lesson-candidates/${c.id}`}>{c.title}</a>
+                    {c.ready ? <span class="badge ok">ready</span> : null}
+                  </td>
+                  <td>{c.detector.replaceAll("_", " ")}</td>
+                  <td>
+                    <StateBadge state={c.status} />
+                  </td>
+                  <td class="num">{c.score}</td>
+                  <td class="num">{c.distinct_session_count}</td>
+                  <td>
+                    <LocalTime at={c.updated_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <Pagination path="/lesson-candidates" query={props.query} nextCursor={props.candidates.next_cursor} />
+      <AgentsWrite tools="promote_lesson_candidate, reject_lesson_candidate, supersede_lesson_candidate" />
+    </>
+  );
+}
+
+/** One candidate: its text, score, what became of it, and its evidence. */
+export function CandidatePage(props: { candidate: CandidateWire }) {
+  const c = props.candidate;
+  const byLesson = c.superseded_by?.lesson_id ?? null;
+  const byCandidate = c.superseded_by?.candidate_id ?? null;
+  return (
+    <>
+      <p>
+        <a href={`/lesson-candidates?project=${c.project_id}`}>Lesson candidates</a>
+      </p>
+      <h1>{c.title}</h1>
+      <section class="panel">
+        <dl class="facts">
+          <dt>Status</dt>
+          <dd>
+            <StateBadge state={c.status} />
+            {c.reason === null ? null : <span class="hint"> {c.reason}</span>}
+          </dd>
+          {c.promoted_lesson_id === null ? null : (
+            <>
+              <dt>Promoted to</dt>
+              <dd>
+                <a href={`/lessons/${c.promoted_lesson_id}`}>the lesson</a>
+              </dd>
+            </>
+          )}
+          {byLesson === null ? null : (
+            <>
+              <dt>Superseded by</dt>
+              <dd>
+                <a href={`/lessons/${byLesson}`}>a lesson</a>
+              </dd>
+            </>
+          )}
+          {byCandidate === null ? null : (
+            <>
+              <dt>Superseded by</dt>
+              <dd>
+                <a href={`/lesson-candidates/${byCandidate}`}>another candidate</a>
+              </dd>
+            </>
+          )}
+          {c.suggested_lesson_id === null ? null : (
+            <>
+              <dt>Resembles</dt>
+              <dd>
+                <a href={`/lessons/${c.suggested_lesson_id}`}>an active lesson</a> <span class="hint">(promote into it?)</span>
+              </dd>
+            </>
+          )}
+          <dt>Detector</dt>
+          <dd>{c.detector.replaceAll("_", " ")}</dd>
+          <dt>Score</dt>
+          <dd>
+            {c.score} {c.ready ? <span class="badge ok">ready</span> : <span class="badge neutral">not ready</span>}
+          </dd>
+          <dt>Observed</dt>
+          <dd>
+            {c.observation_count} times in {c.distinct_session_count} sessions
+          </dd>
+          <dt>Keywords</dt>
+          <dd>{c.keywords.length === 0 ? "—" : c.keywords.join(", ")}</dd>
+        </dl>
+      </section>
+      <MarkdownText text={c.body_md} label="Proposed lesson" />
+      <h2>Evidence</h2>
+      {c.evidence.length === 0 ? (
+        <EmptyState title="No evidence recorded." />
+      ) : (
+        <ol class="timeline" aria-label="Evidence">
+          {c.evidence.map((e) => (
+            <li data-evidence={e.ref_id}>
+              <LocalTime at={e.observed_at} /> · {e.kind.replaceAll("_", " ")}
+              <p>{e.excerpt === "" ? "—" : e.excerpt}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+      <AgentsWrite tools="promote_lesson_candidate, reject_lesson_candidate" />
+    </>
+  );
+}

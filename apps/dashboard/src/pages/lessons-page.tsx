@@ -1,0 +1,157 @@
+import { LESSON_STATUSES } from "@agentq/core";
+import { EmptyState } from "../components/empty-state.tsx";
+import { LocalTime } from "../components/local-time.tsx";
+import { Pagination } from "../components/pagination.tsx";
+import { StateBadge } from "../components/state-badge.tsx";
+import { TableRegion } from "../components/table-region.tsx";
+import type { LessonDetailWire, LessonWire, Page, RuleWire } from "../wire.ts";
+import { AgentsWrite, LearningFilters, LessonTabs, MarkdownText, choicesOf } from "./learning-parts.tsx";
+import type { ProjectWire } from "./projects-page.tsx";
+
+/** A project's lessons, by last observation, filtered by status. */
+export function LessonsPage(props: { projects: ProjectWire[]; project: ProjectWire; lessons: Page<LessonWire>; pending: number; query: Record<string, string | undefined> }) {
+  const status = props.query.status ?? "";
+  return (
+    <>
+      <h1>Lessons</h1>
+      <p>What the agents of {props.project.name} learned, most recently observed first.</p>
+      <LessonTabs current="lessons" projectId={props.project.id} pending={props.pending} />
+      <LearningFilters path="/lessons" projects={props.projects} projectId={props.project.id} selects={[{ name: "status", label: "Status", choices: choicesOf(LESSON_STATUSES, ""), value: status }]} />
+      {props.lessons.items.length === 0 ? (
+        <EmptyState title={status === "" ? "No lessons in this project yet." : `No ${status} lessons in this project.`}>
+          <p>Agents record lessons, or promote the candidates the detectors find in their sessions.</p>
+        </EmptyState>
+      ) : (
+        <TableRegion label="Lessons">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Slug</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="num">Observed</th>
+                <th scope="col" class="num">Sessions</th>
+                <th scope="col">Last observed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.lessons.items.map((l) => (
+                <tr data-lesson={l.slug}>
+                  <td>
+                    <a href={`/lessons/${l.id}`}>{l.title}</a>
+                  </td>
+                  <td>
+                    <code>{l.slug}</code>
+                  </td>
+                  <td>
+                    <StateBadge state={l.status} />
+                  </td>
+                  <td class="num">{l.observation_count}</td>
+                  <td class="num">{l.distinct_session_count}</td>
+                  <td>
+                    <LocalTime at={l.last_observed_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <Pagination path="/lessons" query={props.query} nextCursor={props.lessons.next_cursor} />
+      <AgentsWrite tools="create_lesson, observe_lesson, set_lesson_status" />
+    </>
+  );
+}
+
+/** One lesson: what to do and why, its status, the rules derived from it, its last observations. */
+export function LessonPage(props: { lesson: LessonDetailWire; rules: RuleWire[] }) {
+  const l = props.lesson;
+  return (
+    <>
+      <p>
+        <a href={`/lessons?project=${l.project_id}`}>Lessons</a>
+      </p>
+      <h1>{l.title}</h1>
+      <section class="panel">
+        <dl class="facts">
+          <dt>Slug</dt>
+          <dd>
+            <code>{l.slug}</code>
+          </dd>
+          <dt>Status</dt>
+          <dd>
+            <StateBadge state={l.status} />
+            {l.status_reason === null ? null : <span class="hint"> {l.status_reason}</span>}
+          </dd>
+          {l.superseded_by_id === null ? null : (
+            <>
+              <dt>Superseded by</dt>
+              <dd>
+                <a href={`/lessons/${l.superseded_by_id}`}>the lesson that replaces it</a>
+              </dd>
+            </>
+          )}
+          <dt>Tags</dt>
+          <dd>{l.tags.length === 0 ? "—" : l.tags.map((t) => <code>{t} </code>)}</dd>
+          <dt>Observed</dt>
+          <dd>
+            {l.observation_count} times in {l.distinct_session_count} sessions
+          </dd>
+          <dt>First observed</dt>
+          <dd>
+            <LocalTime at={l.first_observed_at} />
+          </dd>
+          <dt>Last observed</dt>
+          <dd>
+            <LocalTime at={l.last_observed_at} />
+          </dd>
+          <dt>Recorded by</dt>
+          <dd>
+            {l.created_by.friendly_name}, <LocalTime at={l.created_at} />
+          </dd>
+          {l.source_candidate_id === null ? null : (
+            <>
+              <dt>Promoted from</dt>
+              <dd>
+                <a href={`/lesson-candidates/${l.source_candidate_id}`}>a lesson candidate</a>
+              </dd>
+            </>
+          )}
+        </dl>
+      </section>
+      <MarkdownText text={l.body_md} label="Lesson" />
+      <MarkdownText text={l.why_md} label="Why" />
+      <h2>Rules derived from it</h2>
+      {props.rules.length === 0 ? (
+        <EmptyState title="No rule derives from this lesson." />
+      ) : (
+        <ul>
+          {props.rules.map((r) => (
+            <li data-rule={r.slug}>
+              <a href={`/rules/${r.id}`}>{r.title}</a> <StateBadge state={r.status} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Observations</h2>
+      {l.observations.length === 0 ? (
+        <EmptyState title="No observations yet." />
+      ) : (
+        <ol class="timeline" aria-label="Observations, newest first">
+          {l.observations.map((o) => (
+            <li data-observation={o.id}>
+              <LocalTime at={o.at} /> · {o.by.friendly_name}
+              <p>{o.note}</p>
+              {o.evidence === null ? null : (
+                <p class="hint">
+                  Evidence ({o.evidence.kind}): <code>{o.evidence.ref}</code>
+                </p>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      <AgentsWrite tools="observe_lesson, set_lesson_status, derive_rule" />
+    </>
+  );
+}

@@ -1,0 +1,197 @@
+import { RULE_LEVELS, RULE_STATUSES } from "@agentq/core";
+import { EmptyState } from "../components/empty-state.tsx";
+import { LocalTime } from "../components/local-time.tsx";
+import { Pagination } from "../components/pagination.tsx";
+import { StateBadge } from "../components/state-badge.tsx";
+import { TableRegion } from "../components/table-region.tsx";
+import type { Page, RuleTriggersWire, RuleWire } from "../wire.ts";
+import { AgentsWrite, LearningFilters, MarkdownText, choicesOf } from "./learning-parts.tsx";
+import type { ProjectWire } from "./projects-page.tsx";
+
+/** The rule statuses a filter offers: the API's default (active) first, and "any". */
+export const RULE_CHOICES = [...choicesOf(RULE_STATUSES), { value: "any", label: "any" }];
+
+/** A rule's populated trigger dimensions, in words ("always" for an always-apply rule). */
+export function triggerSummary(rule: Pick<RuleWire, "always_apply" | "triggers">): string {
+  if (rule.always_apply) return "always";
+  const t = rule.triggers;
+  const parts = [t.paths.length > 0 ? `${t.paths.length} path${t.paths.length === 1 ? "" : "s"}` : null, t.operations.length > 0 ? t.operations.join("/") : null, t.languages.length > 0 ? t.languages.join(", ") : null, t.code_patterns.length > 0 ? `${t.code_patterns.length} pattern${t.code_patterns.length === 1 ? "" : "s"}` : null, Object.keys(t.project_attributes).length > 0 ? "project attributes" : null];
+  return parts.filter((p) => p !== null).join(" · ");
+}
+
+/** A project's rules by slug, filtered by status (active by default) and level. */
+export function RulesPage(props: { projects: ProjectWire[]; project: ProjectWire; rules: Page<RuleWire>; query: Record<string, string | undefined> }) {
+  const status = props.query.status ?? "active";
+  const level = props.query.level ?? "";
+  return (
+    <>
+      <h1>Rules</h1>
+      <p>What the agents of {props.project.name} are told before a change: rules derived from lessons, with the triggers that select them.</p>
+      <LearningFilters
+        path="/rules"
+        projects={props.projects}
+        projectId={props.project.id}
+        selects={[
+          { name: "status", label: "Status", choices: RULE_CHOICES, value: status },
+          { name: "level", label: "Level", choices: choicesOf(RULE_LEVELS, ""), value: level },
+        ]}
+      />
+      {props.rules.items.length === 0 ? (
+        <EmptyState title={status === "any" ? "No rules in this project yet." : `No ${status} rules in this project${level === "" ? "" : ` at level ${level}`}.`}>
+          <p>An agent derives a rule from an active lesson (derive_rule).</p>
+        </EmptyState>
+      ) : (
+        <TableRegion label="Rules">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Slug</th>
+                <th scope="col">Level</th>
+                <th scope="col">Applies to</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.rules.items.map((r) => (
+                <tr data-rule={r.slug} data-rule-status={r.status}>
+                  <td>
+                    <a href={`/rules/${r.id}`}>{r.title}</a>
+                  </td>
+                  <td>
+                    <code>{r.slug}</code>
+                  </td>
+                  <td>{r.level}</td>
+                  <td>{triggerSummary(r)}</td>
+                  <td>
+                    <StateBadge state={r.status} />
+                  </td>
+                  <td>
+                    <LocalTime at={r.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <Pagination path="/rules" query={props.query} nextCursor={props.rules.next_cursor} />
+      <AgentsWrite tools="derive_rule, enrich_rule, archive_rule" />
+    </>
+  );
+}
+
+function TriggerList(props: { label: string; items: string[] }) {
+  if (props.items.length === 0) return null;
+  return (
+    <>
+      <dt>{props.label}</dt>
+      <dd>
+        <ul class="plain">
+          {props.items.map((i) => (
+            <li>
+              <code>{i}</code>
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </>
+  );
+}
+
+function Triggers(props: { triggers: RuleTriggersWire; alwaysApply: boolean }) {
+  const t = props.triggers;
+  const attributes = Object.entries(t.project_attributes).map(([key, values]) => `${key} = ${values.join(" | ")}`);
+  return (
+    <section class="panel" aria-label="Triggers">
+      <h2>When it applies</h2>
+      {props.alwaysApply ? <p>To every change (always apply).</p> : <p>To a change that matches every dimension below.</p>}
+      <dl class="facts">
+        <TriggerList label="Paths" items={t.paths} />
+        <TriggerList label="Operations" items={t.operations} />
+        <TriggerList label="Languages" items={t.languages} />
+        <TriggerList label="Code patterns" items={t.code_patterns} />
+        <TriggerList label="Project attributes" items={attributes} />
+      </dl>
+    </section>
+  );
+}
+
+/** One rule: its text, level, triggers, where it came from and, when archived, why. */
+export function RulePage(props: { rule: RuleWire }) {
+  const r = props.rule;
+  return (
+    <>
+      <p>
+        <a href={`/rules?project=${r.project_id}`}>Rules</a>
+      </p>
+      <h1>{r.title}</h1>
+      <section class="panel">
+        <dl class="facts">
+          <dt>Slug</dt>
+          <dd>
+            <code>{r.slug}</code>
+          </dd>
+          <dt>Level</dt>
+          <dd>{r.level}</dd>
+          <dt>Status</dt>
+          <dd>
+            <StateBadge state={r.status} />
+          </dd>
+          {r.archived_at === null ? null : (
+            <>
+              <dt>Archived</dt>
+              <dd>
+                <LocalTime at={r.archived_at} />
+                {r.archived_reason === null ? null : <span class="hint"> {r.archived_reason}</span>}
+              </dd>
+            </>
+          )}
+          <dt>Derived from</dt>
+          <dd>
+            <a href={`/lessons/${r.source_lesson_id}`}>its lesson</a>
+          </dd>
+          {r.supersedes_rule_id === null ? null : (
+            <>
+              <dt>Replaces</dt>
+              <dd>
+                <a href={`/rules/${r.supersedes_rule_id}`}>an earlier rule</a>
+              </dd>
+            </>
+          )}
+          <dt>Created by</dt>
+          <dd>
+            {r.created_by.friendly_name}, <LocalTime at={r.created_at} />
+          </dd>
+          <dt>Version</dt>
+          <dd>{r.version}</dd>
+        </dl>
+      </section>
+      <MarkdownText text={r.body_md} label="Rule" />
+      <Triggers triggers={r.triggers} alwaysApply={r.always_apply} />
+      {r.enrichment === null ? null : (
+        <section class="panel" aria-label="Enrichment">
+          <h2>Enrichment</h2>
+          <dl class="facts">
+            <dt>Keywords</dt>
+            <dd>{r.enrichment.keywords.length === 0 ? "—" : r.enrichment.keywords.join(", ")}</dd>
+            <dt>About</dt>
+            <dd>{r.enrichment.token_estimate} tokens</dd>
+            <dt>Related</dt>
+            <dd>{r.enrichment.related.length === 0 ? "—" : r.enrichment.related.map((x) => <a href={`/rules/${x.rule_id}`}>{x.slug} </a>)}</dd>
+            <dt>Duplicates</dt>
+            <dd>{r.enrichment.duplicates.length === 0 ? "—" : r.enrichment.duplicates.map((x) => <a href={`/rules/${x.rule_id}`}>{x.slug} </a>)}</dd>
+            <dt>Conflicts</dt>
+            <dd>{r.enrichment.conflicts.length === 0 ? "—" : r.enrichment.conflicts.map((x) => <span><a href={`/rules/${x.rule_id}`}>{x.slug}</a> ({x.reason}) </span>)}</dd>
+            <dt>Computed</dt>
+            <dd>
+              <LocalTime at={r.enrichment.computed_at} /> ({r.enrichment.enricher})
+            </dd>
+          </dl>
+        </section>
+      )}
+      <AgentsWrite tools="derive_rule with supersedes_rule_id, archive_rule" />
+    </>
+  );
+}
