@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { expectCleanPage, launchChromium, overflowsSideways, type PageProblems, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
@@ -30,11 +30,7 @@ describe("dashboard: export, close and erase in Chromium", () => {
     await served?.close();
   });
 
-  async function checkPage(shot?: string): Promise<void> {
-    expect(await seriousAxeViolations(page), page.url()).toEqual([]);
-    expect(problems.seen).toEqual([]);
-    if (shot !== undefined) await saveDocScreenshot(page, shot);
-  }
+  const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
   const workspaceState = async (id: string) => (await served.db.sql<{ state: string }[]>`SELECT state FROM workspaces WHERE id = ${id}`)[0]?.state;
 
   it("exports my data from a confirmation page: the download is this workspace's document only", async () => {

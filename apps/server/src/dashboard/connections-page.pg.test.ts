@@ -1,5 +1,5 @@
 import { approveForTest } from "@agentq/core/testing";
-import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { expectCleanPage, launchChromium, overflowsSideways, type PageProblems, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedPerson } from "../testing/people.ts";
@@ -52,11 +52,7 @@ describe("dashboard: connections in Chromium", () => {
     await served?.close();
   });
 
-  async function checkPage(shot?: string): Promise<void> {
-    expect(await seriousAxeViolations(page), page.url()).toEqual([]);
-    expect(problems.seen).toEqual([]);
-    if (shot !== undefined) await saveDocScreenshot(page, shot);
-  }
+  const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
 
   it("lists the workspace's connections only: client, AI account, scopes, dates and state", async () => {
     await signInOnPage(page, served.baseUrl, owner);

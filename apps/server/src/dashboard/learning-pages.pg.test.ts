@@ -1,5 +1,5 @@
 import { OPERATIONAL_SCOPES } from "@agentq/core";
-import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { expectCleanPage, launchChromium, overflowsSideways, type PageProblems, saveDocScreenshot, seriousAxeViolations, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedPerson, sessionHeaders } from "../testing/people.ts";
@@ -81,11 +81,7 @@ describe("dashboard: lessons, candidates and rules in Chromium", () => {
     await served?.close();
   });
 
-  async function checkPage(shot?: string): Promise<void> {
-    expect(await seriousAxeViolations(page), page.url()).toEqual([]);
-    expect(problems.seen).toEqual([]);
-    if (shot !== undefined) await saveDocScreenshot(page, shot);
-  }
+  const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
 
   it("lists the default project's lessons; the status filter narrows them", async () => {
     await signInOnPage(page, served.baseUrl, owner);

@@ -1,4 +1,4 @@
-import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { expectCleanPage, launchChromium, overflowsSideways, type PageProblems, saveDocScreenshot, seriousAxeViolations, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -50,11 +50,7 @@ describe("dashboard: managing a workspace in Chromium", () => {
   });
 
   /** Runs the page's axe scan and console check; saves the docs screenshot under `shot` when asked. */
-  async function checkPage(shot?: string): Promise<void> {
-    expect(await seriousAxeViolations(page), page.url()).toEqual([]);
-    expect(problems.seen).toEqual([]);
-    if (shot !== undefined) await saveDocScreenshot(page, shot);
-  }
+  const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
 
   const rest = (path: string, init: RequestInit = {}) => fetch(`${served.baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...init.headers } });
 

@@ -1,5 +1,5 @@
 import { decideNotice, reviewNotice } from "@agentq/core";
-import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { expectCleanPage, launchChromium, overflowsSideways, type PageProblems, saveDocScreenshot, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
@@ -52,11 +52,7 @@ describe("dashboard: notices in Chromium", () => {
     await served?.close();
   });
 
-  async function checkPage(shot?: string): Promise<void> {
-    expect(await seriousAxeViolations(page), page.url()).toEqual([]);
-    expect(problems.seen).toEqual([]);
-    if (shot !== undefined) await saveDocScreenshot(page, shot);
-  }
+  const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
 
   it("lists only the notices disclosed to the workspace, with their state and dates", async () => {
     await signInOnPage(page, served.baseUrl, owner);

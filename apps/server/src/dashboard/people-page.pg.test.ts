@@ -1,4 +1,4 @@
-import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { expectCleanPage, launchChromium, overflowsSideways, type PageProblems, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSmtpMailer } from "../mail/smtp-mailer.ts";
@@ -39,11 +39,7 @@ describe("dashboard: people in Chromium", () => {
     await smtp?.close();
   });
 
-  async function checkPage(shot?: string): Promise<void> {
-    expect(await seriousAxeViolations(page), page.url()).toEqual([]);
-    expect(problems.seen).toEqual([]);
-    if (shot !== undefined) await saveDocScreenshot(page, shot);
-  }
+  const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
   const personId = async (email: string) => ((await served.db.sql<{ id: string }[]>`SELECT id FROM persons WHERE email = ${email}`)[0]?.id ?? "");
 
   it("invites a viewer: the link is mailed, they set a password and sign in", async () => {
