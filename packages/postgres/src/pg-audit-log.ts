@@ -2,7 +2,7 @@ import type { AuditEntry, AuditLog, AuditSealSession, NewAuditEntry } from "@age
 import type postgres from "postgres";
 import { translatePgError, withPgErrors } from "./pg-errors.ts";
 import {
-  auditLogAppendLinks, auditLogInsert, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesWithUnsealed,
+  auditLogAppendLinks, auditLogInsert, auditLogPreferIndexScans, auditLogRestorePlannerSettings, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesWithUnsealed,
 } from "./queries/audit-log.ts";
 import type { SqlClient } from "./sql-client.ts";
 
@@ -56,18 +56,36 @@ export class PgAuditLog implements AuditLog {
   }
 
   async withSealLock<T>(p: { workspaceId: string }, fn: (session: AuditSealSession) => Promise<T>): Promise<T | null> {
-    const inTransaction = async (tx: postgres.TransactionSql): Promise<T | null> => {
+    const inTransaction = async (tx: postgres.TransactionSql, ownTransaction: boolean): Promise<T | null> => {
       if (!(await auditLogTrySealLock(tx, p))) return null;
+      const replaced = await auditLogPreferIndexScans(tx);
+      // Where each unsealed row's queue entry is (its ctid), from `unsealed` to `appendLinks` of the same transaction.
+      const queueCtids = new Map<string, string>();
+      let after: { occurredAt: Date; id: string } | null = null;
       const session: AuditSealSession = {
         head: () => auditLogSealHead(tx, p),
-        unsealed: (q) => auditLogUnsealed(tx, { workspaceId: p.workspaceId, limit: q.limit }),
-        appendLinks: (q) => auditLogAppendLinks(tx, { workspaceId: p.workspaceId, links: q.links, sealedAt: q.sealedAt }),
+        unsealed: async (q) => {
+          const rows = await auditLogUnsealed(tx, { workspaceId: p.workspaceId, limit: q.limit, after });
+          const last = rows.at(-1);
+          if (last !== undefined) after = { occurredAt: last.occurredAt, id: last.id };
+          return rows.map(({ queueCtid, ...entry }) => {
+            queueCtids.set(entry.id, queueCtid);
+            return entry;
+          });
+        },
+        appendLinks: async (q) => {
+          const ctids = q.links.map((l) => queueCtids.get(l.auditId)).filter((c): c is string => c !== undefined);
+          await auditLogAppendLinks(tx, { workspaceId: p.workspaceId, links: q.links, queueCtids: ctids, sealedAt: q.sealedAt });
+          for (const l of q.links) queueCtids.delete(l.auditId);
+        },
       };
-      return fn(session);
+      const result = await fn(session);
+      if (!ownTransaction) await auditLogRestorePlannerSettings(tx, replaced);
+      return result;
     };
     try {
-      if (this.pool === null) return await inTransaction(this.sql as postgres.TransactionSql);
-      return (await this.pool.begin((tx) => inTransaction(tx))) as T | null;
+      if (this.pool === null) return await inTransaction(this.sql as postgres.TransactionSql, false);
+      return (await this.pool.begin((tx) => inTransaction(tx, true))) as T | null;
     } catch (e) {
       throw translatePgError(e);
     }

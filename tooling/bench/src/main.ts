@@ -65,7 +65,9 @@ async function main(): Promise<number> {
     log("building and starting the production server (pnpm build's bundle of apps/server, run by node)");
     // --server-dir: another checkout's server under the same harness (A/B of a lever, back to back).
     const serverDir = values["server-dir"] === undefined ? undefined : resolve(values["server-dir"]);
-    server = await startServer(db.url, { ...(values.profile ? { cpuProfileDir: join(RESULTS_DIR, "profiles") } : {}), ...(serverDir === undefined ? {} : { serverDir }) });
+    const serverLog = join(RESULTS_DIR, `${new Date(t0).toISOString().replace(/[:.]/g, "-")}-server.log`);
+    server = await startServer(db.url, { logFile: serverLog, ...(values.profile ? { cpuProfileDir: join(RESULTS_DIR, "profiles") } : {}), ...(serverDir === undefined ? {} : { serverDir }) });
+    log(`the server's log: ${serverLog}`);
     if (serverDir !== undefined) notes.push(`Server built from ${serverDir}.`);
     if (values.profile) log(`CPU profile of the server: ${join(RESULTS_DIR, "profiles")} (written when it stops)`);
     log(`server ${server.baseUrl}, pid ${server.pid}`);

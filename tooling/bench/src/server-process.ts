@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,7 +46,7 @@ function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
  * starts it with plain `node` on 127.0.0.1 and a free port (so `pid` is the server itself), and
  * waits for its "agentq listening" log line.
  */
-export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string; serverDir?: string } = {}): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string; serverDir?: string; /** Appends everything the server writes to this file (for diagnosis). */ logFile?: string } = {}): Promise<ServerProcess> {
   const serverDir = options.serverDir ?? SERVER_DIR;
   const dataDir = mkdtempSync(join(tmpdir(), "agentq-bench-data-"));
   const env: NodeJS.ProcessEnv = {
@@ -56,7 +56,7 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     AGENTQ_DATA_DIR: dataDir,
     HOST: "127.0.0.1",
     PORT: "0",
-    LOG_LEVEL: "info",
+    LOG_LEVEL: process.env.AGENTQ_BENCH_LOG_LEVEL ?? "info",
     // The default in-process rate limiter stays in the path, as in production; the fixture lifts
     // the workspace's per-minute limits far above what any scenario sends (fixture.ts).
     SVC_RATE_LIMITER: "memory",
@@ -74,6 +74,7 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
   });
   const onData = (chunk: Buffer) => {
     const text = chunk.toString("utf8");
+    if (options.logFile !== undefined) appendFileSync(options.logFile, text);
     tail = (tail + text).slice(-20_000);
     pending += text;
     const lines = pending.split("\n");

@@ -38,10 +38,16 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
       stop.abort();
     }
   };
+  let lastAcked = 0;
   const progress = setInterval(() => {
     const rss = ctx.server.rssMb();
     if (rss > rssMax) rssMax = rss;
-    ctx.log(`  S6: ${acked} of ${p.count} acknowledged, ${perSecond(acked, performance.now() - started).toFixed(0)}/s overall, server RSS ${rss.toFixed(0)} MB`);
+    const recent = acked - lastAcked;
+    lastAcked = acked;
+    const oldest = client.oldestInFlight();
+    ctx.log(`  S6: ${acked} of ${p.count} acknowledged, ${perSecond(acked, performance.now() - started).toFixed(0)}/s overall, ${(recent / 10).toFixed(0)}/s in the last 10 s, server RSS ${rss.toFixed(0)} MB; oldest request in flight: ${oldest ?? "none"}`);
+    // What the database is doing: statements running for over a second, autovacuum (a stall's cause).
+    void describeDatabaseWork(ctx).then((lines) => lines.forEach((l) => ctx.log(`    ${l}`)), (e: unknown) => ctx.log(`    (pg_stat_activity: ${String(e)})`));
   }, 10_000);
   const consumer = async () => {
     while (!stop.signal.aborted && performance.now() < deadline) {
@@ -70,17 +76,28 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
     }
   };
   ctx.log(`S6 soak: ${p.count} messages sent (32 in flight), claimed and acknowledged (4 consumers, ${p.batchAck ? "batch ack" : "one ack per message"}); bound ${(p.maxMs / 60_000).toFixed(0)} min`);
-  const consumers = [consumer(), consumer(), consumer(), consumer()];
+  // A consumer's failure ends the senders too (and reaches the caller, which stops the server), never an unhandled rejection.
+  let consumerFailure: unknown = null;
+  const consumers = [consumer(), consumer(), consumer(), consumer()].map((c) =>
+    c.catch((e: unknown) => {
+      consumerFailure ??= e;
+      stop.abort();
+    }),
+  );
+  const send = async () => {
+    if (consumerFailure !== null) throw consumerFailure;
+    await sendOne(client, ctx.fixture.sender.token, "soak", "s6");
+  };
   try {
-    await runLoad({ name: "S6 send", inFlight: 32, maxOps: p.count, maxMs: p.maxMs, op: () => sendOne(client, ctx.fixture.sender.token, "soak", "s6").then(() => undefined), log: () => undefined });
+    await runLoad({ name: "S6 send", inFlight: 32, maxOps: p.count, maxMs: p.maxMs, op: send, log: () => undefined });
     while (!stop.signal.aborted && performance.now() < deadline) await delay(200);
-    stop.abort();
-    await Promise.all(consumers);
   } finally {
     stop.abort();
+    await Promise.all(consumers);
     clearInterval(progress);
     await client.close();
   }
+  if (consumerFailure !== null) throw consumerFailure;
   if (acked < p.count) ctx.notes.push(`S6: the soak hit its time bound after ${acked} of ${p.count} acknowledgements.`);
   const first = perSecond(window, firstWindowEnd - started);
   const last = perSecond(window, lastWindowEnd - lastWindowStart);
@@ -98,4 +115,19 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
   ctx.m.set("S6.audit_dead_tuples", audit?.dead ?? Number.NaN);
   ctx.m.set("S6.audit_updated_tuples", audit?.updated ?? Number.NaN);
   ctx.log(`  first ${window}: ${first.toFixed(0)}/s, last ${window}: ${last.toFixed(0)}/s, server RSS peak ${ctx.server.rssPeakMb().toFixed(0)} MB; audit tables ${(audit?.mb ?? 0).toFixed(0)} MB, ${audit?.dead ?? 0} dead tuples, ${audit?.updated ?? 0} updated`);
+}
+
+/** The run database's statements running for over a second and its autovacuum workers, one line each. */
+async function describeDatabaseWork(ctx: BenchContext): Promise<string[]> {
+  const rows = await ctx.sql<{ pid: number; app: string; kind: string; state: string; wait: string; age: number; xact_age: number; query: string }[]>`
+    select pid, application_name as app, backend_type as kind, coalesce(state, '') as state,
+      coalesce(wait_event_type || ':' || wait_event, '') as wait,
+      coalesce(extract(epoch from now() - query_start), 0)::float8 as age,
+      coalesce(extract(epoch from now() - xact_start), 0)::float8 as xact_age,
+      left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 160) as query
+    from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid()
+      and (backend_type = 'autovacuum worker' or (state <> 'idle' and now() - coalesce(xact_start, query_start) > interval '1 second'))
+    order by query_start`;
+  return rows.map((r) => `pid ${r.pid} ${r.kind}/${r.app} ${r.state} ${r.wait} query ${r.age.toFixed(1)} s xact ${r.xact_age.toFixed(1)} s: ${r.query}`);
 }

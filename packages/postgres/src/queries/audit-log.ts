@@ -120,6 +120,32 @@ export async function auditLogTrySealLock(sql: postgres.TransactionSql, p: { wor
   return row?.locked === true;
 }
 
+/** Planner settings of a transaction: what `auditLogPreferIndexScans` changed, to put back. */
+export interface PlannerSettings {
+  enableSeqscan: string;
+  enableBitmapscan: string;
+}
+
+/**
+ * Makes the rest of the transaction plan with index scans only (sequential and bitmap scans
+ * off, `set_config(..., true)`: this transaction alone), returning the settings it replaced.
+ * The sealer reads its queue in key order with a limit; trusting statistics taken while the
+ * queue was empty, the planner read the whole queue and sorted it instead, once per batch of
+ * 500 (docs/performance.md, the soak of 2026-11-24). Every statement of a seal has an exact
+ * index path, so forbidding the others costs nothing.
+ */
+export async function auditLogPreferIndexScans(sql: postgres.TransactionSql): Promise<PlannerSettings> {
+  const [row] = await sql<{ seq: string; bitmap: string }[]>`
+    select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap,
+           set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
+  return { enableSeqscan: row?.seq ?? "on", enableBitmapscan: row?.bitmap ?? "on" };
+}
+
+/** Puts back the settings `auditLogPreferIndexScans` replaced (for a transaction that goes on). */
+export async function auditLogRestorePlannerSettings(sql: postgres.TransactionSql, p: PlannerSettings): Promise<void> {
+  await sql`select set_config('enable_seqscan', ${p.enableSeqscan}, true), set_config('enable_bitmapscan', ${p.enableBitmapscan}, true)`;
+}
+
 /** The chain's last link's seq and hash, or null. */
 export async function auditLogSealHead(sql: SqlClient, p: { workspaceId: string }): Promise<{ seq: number; hash: string } | null> {
   const [row] = await sql<{ seq: string; hash: string }[]>`
@@ -129,28 +155,45 @@ export async function auditLogSealHead(sql: SqlClient, p: { workspaceId: string 
   return row ? { seq: Number(row.seq), hash: row.hash } : null;
 }
 
-/** Up to `limit` unsealed rows of the workspace in seal order (occurred_at, id): the queue's entries joined to their rows. */
-export async function auditLogUnsealed(sql: SqlClient, p: { workspaceId: string; limit: number }): Promise<AuditEntry[]> {
-  const rows = await sql<AuditRow[]>`
-    select a.*, null as seq, null as prev_hash, null as hash, null as sealed_at
-    from audit_unsealed u
-    join audit_log a on a.workspace_id = u.workspace_id and a.id = u.audit_id
-    where u.workspace_id = ${p.workspaceId}
-    order by u.occurred_at, u.audit_id
-    limit ${p.limit}`;
-  return rows.map(toEntry);
+/**
+ * Up to `limit` unsealed rows of the workspace in seal order (occurred_at, id), each with its
+ * queue entry's ctid (`auditLogAppendLinks` deletes the entries by it). The queue's first
+ * entries come from its key; each row is then fetched by its primary key in a lateral
+ * subquery (its `limit 1` keeps the planner from merging it into a join), so the plan is a
+ * nested loop of key lookups whatever the statistics say. With a free join the planner, trusting
+ * statistics taken when the queue was small, hashed both tables and sorted them on disk: seconds
+ * per batch while the queue grew (the soak of 2026-11-24, docs/performance.md).
+ */
+export async function auditLogUnsealed(sql: SqlClient, p: { workspaceId: string; limit: number; after: { occurredAt: Date; id: string } | null }): Promise<(AuditEntry & { queueCtid: string })[]> {
+  // After the entries a transaction already took (and deleted: their index entries stay until
+  // vacuum), start past them instead of stepping over them again in every batch.
+  const after = p.after === null ? sql`` : sql`and (occurred_at, audit_id) > (${p.after.occurredAt}, ${p.after.id})`;
+  const rows = await sql<(AuditRow & { queue_ctid: string })[]>`
+    select a.*, null as seq, null as prev_hash, null as hash, null as sealed_at, u.queue_ctid
+    from (
+      select ctid::text as queue_ctid, workspace_id, occurred_at, audit_id from audit_unsealed
+      where workspace_id = ${p.workspaceId} ${after}
+      order by occurred_at, audit_id
+      limit ${p.limit}
+    ) u
+    cross join lateral (
+      select * from audit_log a where a.workspace_id = u.workspace_id and a.id = u.audit_id limit 1
+    ) a
+    order by u.occurred_at, u.audit_id`;
+  return rows.map((r) => ({ ...toEntry(r), queueCtid: r.queue_ctid }));
 }
 
 /**
  * Appends the given links to the workspace's chain and takes their rows off the sealer's queue,
- * in one statement. Runs under the workspace's seal lock, so no other sealer appends
+ * in one statement. Runs under the workspace's seal lock, so no other sealer appends or deletes
  * concurrently; the chain's keys (workspace, seq) and (workspace, audit id) refuse a seq or a
- * row linked twice. Audit rows are not touched. The queue's entries are found through their
- * audit rows' (occurred_at, id), so the delete walks the queue's key (workspace, occurred_at,
- * audit id) once per entry: by audit id alone it scanned every entry of the workspace per batch
- * (8.2 s for 500 of 228,000 queued entries; 7 ms this way).
+ * row linked twice. Audit rows are not touched. The queue's entries are deleted by the ctids
+ * `auditLogUnsealed` read in the same transaction, their audit ids checked too: a TID scan is
+ * the only path (no condition names the queue key's leading column, the workspace), so no
+ * statistics can make it scan the workspace's queue, as a join once did per batch (8.2 s for
+ * 500 of 228,000 entries) and a workspace condition did again while the statistics were stale.
  */
-export async function auditLogAppendLinks(sql: SqlClient, p: { workspaceId: string; links: readonly AuditChainLink[]; sealedAt: Date }): Promise<void> {
+export async function auditLogAppendLinks(sql: SqlClient, p: { workspaceId: string; links: readonly AuditChainLink[]; queueCtids: readonly string[]; sealedAt: Date }): Promise<void> {
   if (p.links.length === 0) return;
   const ids = p.links.map((l) => l.auditId);
   await sql`
@@ -161,7 +204,5 @@ export async function auditLogAppendLinks(sql: SqlClient, p: { workspaceId: stri
         as s(audit_id, seq, prev_hash, hash)
     )
     delete from audit_unsealed u
-    using audit_log a
-    where a.workspace_id = ${p.workspaceId} and a.id = any(${ids}::text[])
-      and u.workspace_id = a.workspace_id and u.occurred_at = a.occurred_at and u.audit_id = a.id`;
+    where u.ctid = any(${[...p.queueCtids]}::text[]::tid[]) and u.audit_id = any(${ids}::text[])`;
 }

@@ -467,8 +467,17 @@ export interface AckBatchItem {
  * arrays (unnest with ordinality), one UPDATE guarded per item exactly as `messagesAckIfHeld`
  * (its own lease id, live by the database clock, not expired) and one audit row per
  * acknowledged item. Returns the acknowledged rows with their item position (0-based). Message
- * ids must be distinct. Row locks are taken in message id order, so two batches naming the same
- * messages do not deadlock.
+ * ids must be distinct.
+ *
+ * The plan does not depend on statistics: each item's row is found by its key (workspace, id
+ * and recipient: the primary key or the recipient index, both exact) in a lateral subquery (its
+ * `limit 1` keeps the planner from merging it into a join), and the update reaches that row
+ * version by its ctid (a TID scan; a version updated concurrently is followed to the newest and
+ * the guards re-checked on it, as for any UPDATE under READ COMMITTED). The update visits the
+ * targets in message id order (a nested loop over them), so two batches naming the same
+ * messages take their row locks in the same order and do not deadlock. Written as a join of messages and items, the planner, trusting statistics taken
+ * before this recipient had messages ("1 row"), scanned the recipient's index once per item:
+ * 1.5 million buffers and 3 s for a batch of 100 (the soak of 2026-11-24, docs/performance.md).
  */
 export async function messagesAckBatchIfHeld(sql: SqlClient, p: { workspaceId: string; recipientId: string; items: readonly AckBatchItem[]; caller?: CallerGuard | null }): Promise<Map<number, MessageRecord>> {
   const written = new Map<number, MessageRecord>();
@@ -485,20 +494,22 @@ export async function messagesAckBatchIfHeld(sql: SqlClient, p: { workspaceId: s
       ) with ordinality as u(message_id, lease_id, outcome_summary, a_workspace_id, a_id, a_occurred_at, a_activity, a_actor_account_id, a_actor_credential_id,
                              a_subject_type, a_subject_id, a_message_id, a_details, a_operator_significant, a_request_id, ord)
     ),
-    locked as (
-      select m.id, items.ord from messages m join items on m.id = items.message_id
-      where m.workspace_id = ${p.workspaceId} and m.recipient_id = ${p.recipientId}
-        and m.state = 'held' and m.lease_id = items.lease_id and m.visible_at > now() and m.expires_at > now()
-        and ${callerIsActive(sql, p.workspaceId, p.caller)}
-      order by m.id
-      for update of m
+    targets as (
+      select t.row_at, items.ord, items.lease_id, items.outcome_summary
+      from (select * from items order by message_id) items
+      cross join lateral (
+        select ctid as row_at from messages m
+        where m.workspace_id = ${p.workspaceId} and m.id = items.message_id and m.recipient_id = ${p.recipientId}
+        limit 1
+      ) t
+      where ${callerIsActive(sql, p.workspaceId, p.caller)}
     ),
     changed as (
-      update messages m set state = 'acknowledged', acknowledged_at = now(), outcome_summary = items.outcome_summary
-      from locked join items on items.ord = locked.ord
-      where m.workspace_id = ${p.workspaceId} and m.id = locked.id and m.recipient_id = ${p.recipientId}
-        and m.state = 'held' and m.lease_id = items.lease_id and m.visible_at > now() and m.expires_at > now()
-      returning m.*, items.ord
+      update messages m set state = 'acknowledged', acknowledged_at = now(), outcome_summary = targets.outcome_summary
+      from targets
+      where m.ctid = targets.row_at
+        and m.state = 'held' and m.lease_id = targets.lease_id and m.visible_at > now() and m.expires_at > now()
+      returning m.*, targets.ord
     ),
     audit as (
       insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
