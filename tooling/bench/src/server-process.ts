@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleServer } from "@agentq/server/bundle";
+import { bundleServer, PRODUCTION_NODE_FLAGS } from "@agentq/server/bundle";
 import { bootstrapWorkspace } from "@agentq/server/testing";
 
 /** The server package of this checkout. */
@@ -43,10 +43,10 @@ function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
 /**
  * Builds the production bundle of apps/server (what `pnpm build` makes and `pnpm start:prod`
  * runs: the same source as `pnpm start`, without the TypeScript loader) into a temporary folder,
- * starts it with plain `node` on 127.0.0.1 and a free port (so `pid` is the server itself), and
+ * starts it with plain `node` and the production flags (`PRODUCTION_NODE_FLAGS`, as `pnpm start:prod`) on 127.0.0.1 and a free port (so `pid` is the server itself), and
  * waits for its "agentq listening" log line.
  */
-export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string; serverDir?: string; /** Appends everything the server writes to this file (for diagnosis). */ logFile?: string } = {}): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string; serverDir?: string; /** Appends what the server writes to this file, but its info lines (for diagnosis). */ logFile?: string } = {}): Promise<ServerProcess> {
   const serverDir = options.serverDir ?? SERVER_DIR;
   const dataDir = mkdtempSync(join(tmpdir(), "agentq-bench-data-"));
   const env: NodeJS.ProcessEnv = {
@@ -63,7 +63,9 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
   };
   const profile = options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`];
   const bundle = await bundleServer(serverDir, dataDir);
-  const child: ChildProcess = spawn(process.execPath, [...profile, bundle], { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
+  // AGENTQ_BENCH_SERVER_NODE_FLAGS: node/V8 flags for the server alone (A/B of a runtime setting).
+  const nodeFlags = (process.env.AGENTQ_BENCH_SERVER_NODE_FLAGS ?? "").split(" ").filter((f) => f !== "");
+  const child: ChildProcess = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, ...nodeFlags, ...profile, bundle], { cwd: serverDir, env, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   let pending = "";
   let resolvePort: (port: number) => void = () => undefined;
@@ -74,12 +76,13 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
   });
   const onData = (chunk: Buffer) => {
     const text = chunk.toString("utf8");
-    if (options.logFile !== undefined) appendFileSync(options.logFile, text);
     tail = (tail + text).slice(-20_000);
     pending += text;
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
     for (const line of lines) {
+      // The log file keeps what is not a served request's info line (a million of those in a soak).
+      if (options.logFile !== undefined && !line.startsWith('{"level":30,')) appendFileSync(options.logFile, `${line}\n`);
       if (!line.includes('"agentq listening"')) continue;
       try {
         resolvePort((JSON.parse(line) as { port: number }).port);

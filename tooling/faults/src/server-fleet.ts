@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { PRODUCTION_NODE_FLAGS } from "@agentq/server/bundle";
 import { bootstrapWorkspace } from "@agentq/server/testing";
 import { fileURLToPath } from "node:url";
 
@@ -9,7 +10,7 @@ const OUTPUT_TAIL_CHARS = 20_000;
 
 /**
  * One agentq server process of the run, on a fixed port so clients keep one address across
- * restarts. It runs as `node <bundle>` or `node --import tsx src/main.ts`, never through the tsx
+ * restarts. It runs as `node <PRODUCTION_NODE_FLAGS> <bundle>` or `node --import tsx src/main.ts`, never through the tsx
  * CLI (which would put a supervising process in front): a signal reaches the server itself.
  */
 export interface ServerSlot {
@@ -50,7 +51,7 @@ export function serverSlot(p: { name: string; port: number; env: NodeJS.ProcessE
   async function startProcess(): Promise<void> {
     expectingExit = false;
     isReady = false;
-    const proc = spawn(process.execPath, bundle === null ? ["--import", "tsx", "src/main.ts"] : [bundle], { cwd: serverDir, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, bundle === null ? ["--import", "tsx", "src/main.ts"] : [...PRODUCTION_NODE_FLAGS, bundle], { cwd: serverDir, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     let listening = false;
     let resolveListening: () => void = () => undefined;
