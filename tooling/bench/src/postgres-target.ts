@@ -38,7 +38,8 @@ export async function openBenchDatabase(log: (text: string) => void): Promise<Be
   } else {
     const dataDir = join(tmpdir(), "agentq-bench-pg");
     log(`PostgreSQL: embedded, data folder ${dataDir}`);
-    embedded = await startEmbeddedPostgres({ dataDir, settings: { max_connections: "200" } });
+    // max_wal_size 4 GB (default 1 GB): the drains' writes otherwise force a checkpoint every 12 s.
+    embedded = await startEmbeddedPostgres({ dataDir, settings: { max_connections: "200", max_wal_size: "4GB" } });
     serverUrl = embedded.url;
   }
   const name = `agentq_bench_${randomBytes(4).toString("hex")}`;
