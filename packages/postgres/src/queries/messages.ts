@@ -473,11 +473,14 @@ export interface AckBatchItem {
  * and recipient: the primary key or the recipient index, both exact) in a lateral subquery (its
  * `limit 1` keeps the planner from merging it into a join), and the update reaches that row
  * version by its ctid (a TID scan; a version updated concurrently is followed to the newest and
- * the guards re-checked on it, as for any UPDATE under READ COMMITTED). The update visits the
- * targets in message id order (a nested loop over them), so two batches naming the same
- * messages take their row locks in the same order and do not deadlock. Written as a join of messages and items, the planner, trusting statistics taken
- * before this recipient had messages ("1 row"), scanned the recipient's index once per item:
- * 1.5 million buffers and 3 s for a batch of 100 (the soak of 2026-11-24, docs/performance.md).
+ * the guards re-checked on it, as for any UPDATE under READ COMMITTED). The targets come in
+ * message id order, and with the nested loop of TID lookups this statement is planned as, the
+ * update takes its row locks in that order, so two batches naming the same messages do not
+ * deadlock; unlike the former explicit `FOR UPDATE ... order by id`, that order rests on the plan
+ * (PostgreSQL would detect a deadlock and fail one batch). Written as a join of messages and
+ * items, the planner, trusting statistics taken before this recipient had messages ("1 row"),
+ * scanned the recipient's index once per item: 1.5 million buffers and 3 s for a batch of 100
+ * (the soak of 2026-11-24, docs/performance.md).
  */
 export async function messagesAckBatchIfHeld(sql: SqlClient, p: { workspaceId: string; recipientId: string; items: readonly AckBatchItem[]; caller?: CallerGuard | null }): Promise<Map<number, MessageRecord>> {
   const written = new Map<number, MessageRecord>();
