@@ -123,7 +123,8 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
         continue;
       }
       if (!deliveredMessages.has(s.messageId)) {
-        flag("lost", s.messageId, `send ${s.key} was acknowledged (201) but no consumer ever received ${s.messageId}`);
+        const m = messagesById.get(s.messageId);
+        flag("lost", s.messageId, `send ${s.key} was acknowledged (201) but no consumer ever received ${s.messageId} (it ended ${m?.state} after ${m?.deliveryCount} deliveries)`);
         continue;
       }
       followed.push(s.messageId);

@@ -16,6 +16,12 @@ export async function countLive(sql: postgres.Sql, workspaceId: string): Promise
   return row?.n ?? 0;
 }
 
+/** Live messages of the workspace by state (`{pending: n, held: m}`; empty when drained). */
+export async function countLiveByState(sql: postgres.Sql, workspaceId: string): Promise<Record<string, number>> {
+  const rows = await sql<{ state: string; n: number }[]>`select state, count(*)::int as n from messages where workspace_id = ${workspaceId} and state in ('pending', 'held') group by state`;
+  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+}
+
 /** Reads what the checker needs from the database, straight from the tables (not through the server). */
 export async function readFinalState(sql: postgres.Sql, workspaceId: string): Promise<FinalState> {
   const messages = await sql<{ id: string; correlation_id: string | null; state: string; delivery_count: number; acknowledged_at: Date | null }[]>`

@@ -7,12 +7,12 @@ import postgres from "postgres";
 import { bundleServer } from "@agentq/server/bundle";
 import { checkRun, type CheckReport } from "./checker.ts";
 import { defaultFaultPlan, injectFaults, scheduleFaults, startWithRetries, type FaultPlan, type PlannedFault } from "./fault-schedule.ts";
-import { countLive, countUnsealed, readFinalState } from "./final-state.ts";
+import { countLive, countLiveByState, countUnsealed, readFinalState } from "./final-state.ts";
 import type { RunHistory } from "./history.ts";
 import { startPgControl } from "./pg-control.ts";
 import { seededRandom } from "./random.ts";
 import { callRest } from "./rest-client.ts";
-import { DEFAULT_SERVER_DIR, runBootstrap, serverSlot, type ServerSlot } from "./server-fleet.ts";
+import { DEFAULT_SERVER_DIR, liftRateLimits, runBootstrap, serverSlot, type ServerSlot } from "./server-fleet.ts";
 import { formatSummary, type RunMeta } from "./summary.ts";
 import { startTcpProxy } from "./tcp-proxy.ts";
 import { runConsumer, runProducer, type Consumer, type Producer, type WorkloadControl } from "./workload.ts";
@@ -126,6 +126,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
     const bootEnv = serverEnv(directUrl.toString(), { SVC_SECRET_KEY: SECRET });
     if (bootEnv.AGENTQ_DATA_DIR) scratchDirs.push(bootEnv.AGENTQ_DATA_DIR);
     const { workspace_id: workspaceId, token: adminToken } = await runBootstrap(serverDir, bootEnv);
+    await liftRateLimits(serverDir, bootEnv, workspaceId);
     await servers[1]!.start();
     const baseUrls = servers.map((s) => s.baseUrl);
 
@@ -176,6 +177,8 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
       if (quietChecks >= 2) break;
       await sleep(1_000);
     }
+    const liveAtDrainEnd = await countLiveByState(db, workspaceId).catch(() => null);
+    if (liveAtDrainEnd !== null && Object.keys(liveAtDrainEnd).length > 0) log(`the drain ended with messages live: ${JSON.stringify(liveAtDrainEnd)}`);
     ctl.stopConsumers = true;
     await consuming;
     await Promise.all([...pending]);
@@ -187,7 +190,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
     await Promise.all(servers.map((s) => s.stop()));
     const state = await readFinalState(db, workspaceId);
     const report = checkRun(history, state);
-    const meta: RunMeta = { seed: options.seed, workloadMs: options.workloadMs, drainMs, totalMs: Date.now() - startedAt };
+    const meta: RunMeta = { seed: options.seed, workloadMs: options.workloadMs, drainMs, totalMs: Date.now() - startedAt, liveAtDrainEnd };
     const summary = formatSummary(history, report, meta) + (skipped > 0 ? `\n(${skipped} planned faults did not start before the workload ended)` : "");
     writeFileSync(join(outDir, "summary.txt"), `${summary}\n`);
     writeFileSync(join(outDir, "history.json"), JSON.stringify({ meta, plan, schedule, history, report }, null, 1));

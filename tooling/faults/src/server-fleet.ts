@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { PRODUCTION_NODE_FLAGS } from "@agentq/server/bundle";
-import { bootstrapWorkspace } from "@agentq/server/testing";
+import { bootstrapWorkspace, runServerCommand } from "@agentq/server/testing";
 import { fileURLToPath } from "node:url";
 
 /** The server package of this checkout (a run may point at another checkout's instead). */
@@ -155,4 +155,20 @@ export function serverSlot(p: { name: string; port: number; env: NodeJS.ProcessE
 /** Runs `pnpm bootstrap --json` of `serverDir` and returns its answer. */
 export function runBootstrap(serverDir: string, env: NodeJS.ProcessEnv): Promise<{ workspace_id: string; token: string }> {
   return bootstrapWorkspace(env, { workspace: "faults", email: "faults@example.test" }, serverDir);
+}
+
+/** The highest per-minute request limit `pnpm admin workspace plan --set` takes (nine digits). */
+const NO_RATE_LIMIT = "999999999";
+
+/**
+ * Lifts the run's workspace out of the request-rate limits with the operator's command (`pnpm admin
+ * workspace plan ID enterprise --set ...`), as the benchmark does: the fault run judges delivery
+ * under faults, and a standard plan's 3,000 requests a minute per server process refused its
+ * consumers for most of a 30-minute run, so its drain could not finish. The limiter stays in the
+ * path; it never refuses. Run it before the servers serve the workspace (they cache its limits).
+ */
+export async function liftRateLimits(serverDir: string, env: NodeJS.ProcessEnv, workspaceId: string): Promise<void> {
+  const args = ["workspace", "plan", workspaceId, "enterprise", "--set", `credential_requests_per_minute=${NO_RATE_LIMIT}`, "--set", `workspace_requests_per_minute=${NO_RATE_LIMIT}`, "--reason", "fault run"];
+  const r = await runServerCommand("src/admin/main.ts", args, env, serverDir);
+  if (r.code !== 0) throw new Error(`admin workspace plan exited with ${r.code}: ${r.stderr}`);
 }

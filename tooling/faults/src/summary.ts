@@ -7,6 +7,8 @@ export interface RunMeta {
   workloadMs: number;
   drainMs: number;
   totalMs: number;
+  /** Messages still pending or held, by state, when the drain stopped (empty: drained; null: not read). */
+  liveAtDrainEnd?: Record<string, number> | null;
 }
 
 /** Counts of each value of `key` over `items`. */
@@ -33,6 +35,7 @@ export function formatSummary(history: RunHistory, report: CheckReport, meta: Ru
   const outcome = (s: { outcome: string; code: string | null }) => (s.outcome === "ok" ? "ok" : `${s.outcome}${s.code ? ` ${s.code}` : ""}`);
   const out: string[] = [];
   out.push(`agentq fault run: seed ${meta.seed}, workload ${(meta.workloadMs / 1000).toFixed(0)} s, drain ${(meta.drainMs / 1000).toFixed(1)} s, total ${(meta.totalMs / 1000).toFixed(0)} s`);
+  if (meta.liveAtDrainEnd != null && Object.keys(meta.liveAtDrainEnd).length > 0) out.push(`the drain stopped at its bound with messages live: ${line(meta.liveAtDrainEnd)}`);
   out.push("");
   out.push("operations");
   out.push(`  sends         ${history.sends.length} (${line(tally(history.sends, (s) => s.outcome))}); attempts ${history.sends.reduce((n, s) => n + s.attempts, 0)}`);
