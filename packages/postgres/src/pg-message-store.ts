@@ -49,17 +49,30 @@ export class PgMessageStore implements MessageStore {
 
   ackBatchIfHeld(p: { workspaceId: string; recipientId: string; items: readonly { messageId: string; leaseId: string; outcomeSummary: string | null; audit: NewAuditEntry }[]; caller?: CallerGuard | null }): Promise<LeaseWriteResult[]> {
     return withPgErrors(async () => {
-      const written = await messagesAckBatchIfHeld(this.sql, p);
-      if (written.size === p.items.length) return p.items.map((_, i) => ({ ok: true, message: written.get(i) as MessageRecord }));
-      // Only the refused items need their snapshot: one read for all of them.
-      const refused = p.items.map((item, i) => ({ item, i })).filter(({ i }) => !written.has(i));
-      const { snapshots, now } = await messagesLeaseSnapshots(this.sql, { workspaceId: p.workspaceId, recipientId: p.recipientId, messageIds: refused.map(({ item }) => item.messageId) });
-      const results: LeaseWriteResult[] = p.items.map((_, i) => {
-        const message = written.get(i);
-        return message === undefined ? { ok: false, snapshot: null, now } : { ok: true, message };
-      });
-      refused.forEach(({ i }, k) => (results[i] = { ok: false, snapshot: snapshots[k] ?? null, now }));
-      return results;
+      const results: (LeaseWriteResult | undefined)[] = p.items.map(() => undefined);
+      let todo = p.items.map((item, i) => ({ item, i }));
+      // The statement updates each row by the ctid it found: a row another transaction changed
+      // meanwhile (an extend_lease of the same lease, say) is skipped, though the lease may still
+      // hold. Items whose snapshot shows their lease live are therefore tried once more.
+      for (let attempt = 0; todo.length > 0; attempt++) {
+        const written = await messagesAckBatchIfHeld(this.sql, { ...p, items: todo.map(({ item }) => item) });
+        todo.forEach(({ i }, k) => {
+          const message = written.get(k);
+          if (message !== undefined) results[i] = { ok: true, message };
+        });
+        const refused = todo.filter(({ i }) => results[i] === undefined);
+        if (refused.length === 0) break;
+        // Only the refused items need their snapshot: one read for all of them.
+        const { snapshots, now } = await messagesLeaseSnapshots(this.sql, { workspaceId: p.workspaceId, recipientId: p.recipientId, messageIds: refused.map(({ item }) => item.messageId) });
+        const retry: typeof todo = [];
+        refused.forEach((r, k) => {
+          const snapshot = snapshots[k] ?? null;
+          if (attempt === 0 && leaseLive(snapshot, r.item.leaseId, now)) retry.push(r);
+          else results[r.i] = { ok: false, snapshot, now };
+        });
+        todo = retry;
+      }
+      return results as LeaseWriteResult[];
     });
   }
 
@@ -118,4 +131,9 @@ export class PgMessageStore implements MessageStore {
   expireDue(p: { auditIds: readonly string[] }): Promise<number> {
     return withPgErrors(() => messagesExpireDue(this.sql, p));
   }
+}
+
+/** Whether `leaseId` is the message's live lease: the batch ack's guard, read from a snapshot. */
+function leaseLive(m: MessageRecord | null, leaseId: string, now: Date): boolean {
+  return m !== null && m.state === "held" && m.leaseId === leaseId && m.visibleAt.getTime() > now.getTime() && m.expiresAt.getTime() > now.getTime();
 }

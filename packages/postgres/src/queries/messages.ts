@@ -472,8 +472,11 @@ export interface AckBatchItem {
  * The plan does not depend on statistics: each item's row is found by its key (workspace, id
  * and recipient: the primary key or the recipient index, both exact) in a lateral subquery (its
  * `limit 1` keeps the planner from merging it into a join), and the update reaches that row
- * version by its ctid (a TID scan; a version updated concurrently is followed to the newest and
- * the guards re-checked on it, as for any UPDATE under READ COMMITTED). The targets come in
+ * version by its ctid (a TID scan). A row another transaction updated meanwhile is skipped, not
+ * followed: the TID scan's recheck finds the newest version at another ctid. Its item then reads
+ * as refused though its lease may still hold (an extend_lease of the same lease, say), so
+ * `PgMessageStore.ackBatchIfHeld` tries such items once more when their snapshot shows the lease
+ * live (batch-ack-concurrent-write.pg.test.ts). The targets come in
  * message id order, and with the nested loop of TID lookups this statement is planned as, the
  * update takes its row locks in that order, so two batches naming the same messages do not
  * deadlock; unlike the former explicit `FOR UPDATE ... order by id`, that order rests on the plan
