@@ -43,9 +43,11 @@ async function ackDuringWrite(id: string, leaseId: string, write: (tx: TestSchem
   let acking: ReturnType<PgMessageStore["ackBatchIfHeld"]> | undefined;
   await sql.begin(async (tx) => {
     await write(tx as unknown as TestSchema["sql"]);
+    const [self] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
     acking = store.ackBatchIfHeld({ workspaceId: WS, recipientId: RECIPIENT, items: [ackItem(id, leaseId)], caller: { accountId: RECIPIENT } });
     for (let waited = 0; ; waited += 20) {
-      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      // Blocked by this transaction, not by anything else running in the database.
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where ${self?.pid ?? -1}::int = any(pg_blocking_pids(pid))`;
       if ((row?.n ?? 0) > 0) break;
       if (waited > 10_000) throw new Error("the batch ack never waited for the row's lock");
       await new Promise((r) => setTimeout(r, 20));

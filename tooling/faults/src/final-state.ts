@@ -10,13 +10,7 @@ export async function countUnsealed(sql: postgres.Sql, workspaceId: string): Pro
   return auditLogCountUnsealed(sql, { workspaceId });
 }
 
-/** Messages of the workspace still pending or held (the drain is over when this is 0). */
-export async function countLive(sql: postgres.Sql, workspaceId: string): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from messages where workspace_id = ${workspaceId} and state in ('pending', 'held')`;
-  return row?.n ?? 0;
-}
-
-/** Live messages of the workspace by state (`{pending: n, held: m}`; empty when drained). */
+/** Messages of the workspace still pending or held, by state (`{pending: n, held: m}`; empty when drained). */
 export async function countLiveByState(sql: postgres.Sql, workspaceId: string): Promise<Record<string, number>> {
   const rows = await sql<{ state: string; n: number }[]>`select state, count(*)::int as n from messages where workspace_id = ${workspaceId} and state in ('pending', 'held') group by state`;
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));

@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { bundleServer } from "@agentq/server/bundle";
 import { checkRun, type CheckReport } from "./checker.ts";
 import { defaultFaultPlan, injectFaults, scheduleFaults, startWithRetries, type FaultPlan, type PlannedFault } from "./fault-schedule.ts";
-import { countLive, countLiveByState, countUnsealed, readFinalState } from "./final-state.ts";
+import { countLiveByState, countUnsealed, readFinalState } from "./final-state.ts";
 import type { RunHistory } from "./history.ts";
 import { startPgControl } from "./pg-control.ts";
 import { seededRandom } from "./random.ts";
@@ -172,7 +172,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
     log(`draining (${history.sends.length} sends)`);
     let quietChecks = 0;
     while (Date.now() - drainStart < drainTimeoutMs) {
-      const live = await countLive(db, workspaceId).catch(() => -1);
+      const live = await countLiveByState(db, workspaceId).then((byState) => Object.values(byState).reduce((a, b) => a + b, 0)).catch(() => -1);
       quietChecks = live === 0 && pending.size === 0 ? quietChecks + 1 : 0;
       if (quietChecks >= 2) break;
       await sleep(1_000);
