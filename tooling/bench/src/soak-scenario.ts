@@ -77,15 +77,16 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
   };
   ctx.log(`S6 soak: ${p.count} messages sent (32 in flight), claimed and acknowledged (4 consumers, ${p.batchAck ? "batch ack" : "one ack per message"}); bound ${(p.maxMs / 60_000).toFixed(0)} min`);
   // A consumer's failure ends the senders too (and reaches the caller, which stops the server), never an unhandled rejection.
-  let consumerFailure: unknown = null;
+  // A holder, not a local: the closures assign it, which narrowing would not see.
+  const consumerFailure: { error: Error | null } = { error: null };
   const consumers = [consumer(), consumer(), consumer(), consumer()].map((c) =>
     c.catch((e: unknown) => {
-      consumerFailure ??= e;
+      consumerFailure.error ??= e instanceof Error ? e : new Error(String(e));
       stop.abort();
     }),
   );
   const send = async () => {
-    if (consumerFailure !== null) throw consumerFailure;
+    if (consumerFailure.error !== null) throw consumerFailure.error;
     await sendOne(client, ctx.fixture.sender.token, "soak", "s6");
   };
   try {
@@ -97,7 +98,7 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
     clearInterval(progress);
     await client.close();
   }
-  if (consumerFailure !== null) throw consumerFailure;
+  if (consumerFailure.error !== null) throw consumerFailure.error;
   if (acked < p.count) ctx.notes.push(`S6: the soak hit its time bound after ${acked} of ${p.count} acknowledgements.`);
   const first = perSecond(window, firstWindowEnd - started);
   const last = perSecond(window, lastWindowEnd - lastWindowStart);
