@@ -174,7 +174,7 @@ export { authenticateSession, sessionUnauthenticated, SESSION_UNAUTHENTICATED_ME
 export { requireStepUp, personWorkspaceRefusal, PERSON_OPERATIONS_WHEN_INACTIVE } from "./people/step-up.ts";
 export { signUp, parseDisplayName, SIGN_UP_PLAN } from "./people/sign-up.ts";
 export type { SignUpInput, SignUpResult } from "./people/sign-up.ts";
-export { signIn, signOut, checkSignInThrottle, throttleKeys, SIGN_IN_REFUSED_MESSAGE } from "./people/sign-in.ts";
+export { signIn, signOut, admitSignInAttempt, throttleKeys, SIGN_IN_REFUSED_MESSAGE } from "./people/sign-in.ts";
 export type { SignInResult } from "./people/sign-in.ts";
 export { requirePeople } from "./people/require-people.ts";
 export { personAuditEntry } from "./people/people-audit.ts";

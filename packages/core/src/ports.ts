@@ -183,15 +183,31 @@ export interface PersonSessionStore {
   purgeBefore(p: { before: Date }): Promise<number>;
 }
 
-/** Failed sign-ins counted per email and per client address, both as keyed hashes (DESIGN §2b). */
+/** How many attempts a window holds now, and when the oldest of them was made (null: none). */
+export interface ThrottleWindowCount {
+  count: number;
+  oldest: Date | null;
+}
+
+/**
+ * Sign-in, MFA and step-up attempts counted per email and per client address, both as keyed
+ * hashes (DESIGN §2b, §2c). An attempt takes its place in both windows before the password or
+ * code is checked; a successful one gives its place back, so what stays in a window are the
+ * failures (and the attempts still being checked).
+ */
 export interface SignInThrottleStore {
-  /** Records one failed sign-in at `at`. */
-  recordFailure(p: { id: string; emailKey: string; addressKey: string; at: Date }): Promise<void>;
-  /** Failures at or after `since` for the email and for the address: how many and the oldest. */
-  failuresSince(p: { emailKey: string; addressKey: string; since: Date }): Promise<{ email: { count: number; oldest: Date | null }; address: { count: number; oldest: Date | null } }>;
-  /** Forgets the email's failures (after a successful sign-in). */
-  clearEmail(p: { emailKey: string }): Promise<void>;
-  /** Deletes failures before `before`; returns how many. */
+  /**
+   * Admits one attempt, atomically: when the email's and the address's windows (attempts made at
+   * or after `since`) both hold fewer than their limits, records the attempt `id` at `at` and
+   * answers `admitted: true`; otherwise records nothing. The counts are those seen before this
+   * attempt. Concurrent calls for one email or one address are serialized (PostgreSQL: advisory
+   * transaction locks on the email key, then the address key), so of N concurrent attempts with
+   * room for k, exactly k are admitted. In a caller's transaction the locks are held until it ends.
+   */
+  admitAttempt(p: { id: string; emailKey: string; addressKey: string; at: Date; since: Date; emailLimit: number; addressLimit: number }): Promise<{ admitted: boolean; email: ThrottleWindowCount; address: ThrottleWindowCount }>;
+  /** Gives an admitted attempt's place back (it succeeded); no-op when it is gone. */
+  releaseAttempt(p: { id: string }): Promise<void>;
+  /** Deletes attempts made before `before`; returns how many. */
   purgeBefore(p: { before: Date }): Promise<number>;
 }
 

@@ -1,4 +1,5 @@
 import type { Clock, Mailer, OidcProvider } from "@agentq/core";
+import type { OriginSettings } from "@agentq/rest";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { serve } from "@hono/node-server";
@@ -23,9 +24,9 @@ export interface ServedService {
  * work off unless asked for, the given clock (else the system clock), webhooks to loopback
  * receivers allowed when asked for, and no
  * mailer unless one is given, and an OIDC identity provider when `oidc` makes one for the
- * service's address.
+ * service's address, and the given origin settings (trusted proxies) when `origin` is set.
  */
-export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock; mailer?: Mailer; oidc?: (baseUrl: string) => Promise<OidcProvider> } = {}): Promise<ServedService> {
+export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock; mailer?: Mailer; oidc?: (baseUrl: string) => Promise<OidcProvider>; origin?: OriginSettings } = {}): Promise<ServedService> {
   const db = await createTestSchema({ max: 5 });
   // The service needs the port in its public base URL, so it is composed once the socket listens.
   const holder: { service?: ComposedService } = {};
@@ -42,6 +43,7 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.mailer === undefined ? {} : { mailer: options.mailer }),
     ...(oidc === undefined ? {} : { oidc }),
+    ...(options.origin === undefined ? {} : { people: { origin: options.origin } }),
     // Tests send webhook traffic only to 127.0.0.1: loopback is let through by the transport's test-only option.
     ...(options.loopbackWebhooks === true ? { webhooks: { transport: createHttpWebhookTransport({ allowLoopbackForTests: true }), dispatch: { pollIntervalMs: 50 } } } : {}),
   });
