@@ -1,10 +1,11 @@
 import { createAuthenticator, DomainError, OPERATIONS, ulidSource } from "@agentq/core";
 import type { Authenticator, CoreDeps, IdSource, Operation } from "@agentq/core";
 import { Hono } from "hono";
+import { afterAnswerWorkLoggedTo } from "./after-answer-log.ts";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, closeAfterUnreadBody, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { requestId } from "./middleware/request-id.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -40,10 +41,17 @@ export interface RestAppOptions {
   /** The source commit shown by GET /v1/version. */
   commit?: string;
   /**
-   * Where requests come from, for people's sign-up and sign-in (trusted proxies, the country
-   * header); default: no proxy trusted, no country header.
+   * Where requests come from, for people's sign-up and sign-in and the per-address limits of the
+   * anonymous routes (trusted proxies, the country header); default: no proxy trusted, no
+   * country header.
    */
   origin?: OriginSettings;
+  /**
+   * Where work that follows an answer runs (a password reset's lookup, token and mail); default:
+   * one of this app's own, whose failures go to `logger`. The composition root passes the
+   * process's one so that stopping waits for it.
+   */
+  afterAnswer?: AfterAnswerWork;
 }
 
 const VERSION_PATH = "/v1/version";
@@ -97,7 +105,8 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   });
 
   registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger });
-  registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
+  const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
+  registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger, afterAnswer });
   registerOidcRoutes(app, routes, { core: coreDeps, sessions, logger });
   registerClosingRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
   registerCounterNoticeRoute(app, routes, { core: coreDeps, authenticator, sessions, logger });

@@ -5,7 +5,7 @@ import { DEFAULT_PEOPLE_SETTINGS, PEOPLE_LIMITS, type PasswordHasher, type Peopl
 import { createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
 import { createPgDeps, listenForOutboxDeliveries, PgRateLimiter, PLAN_CHANGED_CHANNEL, type PgDeps } from "@agentq/postgres";
-import { createRestApp, type OriginSettings, type ServedRequest } from "@agentq/rest";
+import { afterAnswerWorkLoggedTo, createRestApp, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
 import { argon2PasswordHasher } from "./password.ts";
 import { aesGcmSecretSealer } from "./secret-sealer.ts";
 import type postgres from "postgres";
@@ -21,6 +21,8 @@ export interface ComposedService {
   fetch(request: Request, env?: unknown): Response | Promise<Response>;
   /** Starts the background maintenance (sealer, sweeps) and the webhook outbox dispatcher; returns its stopper. */
   startBackground(): { stop(): Promise<void> };
+  /** Work that runs after an answer (a password reset's): `settled()` resolves when none is pending; stopping awaits it. */
+  afterAnswer: Pick<AfterAnswerWork, "settled">;
   /** Stops the LISTEN connection (the caller ends the pool). */
   close(): Promise<void>;
 }
@@ -82,9 +84,11 @@ export function composeService(p: {
     ...(p.mailer === undefined ? {} : { mailer: p.mailer }),
     ...(p.oidc === undefined ? {} : { oidc: p.oidc }),
   });
+  // Work after an answer (password resets) is logged when it fails, never lost silently.
+  const afterAnswer = afterAnswerWorkLoggedTo(p.logger);
   // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
   const onRequestServed = (entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE);
-  const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
+  const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, afterAnswer, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   const mcp = createMcpApp(deps, {
     authenticator,
     publicBaseUrl: p.publicBaseUrl,
@@ -94,6 +98,7 @@ export function composeService(p: {
   const dashboard = createDashboardApp(deps, { onRequestServed, logger: p.logger, ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   const oauth = createOAuthApp(deps, {
     publicBaseUrl: p.publicBaseUrl,
+    ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }),
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "oauth fault"),
     onRequestServed,
   });
@@ -113,6 +118,8 @@ export function composeService(p: {
       const purgePeople = [
         { name: "purge-sign-in-failures", intervalMs: PEOPLE_LIMITS.throttleWindowMs, run: () => deps.stores.signInThrottle.purgeBefore({ before: new Date(deps.clock.now().getTime() - PEOPLE_LIMITS.throttleWindowMs) }) },
         { name: "purge-person-sessions", intervalMs: 60 * 60_000, run: () => deps.stores.personSessions.purgeBefore({ before: new Date(deps.clock.now().getTime() - 24 * 60 * 60_000) }) },
+        // The anonymous routes' counters (ANONYMOUS_LIMITS) once their window has ended.
+        { name: "purge-anonymous-limit-counters", intervalMs: PEOPLE_LIMITS.throttleWindowMs, run: () => deps.stores.anonymousLimits.purgeBefore({ before: deps.clock.now() }) },
       ];
       const purgeRateLimits = rateLimiter === undefined ? [] : [{ name: "purge-rate-limit-counters", intervalMs: RATE_LIMIT_WINDOW_MS, run: () => rateLimiter.purgeBefore({ before: new Date(deps.clock.now().getTime() - 5 * RATE_LIMIT_WINDOW_MS) }) }];
       return startPeriodicTasks([...maintenanceTasks(deps, p.maintenance), outboxDispatchTask(deps, defaultDispatcherSettings(webhookTransport, { wakeups: (wake) => listenForOutboxDeliveries(p.sql, wake), ...p.webhooks?.dispatch }), (pass) => logExhausted(p.logger, pass)), ...purgeRateLimits, ...purgePeople], {
@@ -120,6 +127,7 @@ export function composeService(p: {
         onWork: (task, count) => p.logger.debug({ task, count }, "background task did work"),
       });
     },
+    afterAnswer,
     close: () => deps.close(),
   };
 }

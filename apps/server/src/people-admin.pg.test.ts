@@ -106,7 +106,7 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
     expect(await auditActivities(workspaceId)).toEqual(expect.arrayContaining(["person.password_reset_requested", "person.password_reset"]));
   });
 
-  it("refuses an expired token, lets one of two concurrent confirmations win, and mails at most three links per hour", async () => {
+  it("refuses an expired token, lets one of two concurrent confirmations win, and mails (and audits) at most three links per hour", async () => {
     const owner = await signUp("expiry");
     const address = owner.body.person.email as string;
     await call("POST", "/v1/auth/password-reset", { body: { email: address } });
@@ -124,10 +124,12 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
     await mailedToken(address, 4);
     const fourth = await call("POST", "/v1/auth/password-reset", { body: { email: address } });
     expect(fourth.status).toBe(202);
-    await new Promise((r) => setTimeout(r, 300));
+    await service.afterAnswer.settled();
     expect(smtp.to(address)).toHaveLength(4);
+    // Past the email's three mails an hour nothing is done, and nothing is audited (issue 25).
     const rows = await db.sql<{ details: Json }[]>`select details from audit_log where workspace_id = ${owner.body.workspace.id} and activity = 'person.password_reset_requested' order by id`;
-    expect(rows.at(-1)?.details).toMatchObject({ mailed: false, reason: "too_many_requests" });
+    expect(rows).toHaveLength(4);
+    for (const row of rows) expect(row.details).toMatchObject({ mailed: true });
     clock.advance(60 * 60_000 + 1);
   });
 

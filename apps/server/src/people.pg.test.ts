@@ -24,8 +24,12 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   let n = 0;
   const email = (tag: string) => `${tag}-${++n}@people.test`;
 
+  // Every sign-up comes from a client address of its own (X-Forwarded-For from the trusted loopback
+  // proxy), so the file's many sign-ups stay under the per-address sign-up limit.
+  let addressSeq = 0;
+  const freshAddress = () => ({ "X-Forwarded-For": `2001:db8::${(++addressSeq).toString(16)}` });
   const call = async (method: string, path: string, p: { cookie?: string; origin?: string | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json; res: Response }> => {
-    const headers: Record<string, string> = { ...p.headers };
+    const headers: Record<string, string> = { ...(path === "/v1/auth/sign-up" ? freshAddress() : {}), ...p.headers };
     if (p.cookie !== undefined) headers.Cookie = p.cookie;
     if (p.origin !== null && p.cookie !== undefined) headers.Origin = p.origin ?? served.url;
     if (p.body !== undefined) headers["Content-Type"] = "application/json";
@@ -33,11 +37,11 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
     const text = await res.text();
     return { status: res.status, body: text === "" ? {} : (JSON.parse(text) as Json), res };
   };
-  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace` });
+  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace` }, freshAddress());
 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock });
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, people: { origin: { trustedProxies: ["127.0.0.1/32"], countryHeader: null } } });
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
   });
   afterAll(async () => {
@@ -47,7 +51,7 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   });
 
   it("signs up: 201 {person, workspace} on the free plan, an HttpOnly SameSite=Lax __Host- cookie; GET /v1/me answers the person", async () => {
-    const res = await fetch(`${served.url}/v1/auth/sign-up`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "Founder@People.TEST", password: PASSWORD, workspace_name: "Founders", display_name: "Ada" }) });
+    const res = await fetch(`${served.url}/v1/auth/sign-up`, { method: "POST", headers: { "Content-Type": "application/json", ...freshAddress() }, body: JSON.stringify({ email: "Founder@People.TEST", password: PASSWORD, workspace_name: "Founders", display_name: "Ada" }) });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Json;
     expect(body).toEqual({

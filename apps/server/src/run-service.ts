@@ -111,6 +111,8 @@ export async function runService(options: { serves: ServedInterfaces; background
     });
     await background.stop();
     await planChanges.stop();
+    // Work that followed an answer (a password reset's mail) finishes before the pool closes.
+    await service.afterAnswer.settled();
     await service.close();
     await db.close();
     logger.info("stopped cleanly");

@@ -1,17 +1,58 @@
+import type { MailMessage, Mailer } from "@agentq/core";
+import { TEST_SECRETS } from "@agentq/core/testing";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveOnFreePort } from "@agentq/mcp/testing";
+import { composeService } from "./compose.ts";
+import { createLogger } from "./logger.ts";
 import { serveComposed, type ServedService } from "./testing/serve-composed.ts";
 import { cookieFrom, PENDING_MFA_COOKIE, SESSION_COOKIE } from "./testing/people.ts";
 
-// Issue 25 (safe under hostile input), item 3, over real HTTP on PostgreSQL with real
-// concurrency: throttles decided before the work they guard (sign-in, MFA, step-up). The socket (127.0.0.1) is a
+// Issue 25 (safe under hostile input), items 3, 6 and 7, over real HTTP on PostgreSQL with real
+// concurrency: throttles decided before the work they guard (sign-in, MFA, step-up), the
+// per-client-address limit of the anonymous routes (shared by every process on the database),
+// and a password reset whose answer does not wait for its work. The socket (127.0.0.1) is a
 // trusted proxy here, so each test speaks from its own client address (X-Forwarded-For).
 
 type Json = Record<string, any>;
 const PASSWORD = "a long and quiet river";
+const NOTICE = {
+  kind: "dsa",
+  category: "scams_and_fraud",
+  explanation: "A fake invoice.",
+  locations: [{ type: "url", url: "https://example.org/invoice" }],
+  notifier: { name: "Nora", email: "nora@example.org" },
+  good_faith_statement: true,
+};
+
+/** A mailer whose sends wait until `open()` (a slow or stuck mail transport). */
+class GatedMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  /** Sends that arrived and wait for the gate. */
+  waiting = 0;
+  private release: () => void = () => undefined;
+  private gate: Promise<void> = new Promise((resolve) => (this.release = resolve));
+  private arrivals: (() => void)[] = [];
+
+  async send(message: MailMessage): Promise<void> {
+    this.waiting++;
+    for (const told of this.arrivals.splice(0)) told();
+    await this.gate;
+    this.waiting--;
+    this.sent.push(message);
+  }
+  /** Resolves once a send waits at the gate. */
+  arrived(): Promise<void> {
+    return this.waiting > 0 ? Promise.resolve() : new Promise((resolve) => this.arrivals.push(resolve));
+  }
+  open(): void {
+    this.release();
+  }
+}
 
 describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrency)", () => {
   let served: ServedService;
+  const mailer = new GatedMailer();
   let n = 0;
   const email = (tag: string) => `${tag}-${++n}@throttle.test`;
   let addressSeq = 0;
@@ -76,9 +117,10 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
   };
 
   beforeAll(async () => {
-    served = await serveComposed({ origin: { trustedProxies: ["127.0.0.1/32", "::1/128"], countryHeader: null } });
+    served = await serveComposed({ mailer, origin: { trustedProxies: ["127.0.0.1/32", "::1/128"], countryHeader: null } });
   });
   afterAll(async () => {
+    mailer.open();
     await served?.close();
   });
 
@@ -129,5 +171,106 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
     const cookie = `${SESSION_COOKIE}=${cookieFrom(verified.res, SESSION_COOKIE) ?? ""}`;
     const results = await Promise.all(wrongCodes(person.secret, 50).map((code) => call("POST", "/v1/auth/step-up", { from, cookie, body: { code } })));
     expect(statusCounts(results)).toEqual({ 401: 10, 429: 40 });
+  });
+
+  it("a password reset answers 202 without waiting for its work, for a known and an unknown email alike; the mail and its audit row follow", { timeout: 20_000 }, async () => {
+    const person = await signUp("reset-fast");
+    const from = newAddress();
+    // Nothing that reads people can proceed while this lock is held; the mail transport is stuck too.
+    const blocker = await served.db.sql.reserve();
+    try {
+      await blocker`begin`;
+      await blocker`lock table persons in access exclusive mode`;
+      // A stall bound, not a speed test: while the lock is held, work that waits for it never ends.
+      const answers = await Promise.race([
+        Promise.all([call("POST", "/v1/auth/password-reset", { from, body: { email: person.address } }), call("POST", "/v1/auth/password-reset", { from, body: { email: "nobody-here@throttle.test" } })]),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+      ]);
+      expect(answers, "the answers waited for the locked table").not.toBeNull();
+      const [known, unknown] = answers ?? [];
+      expect(known?.status).toBe(202);
+      expect(unknown?.status).toBe(202);
+      expect(known?.body).toEqual(unknown?.body);
+    } finally {
+      await blocker`commit`;
+      blocker.release();
+    }
+    await mailer.arrived();
+    // Handed to the transport, not yet through it: no audit row.
+    expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(0);
+    mailer.open();
+    await served.service.afterAnswer.settled();
+    expect(mailer.sent.filter((m) => m.to === person.address)).toHaveLength(1);
+    expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(1);
+  });
+
+  it("30 resets of one email from one address: 202 each, at most 3 mails and 3 audit rows; the 31st request from that address is 429 with Retry-After", async () => {
+    mailer.open();
+    const person = await signUp("reset-flood");
+    const from = newAddress();
+    const results = await Promise.all(Array.from({ length: 30 }, () => call("POST", "/v1/auth/password-reset", { from, body: { email: person.address } })));
+    expect(statusCounts(results)).toEqual({ 202: 30 });
+    const refused = await call("POST", "/v1/auth/password-reset", { from, body: { email: "someone-else@throttle.test" } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "password_reset", limit: 30 } });
+    expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    await served.service.afterAnswer.settled();
+    expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(3);
+    expect(mailer.sent.filter((m) => m.to === person.address)).toHaveLength(3);
+    // Another address may still ask, but the email's mails are used up for the hour: 202, no mail, no row.
+    expect((await call("POST", "/v1/auth/password-reset", { from: newAddress(), body: { email: person.address } })).status).toBe(202);
+    await served.service.afterAnswer.settled();
+    expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(3);
+  });
+
+  it("limits password-reset confirmations per address: the 31st is 429", async () => {
+    const from = newAddress();
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call("POST", "/v1/auth/password-reset/confirm", { from, body: { token: `agq_pr_${String(i).padStart(43, "A")}`, password: "a brand new long password" } })));
+    expect(statusCounts(results)).toEqual({ 401: 30 });
+    const refused = await call("POST", "/v1/auth/password-reset/confirm", { from, body: { token: `agq_pr_${"B".repeat(43)}`, password: "a brand new long password" } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "password_reset_confirm" } });
+  });
+
+  it("limits OAuth client registration per address: 20 of 25 parallel registrations accepted, 5 refused with 429 SVC_RATE_LIMITED and Retry-After; another address still registers", async () => {
+    const from = newAddress();
+    const register = (address: string) => call("POST", "/oauth/register", { from: address, body: { client_name: "burst", redirect_uris: ["http://127.0.0.1:3000/callback"] } });
+    const results = await Promise.all(Array.from({ length: 25 }, () => register(from)));
+    expect(statusCounts(results)).toEqual({ 201: 20, 429: 5 });
+    for (const r of results.filter((x) => x.status === 429)) {
+      expect(r.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "oauth_register", limit: 20, window: "PT1H" } });
+      expect(Number(r.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect((await register(newAddress())).status).toBe(201);
+  });
+
+  it("limits sign-up per address: the 11th in an hour is 429", async () => {
+    const from = newAddress();
+    const results = await Promise.all(Array.from({ length: 11 }, (_, i) => call("POST", "/v1/auth/sign-up", { from, body: { email: email(`signup-${i}`), password: PASSWORD, workspace_name: `w${i}` } })));
+    const counts = statusCounts(results);
+    expect(counts[429]).toBe(1);
+    expect(results.filter((r) => r.status === 429)[0]?.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "sign_up", limit: 10 } });
+  });
+
+  it("shares the notice-intake limit between two server processes on one database, with SVC_RATE_LIMITER=off, per client address", async () => {
+    const other = composeService({ sql: served.db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.baseUrl, logger: createLogger("silent"), rateLimiter: "off", people: { origin: { trustedProxies: ["127.0.0.1/32"], countryHeader: null } } });
+    const otherServed = await serveOnFreePort((request: Request, env?: unknown) => other.fetch(request, env));
+    try {
+      const from = newAddress();
+      const here = await Promise.all(Array.from({ length: 3 }, () => call("POST", "/v1/notices", { from, body: NOTICE })));
+      expect(statusCounts(here)).toEqual({ 201: 3 });
+      const viaOther = () => fetch(`${otherServed.url}/v1/notices`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": from }, body: JSON.stringify(NOTICE) });
+      const there = await Promise.all(Array.from({ length: 3 }, () => viaOther()));
+      expect(statusCounts(there)).toEqual({ 201: 2, 429: 1 });
+      const refused = await call("POST", "/v1/notices", { from, body: NOTICE });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "notice_intake", limit: 5, window: "PT1M" } });
+      expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
+      // The limit is the forwarded client's, not the proxy's: another client address is fresh.
+      expect((await call("POST", "/v1/notices", { from: newAddress(), body: NOTICE })).status).toBe(201);
+    } finally {
+      await otherServed.close();
+      await other.close();
+    }
   });
 });

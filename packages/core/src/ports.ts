@@ -759,6 +759,7 @@ export interface Stores {
   people: PersonStore;
   personSessions: PersonSessionStore;
   signInThrottle: SignInThrottleStore;
+  anonymousLimits: AnonymousLimitStore;
   lessons: LessonStore;
   candidates: LessonCandidateStore;
   rules: RuleStore;
@@ -857,13 +858,30 @@ export interface RateLimiter {
    * One statement in PostgreSQL; concurrent hits never lose a count.
    */
   hit(p: { workspaceId: string; credentialId: string; windowStart: Date; cost: number }): Promise<{ credential: number; workspace: number }>;
-  /**
-   * Adds `cost` to the counter of `key` in `bucket` for the window starting at `windowStart`
-   * (requests with no workspace, such as the public notice intake per client address) and
-   * returns the total after the hit. The key should be a keyed hash, not the address itself.
-   */
-  hitKey(p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number>;
   /** Drops the counters of windows that started before `before`; returns how many. */
+  purgeBefore(p: { before: Date }): Promise<number>;
+}
+
+/**
+ * Counters of anonymous requests (DESIGN §2c: sign-up, verify-email, password reset, OAuth
+ * registration, notice intake), per bucket and key: the key is a keyed hash of a client address
+ * (or of an email, for the reset mails one email may trigger), never the value itself. A key's
+ * window opens at its first counted request and lasts `windowMs`; the next request after it
+ * ends opens a new one. Always in PostgreSQL in the server, whatever SVC_RATE_LIMITER says, so
+ * every process on the database shares the counts (DESIGN §5).
+ */
+export interface AnonymousLimitStore {
+  /**
+   * Counts one request (`cost`) of `key` in `bucket` at `now` and returns the count of the
+   * current window after it and when that window ends; a window that ended at or before `now` is
+   * replaced by a new one opening at `now`. Every request counts, refused ones too (the window
+   * does not move, so a refused client gets in again when it ends). Atomic: ONE statement in
+   * PostgreSQL (an upsert on the (bucket, key) row; concurrent hits queue on that row lock for
+   * one statement), so N concurrent hits count N. Call it outside a transaction: inside one the
+   * row lock would be held until the transaction ends.
+   */
+  hit(p: { bucket: string; key: string; now: Date; windowMs: number; cost: number }): Promise<{ count: number; windowEndsAt: Date }>;
+  /** Deletes counters whose window ended before `before`; returns how many. */
   purgeBefore(p: { before: Date }): Promise<number>;
 }
 

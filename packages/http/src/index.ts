@@ -1,6 +1,7 @@
 // Hono middleware shared by the HTTP adapters (apps/rest, apps/mcp and apps/dashboard): what they
 // must do the same way, and none may import from another.
 export { accessLog, type ServedRequest } from "./access-log.ts";
+export { createAfterAnswerWork, type AfterAnswerWork } from "./after-answer-work.ts";
 export { closeAfterUnreadBody, type UnreadBodyDrainLimits } from "./close-after-unread-body.ts";
 export { bearerChallenge } from "./bearer-challenge.ts";
 // People's sessions at the HTTP edge (REST and the dashboard): cookies, the origin check, where a request came from.

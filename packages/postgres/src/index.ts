@@ -15,7 +15,7 @@ export { PgIdempotencyStore } from "./pg-idempotency-store.ts";
 export { PgWakeupNotifier, WAKEUP_FALLBACK_MS } from "./pg-wakeup-notifier.ts";
 export { listenForOutboxDeliveries } from "./pg-outbox-listener.ts";
 export { PgWebhookStore, PgWebhookOutbox } from "./pg-webhook-store.ts";
-export { PgPolicyStore, PgPlanStore, PgRateLimiter } from "./pg-guard-rail-stores.ts";
+export { PgPolicyStore, PgPlanStore, PgRateLimiter, PgAnonymousLimitStore } from "./pg-guard-rail-stores.ts";
 export { PgOAuthStore } from "./pg-oauth-store.ts";
 export { createPgStores, bindPgStores, PgTxRunner } from "./pg-stores.ts";
 export { createPgDeps, systemClock } from "./pg-deps.ts";

@@ -8,7 +8,7 @@ import { PgIdempotencyStore } from "./pg-idempotency-store.ts";
 import { PgMessageStore } from "./pg-message-store.ts";
 import { SendBatcher } from "./pg-send-batcher.ts";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
-import { PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
+import { PgAnonymousLimitStore, PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
 import { PgWebhookOutbox, PgWebhookStore } from "./pg-webhook-store.ts";
 import { PgNoticeStore } from "./pg-notice-store.ts";
 import { PgPersonSessionStore, PgPersonStore, PgSignInThrottleStore } from "./pg-people-stores.ts";
@@ -41,6 +41,7 @@ export function createPgStores(sql: postgres.Sql): Stores {
     people: new PgPersonStore(sql),
     personSessions: new PgPersonSessionStore(sql),
     signInThrottle: new PgSignInThrottleStore(sql),
+    anonymousLimits: new PgAnonymousLimitStore(sql),
     lessons: new PgLessonStore(sql),
     candidates: new PgLessonCandidateStore(sql),
     rules: new PgRuleStore(sql),
@@ -75,6 +76,7 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     people: new PgPersonStore(tx),
     personSessions: new PgPersonSessionStore(tx),
     signInThrottle: new PgSignInThrottleStore(tx),
+    anonymousLimits: new PgAnonymousLimitStore(tx),
     lessons: new PgLessonStore(tx),
     candidates: new PgLessonCandidateStore(tx),
     rules: new PgRuleStore(tx),

@@ -48,7 +48,7 @@ export interface AuthRouteDeps {
 export const AUTH_ROUTE_DESCRIPTIONS: readonly PlainRouteDescription[] = [
   {
     method: "POST", path: "/v1/auth/sign-up", operationId: "sign_up", summary: "Sign up: a new workspace (free plan) with the person as its owner; sets the session cookie.",
-    status: 201, requestBody: SignUpBody, response: { type: "object", properties: { person: { type: "object" }, workspace: { type: "object" } } }, errors: [400, 403, 409, 413, 415, 503],
+    status: 201, requestBody: SignUpBody, response: { type: "object", properties: { person: { type: "object" }, workspace: { type: "object" } } }, errors: [400, 403, 409, 413, 415, 429, 503],
   },
   {
     method: "POST", path: "/v1/auth/sign-in", operationId: "sign_in", summary: "Sign in by email and password; sets the session cookie, or (MFA on) the pending-MFA cookie.",

@@ -13,7 +13,7 @@ import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./oper
 import type { RouteTable } from "./route-table.ts";
 import { toHonoPath } from "./route-table.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { readCookie, type SessionEdge } from "@agentq/http";
+import { readCookie, requestOrigin, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -94,19 +94,11 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
       return request.signal;
     },
     onRateLimit,
-    clientAddress: clientAddressOf(c),
+    // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in).
+    clientAddress: requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy).clientAddress,
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
   return renderResult(result);
-}
-
-/**
- * The client's address: the socket's peer when served by @hono/node-server, else null (in-process
- * requests). Forwarded headers are not trusted here.
- */
-function clientAddressOf(c: Context<RestEnv>): string | null {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? null;
 }
 
 /** Node's IncomingMessage of the request when served by @hono/node-server (its bindings), else null. */

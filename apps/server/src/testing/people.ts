@@ -43,11 +43,15 @@ async function expectCookie(res: Response, what: string): Promise<SignedInPerson
   return { cookie: `${SESSION_COOKIE}=${token}`, token, body };
 }
 
-/** POST /v1/auth/sign-up over HTTP; throws unless 201 with a session cookie. */
-export async function signUpPerson(baseUrl: string, p: { email: string; password: string; workspaceName: string; displayName?: string }): Promise<SignedInPerson> {
+/**
+ * POST /v1/auth/sign-up over HTTP; throws unless 201 with a session cookie. `headers` are added to
+ * the request (e.g. an X-Forwarded-For of its own, so that many sign-ups of one test file stay
+ * under the per-address sign-up limit when the server trusts the loopback proxy).
+ */
+export async function signUpPerson(baseUrl: string, p: { email: string; password: string; workspaceName: string; displayName?: string }, headers: Record<string, string> = {}): Promise<SignedInPerson> {
   const res = await fetch(`${baseUrl}/v1/auth/sign-up`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...headers },
     body: JSON.stringify({ email: p.email, password: p.password, workspace_name: p.workspaceName, ...(p.displayName === undefined ? {} : { display_name: p.displayName }) }),
   });
   return expectCookie(res, "sign-up");

@@ -2,6 +2,7 @@ import type { Person, Workspace } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import { DEFAULT_MAX_DELIVERIES } from "../access/bootstrap-workspace.ts";
+import { limitAnonymousRequest } from "../rate-limits/anonymous-limits.ts";
 import { parseEmail } from "./email.ts";
 import { checkPassword } from "./password-rules.ts";
 import { personAuditEntry } from "./people-audit.ts";
@@ -38,17 +39,19 @@ export function parseDisplayName(value: string | undefined): string | null {
  * Signs a person up (DESIGN §2b): a new workspace on the free plan with the person as its owner
  * and their first session, in one transaction with the audit rows `workspace.created`,
  * `person.signed_up` and `person.signed_in`. Checked first, before anything is written: sign-up
- * open (SVC_SIGNUP), the country of the request not blocked, the fields, the password rules.
- * @throws DomainError SVC_TIER_INSUFFICIENT (sign-up closed), SVC_GEOFENCE_BLOCKED,
+ * open (SVC_SIGNUP), the country of the request not blocked, the client address's `sign_up`
+ * limit (ANONYMOUS_LIMITS), the fields, the password rules.
+ * @throws DomainError SVC_TIER_INSUFFICIENT (sign-up closed), SVC_GEOFENCE_BLOCKED, SVC_RATE_LIMITED,
  *   SVC_MALFORMED_REQUEST (details.field), SVC_RESOURCE_CONFLICT (the email has an account),
  *   SVC_SERVICE_UNAVAILABLE (no people configuration).
  */
-export async function signUp(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets" | "people">, input: SignUpInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpResult> {
+export async function signUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people">, input: SignUpInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpResult> {
   const people: PeopleConfig = requirePeople(deps);
   if (people.settings.signup === "closed") throw new DomainError("SVC_TIER_INSUFFICIENT", "Sign-up is closed on this service; ask an owner for an invitation.", { reason: "signup_closed" });
   if (ctx.origin.country !== null && people.settings.blockedCountries.includes(ctx.origin.country)) {
     throw new DomainError("SVC_GEOFENCE_BLOCKED", "Sign-up is not offered in your country.");
   }
+  await limitAnonymousRequest(deps, "sign_up", ctx.origin.clientAddress);
   const email = parseEmail(input.email);
   const workspaceName = input.workspace_name.trim();
   if (workspaceName.length === 0 || workspaceName.length > 200) throw malformed("workspace_name must be 1 to 200 characters.", { field: "workspace_name" });

@@ -2,6 +2,7 @@ import type { CoreDeps, ServerSecrets } from "../deps.ts";
 import { ulidSource } from "../ids.ts";
 import type { IdSource, Stores } from "../ports.ts";
 import { InMemoryAccessTables, bindInMemoryAccessStores } from "./in-memory-access.ts";
+import { InMemoryAnonymousLimitStore } from "./in-memory-anonymous-limits.ts";
 import { InMemoryPeopleTables, InMemoryPersonSessionStore, InMemoryPersonStore, InMemorySignInThrottleStore } from "./in-memory-people.ts";
 import { InMemoryPersonTokenStore, InMemoryPersonTokenTables, InMemoryWorkspaceLifecycleStore, InMemoryWorkspacePeopleStore } from "./in-memory-person-admin.ts";
 import { InMemoryTable } from "./in-memory-transaction.ts";
@@ -59,6 +60,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const oauth = new InMemoryOAuthTables();
   const personTokens = new InMemoryPersonTokenTables();
   const payloadsDeleted = new InMemoryTable<Date>();
+  const anonymousLimits = new InMemoryAnonymousLimitStore();
   const bind = (tx: InMemoryTransaction | null): Stores => {
     const accessStores = bindInMemoryAccessStores(access, tx);
     const policies = new InMemoryPolicyStore(guardRails, tx);
@@ -80,6 +82,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       people: new InMemoryPersonStore(access, tx, people),
       personSessions: new InMemoryPersonSessionStore(people, tx),
       signInThrottle: new InMemorySignInThrottleStore(people, tx),
+      anonymousLimits,
       lessons: new InMemoryLessonStore(learning, tx),
       candidates: new InMemoryLessonCandidateStore(learning, tx),
       rules: new InMemoryRuleStore(learning, tx),

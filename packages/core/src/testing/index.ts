@@ -48,6 +48,8 @@ export type { NoticeItemTables } from "./in-memory-notices.ts";
 export { describeNoticeStoreContract, makeNotice } from "./notice-store.contract.ts";
 export { InMemoryPeopleTables, InMemoryPersonStore, InMemoryPersonSessionStore, InMemorySignInThrottleStore } from "./in-memory-people.ts";
 export { describeSignInThrottleStoreContract } from "./sign-in-throttle-store.contract.ts";
+export { describeAnonymousLimitStoreContract } from "./anonymous-limit-store.contract.ts";
+export { InMemoryAnonymousLimitStore } from "./in-memory-anonymous-limits.ts";
 export { testPasswordHasher } from "./test-password-hasher.ts";
 export { testSecretSealer } from "./test-secret-sealer.ts";
 export { InMemoryLearningTables, InMemoryLessonStore, InMemoryLessonCandidateStore, InMemoryRuleStore } from "./in-memory-learning.ts";

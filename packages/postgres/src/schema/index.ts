@@ -4,7 +4,7 @@ export { messages } from "./messages.ts";
 export { idempotencyKeys } from "./idempotency-keys.ts";
 export { auditLog, auditChain, auditUnsealed } from "./audit-log.ts";
 export { webhooks, webhookOutbox } from "./webhooks.ts";
-export { policies, policyVersions, policyAcknowledgements, workspacePlans, rateLimitCounters } from "./guard-rails.ts";
+export { policies, policyVersions, policyAcknowledgements, workspacePlans, rateLimitCounters, anonymousLimitCounters } from "./guard-rails.ts";
 export { projects, decisionLogEntries, decisionSourceAmendments, sessionStateEvents, buildSessions, backlogItems } from "./session-state.ts";
 export { notices } from "./notices.ts";
 export { personSessions, personRecoveryCodes, signInFailures } from "./people.ts";
