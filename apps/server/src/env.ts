@@ -32,7 +32,8 @@ export interface ServerEnv {
   /**
    * SVC_RATE_LIMITER: `memory` (default: counters in this process, right for one server),
    * `postgres` (counters shared by every process on the database: set it when running several
-   * replicas) or `off` (no rate limits and no X-RateLimit-* headers, e.g. for benchmarks).
+   * replicas) or `off` (no per-credential or per-workspace limits and no X-RateLimit-* headers,
+   * e.g. for benchmarks; the anonymous routes' per-address limits stay on, in PostgreSQL).
    */
   rateLimiter: "memory" | "postgres" | "off";
   /** SVC_SANCTIONS_LIST: a JSON or CSV sanctions list read at start-up; null screens nobody out. */
