@@ -1,14 +1,16 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DomainError, ERROR_CATALOGUE, isDomainError, toErrorEnvelope, type CoreDeps } from "@agentq/core";
 import { accessLog, createSessionEdge, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono, type Context } from "hono";
 import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
-import type { DashboardEnv } from "./dashboard-env.ts";
+import type { DashboardEnv, DashboardLogger } from "./dashboard-env.ts";
 import { ErrorPage } from "./pages/error-page.tsx";
 import { createPageKit, viewerOf } from "./page-kit.tsx";
 import { registerAccountRoutes } from "./routes/account-routes.tsx";
 import { registerAuditRoutes } from "./routes/audit-routes.tsx";
 import { registerAuthRoutes } from "./routes/auth-routes.tsx";
+import { registerPasswordRoutes } from "./routes/password-routes.tsx";
 import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
 import { registerClosingRoutes } from "./routes/closing-routes.tsx";
 import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
@@ -26,10 +28,6 @@ import { requireSession, sameOriginPosts } from "./session-gate.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { loadStaticAssets, type StaticAssets } from "./static-assets.ts";
 
-/** Where the dashboard logs server faults (the server's pino logger fits). */
-export interface DashboardLogger {
-  error(fields: Record<string, unknown>, message: string): void;
-}
 
 /** Options of `createDashboardApp`. */
 export interface DashboardOptions {
@@ -85,6 +83,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
   registerAuthRoutes(app, kit, { sessions, oidcLabel });
+  registerPasswordRoutes(app, kit, logger);
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
   registerAccountRoutes(app, kit);

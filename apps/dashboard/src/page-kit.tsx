@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { isDomainError, toErrorEnvelope, type CoreDeps, type Principal } from "@agentq/core";
 import type { Context } from "hono";
 import type { Child } from "hono/jsx";

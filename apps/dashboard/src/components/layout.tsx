@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 import type { StaticAssets } from "../static-assets.ts";
 
@@ -60,6 +61,7 @@ export function Layout(props: LayoutProps) {
         <script src={props.assets.htmx.path} defer></script>
         <script src={props.assets.localTime.path} defer></script>
         <script src={props.assets.copyButton.path} defer></script>
+        <script src={props.assets.fragmentToken.path} defer></script>
       </head>
       <body>
         <a class="skip-link" href="#main">

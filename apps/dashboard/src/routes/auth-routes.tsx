@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { authenticateSession, isDomainError, signIn, signOut, signUp, verifyMfaSignIn } from "@agentq/core";
 import { clearCookieHeader, readCookie, requestOrigin, setCookieHeader, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
@@ -33,7 +34,12 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
   const signInPage = (c: Context<DashboardEnv>, p: { returnTo: string; email?: string; error?: ReturnType<typeof refusalOf>; notice?: string }) =>
     kit.page(c, { title: "Sign in", status: p.error?.status }, <SignInPage returnTo={p.returnTo} email={p.email} oidcLabel={deps.oidcLabel} error={p.error?.error} notice={p.notice} />);
 
-  app.get("/sign-in", (c) => signInPage(c, { returnTo: safeReturnTo(c.req.query("return_to")), ...(c.req.query("signed_out") === "1" ? { notice: "You are signed out." } : {}) }));
+  const signInNotices: Record<string, string> = { signed_out: "You are signed out.", password_set: "Your password is set. Sign in with it." };
+  const signInNotice = (c: Context<DashboardEnv>) => Object.keys(signInNotices).find((key) => c.req.query(key) === "1");
+  app.get("/sign-in", (c) => {
+    const notice = signInNotice(c);
+    return signInPage(c, { returnTo: safeReturnTo(c.req.query("return_to")), ...(notice === undefined ? {} : { notice: signInNotices[notice] }) });
+  });
   app.post("/sign-in", async (c) => {
     const form = await readForm(c);
     const returnTo = safeReturnTo(form.text("return_to"));

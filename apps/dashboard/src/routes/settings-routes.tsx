@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { confirmTotp, enrollTotp, stepUp, type PersonPrincipal } from "@agentq/core";
 import { clearCookieHeader, requestOrigin, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
