@@ -15,7 +15,7 @@
  *   `position` of an item, or null for the first page) and `limit`, and return at most
  *   `limit + 1` items so the caller can tell whether another page exists.
  */
-import type { CallerGuard } from "./access/authenticate.ts";
+import type { CallerGuard } from "./access/caller-guard.ts";
 import type { AuditEntry, NewAuditEntry } from "./audit/audit-entry.ts";
 import type { AiAccount, AiAccountState, Credential, Person, PersonSession, Role, Workspace, WorkspaceState } from "./access/model.ts";
 import type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
@@ -30,7 +30,7 @@ import type { WorkspacePlan } from "./plans/plan-limits.ts";
 import type { Notice, NoticeItem, NoticeLocation, NoticeState } from "./notices/notice.ts";
 import type { CandidateFilters, Enrichment, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, CandidateStatus, Detector, Rule, RuleFilters } from "./session-state/learning-model.ts";
 import type { ImportRecord, ImportRow } from "./session-state/imports/imports.ts";
-import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage.ts";
+import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage-model.ts";
 import type { AuthorizationCode, GrantRevocationCause, OAuthClient, OAuthGrant, RefreshTokenRecord } from "./oauth/model.ts";
 import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/model.ts";
 
