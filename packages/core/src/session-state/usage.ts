@@ -8,7 +8,7 @@ import { COUNT_PERIODS, MAX_PERIOD_BUCKETS, nextPeriod, startOfPeriod } from "./
 import { parseTimestamp } from "./fields.ts";
 import type { BuildSession } from "./model.ts";
 import { restrictedProjectId } from "./resolve-project.ts";
-import { NO_USAGE, USAGE_FIELDS, USAGE_MODELS_MAX, type UsageDayRow, type UsageFigures, type UsageReport } from "./usage-model.ts";
+import { NO_USAGE, USAGE_FIELDS, USAGE_MODELS_MAX, type UsageDayRow, type UsageFigures } from "./usage-model.ts";
 
 // Usage (SESSION-STATE §9): cumulative reports per (session, model) through ping and end; every
 // report kept with its difference from the one before, so figures of a period are sums of
