@@ -84,7 +84,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   app.use("*", sameOriginPosts(sessions));
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
-  registerAuthRoutes(app, kit, { sessions, oidcLabel });
+  registerAuthRoutes(app, kit, { sessions, oidcLabel, logger });
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
   registerAccountRoutes(app, kit);
@@ -96,7 +96,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerLearningRoutes(app, kit);
   registerConnectionRoutes(app, kit);
   registerNoticeRoutes(app, kit);
-  registerSettingsRoutes(app, kit, sessions);
+  registerSettingsRoutes(app, kit, { sessions, oidcLabel });
   registerOAuthConsentRoutes(app, kit, sessions);
   registerClosingRoutes(app, kit, sessions);
   registerPeopleRoutes(app, kit, sessions);

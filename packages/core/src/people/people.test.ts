@@ -11,7 +11,7 @@ import { authenticateSession } from "./authenticate-session.ts";
 import { passwordRefusal } from "./password-rules.ts";
 import { DEFAULT_PEOPLE_SETTINGS, PEOPLE_LIMITS } from "./people-settings.ts";
 import { signIn, signOut } from "./sign-in.ts";
-import { signUp } from "./sign-up.ts";
+import { signUpVerified as signUp } from "../testing/sign-up-fixtures.ts";
 import { personWorkspaceRefusal, requireStepUp } from "./step-up.ts";
 import { Secret, TOTP } from "otpauth";
 import { confirmTotp, enrollTotp, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
