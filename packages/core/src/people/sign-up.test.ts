@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "../errors.ts";
 import { createInMemoryDeps } from "../testing/create-in-memory-deps.ts";
+import { InMemoryMailer } from "../testing/in-memory-mailer.ts";
 import { signUpTokenIn } from "../testing/sign-up-fixtures.ts";
 import { testPasswordHasher } from "../testing/test-password-hasher.ts";
 import { testSecretSealer } from "../testing/test-secret-sealer.ts";
@@ -23,6 +24,7 @@ function world(settings = DEFAULT_PEOPLE_SETTINGS) {
   const w = createInMemoryDeps();
   w.deps.people = { passwords: testPasswordHasher(), settings, sealer: testSecretSealer() };
   w.deps.publicBaseUrl = "https://queue.example.test";
+  w.deps.mailer = new InMemoryMailer();
   return w;
 }
 
@@ -120,6 +122,13 @@ describe("sign-up proves the email (in memory)", () => {
     expect(await codeOf(requestSignUp(open.deps, { email: "gus@example.test", password: PASSWORD, workspace_name: "G" }, fromKp))).toMatchObject({ code: "SVC_GEOFENCE_BLOCKED" });
     expect(await codeOf(verifyEmail(open.deps, { token }, fromKp))).toMatchObject({ code: "SVC_GEOFENCE_BLOCKED" });
     expect((await verifyEmail(open.deps, { token }, CTX)).person.email).toBe("eve@example.test");
+  });
+
+  it("refuses sign-up on a server without a mail port (503 SVC_SERVICE_UNAVAILABLE): no link could arrive", async () => {
+    const w = world();
+    delete w.deps.mailer;
+    expect(await codeOf(requestSignUp(w.deps, { email: "ivy@example.test", password: PASSWORD, workspace_name: "I" }, CTX))).toMatchObject({ code: "SVC_SERVICE_UNAVAILABLE" });
+    expect(w.tables.people.pendingSignUps.values()).toHaveLength(0);
   });
 
   it("checks every field and the password before writing anything, the same for a registered address", async () => {

@@ -71,10 +71,13 @@ export function refuseSignUpFrom(settings: PeopleSettings, origin: RequestOrigin
  * The caller answers 202 `{verification: "sent"}` in every case and sends the mail after the
  * answer; it never learns which case it was.
  * @throws DomainError SVC_TIER_INSUFFICIENT (sign-up closed), SVC_GEOFENCE_BLOCKED,
- *   SVC_MALFORMED_REQUEST (details.field), SVC_SERVICE_UNAVAILABLE (no people configuration).
+ *   SVC_MALFORMED_REQUEST (details.field), SVC_SERVICE_UNAVAILABLE (no people configuration, or
+ *   no mail port: a server without one cannot sign anybody up).
  */
-export async function requestSignUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people" | "publicBaseUrl">, input: SignUpInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpRequested> {
+export async function requestSignUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people" | "publicBaseUrl" | "mailer">, input: SignUpInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpRequested> {
   const people = requirePeople(deps);
+  // Without a mail port no link could ever arrive: say so rather than answer 202 for nothing.
+  if (deps.mailer === undefined) throw new DomainError("SVC_SERVICE_UNAVAILABLE", "This server has no mail transport configured, so it cannot send the sign-up link.");
   refuseSignUpFrom(people.settings, ctx.origin);
   const email = parseEmail(input.email);
   // The link must reach the address: one that cannot be mailed is refused for what it is.

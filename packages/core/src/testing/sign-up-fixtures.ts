@@ -14,7 +14,7 @@ export function signUpTokenIn(text: string): string | null {
  * Signs a person up as a person does, in the core: asks for the sign-up, takes the token from
  * the mail it composed, verifies the email. Throws unless a verification mail was composed.
  */
-export async function signUpVerified(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people" | "publicBaseUrl">, input: SignUpInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpResult> {
+export async function signUpVerified(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people" | "publicBaseUrl" | "mailer">, input: SignUpInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpResult> {
   const { mail } = await requestSignUp(deps, input, ctx);
   const token = mail === null ? null : signUpTokenIn(mail.text);
   if (token === null) throw new Error(`signUpVerified: no verification link was mailed to ${input.email}`);
