@@ -1,4 +1,4 @@
-import { ManualClock, TEST_SECRETS } from "@agentq/core/testing";
+import { ManualClock, signUpTokenIn, TEST_SECRETS } from "@agentq/core/testing";
 import { serveOnFreePort, type ServedApp } from "@agentq/mcp/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import fc from "fast-check";
@@ -139,7 +139,7 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
     // Before the fix, this sign-up created the colleague's account at once and the invitation below was 409.
     const squat = await call("POST", "/v1/auth/sign-up", { body: { email: colleague, password: "the squatter's long password", workspace_name: "squat" } });
     expect(squat.status).toBe(202);
-    const squatterToken = /#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec((await nextMailTo(smtp, colleague, 0)).text)?.[1] ?? "";
+    const squatterToken = signUpTokenIn((await nextMailTo(smtp, colleague, 0)).text) ?? "";
     const colleagueSession = await invited(owner, colleague, "admin");
     expect(colleagueSession.body.person).toMatchObject({ email: colleague, role: "admin" });
     const late = await call("POST", "/v1/auth/verify-email", { body: { token: squatterToken } });

@@ -1,5 +1,5 @@
 import { DEFAULT_PEOPLE_SETTINGS, OPERATIONAL_SCOPES } from "@agentq/core";
-import { ManualClock, TEST_SECRETS } from "@agentq/core/testing";
+import { ManualClock, signUpTokenIn, TEST_SECRETS } from "@agentq/core/testing";
 import { serveOnFreePort, type ServedApp } from "@agentq/mcp/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import fc from "fast-check";
@@ -100,7 +100,7 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   it("refuses a verification token that is malformed, unknown or past its 24 hours with 401 SVC_UNAUTHENTICATED, creating nothing", async () => {
     const address = email("late");
     expect((await call("POST", "/v1/auth/sign-up", { body: { email: address, password: PASSWORD, workspace_name: "late" } })).status).toBe(202);
-    const token = /#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec((await nextMailTo(smtp, address, 0)).text)?.[1] ?? "";
+    const token = signUpTokenIn((await nextMailTo(smtp, address, 0)).text) ?? "";
     for (const bad of ["agq_ev_", `agq_ev_${"x".repeat(43)}`, token.replace("agq_ev_", "agq_pr_")]) {
       const r = await call("POST", "/v1/auth/verify-email", { body: { token: bad } });
       expect(r.status, bad).toBe(401);
@@ -131,7 +131,7 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   it("lets a squatter's pending sign-up block nobody: the owner's own sign-up of the address wins, and the squatter's link then gets 409", async () => {
     const address = email("colleague");
     expect((await call("POST", "/v1/auth/sign-up", { body: { email: address, password: "the squatter's long password", workspace_name: "squat" } })).status).toBe(202);
-    const squatterToken = /#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec((await nextMailTo(smtp, address, 0)).text)?.[1] ?? "";
+    const squatterToken = signUpTokenIn((await nextMailTo(smtp, address, 0)).text) ?? "";
     const owner = await signUpPerson(served.url, { email: address, password: PASSWORD, workspaceName: "mine", inbox: smtp });
     expect(owner.body.workspace.name).toBe("mine");
     const late = await call("POST", "/v1/auth/verify-email", { body: { token: squatterToken } });
@@ -143,7 +143,7 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   it("lets exactly one of concurrent verifications of one link create the workspace", async () => {
     const address = email("race");
     expect((await call("POST", "/v1/auth/sign-up", { body: { email: address, password: PASSWORD, workspace_name: "race" } })).status).toBe(202);
-    const token = /#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec((await nextMailTo(smtp, address, 0)).text)?.[1] ?? "";
+    const token = signUpTokenIn((await nextMailTo(smtp, address, 0)).text) ?? "";
     const results = await Promise.all(Array.from({ length: 6 }, () => call("POST", "/v1/auth/verify-email", { body: { token } })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 401, 401, 401, 401, 401]);
     expect(await db.sql`select 1 from workspaces where name = 'race'`).toHaveLength(1);
@@ -348,7 +348,7 @@ describe("people: sign-up settings (geofence, closed sign-up)", () => {
     expect(((await blocked.json()) as Json).error.code).toBe("SVC_GEOFENCE_BLOCKED");
     expect(await db.sql`select 1 from pending_sign_ups where email = 'blocked@geo.test'`).toHaveLength(0);
     expect((await signUpAt(url, "blocked@geo.test", { "CF-IPCountry": "FR" })).status).toBe(202);
-    const token = /#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec((await nextMailTo(smtp, "blocked@geo.test", 0)).text)?.[1] ?? "";
+    const token = signUpTokenIn((await nextMailTo(smtp, "blocked@geo.test", 0)).text) ?? "";
     const fromKp = await verifyAt(url, token, { "CF-IPCountry": "KP" });
     expect(fromKp.status).toBe(403);
     expect(((await fromKp.json()) as Json).error.code).toBe("SVC_GEOFENCE_BLOCKED");
@@ -380,7 +380,7 @@ describe("people: sign-up settings (geofence, closed sign-up)", () => {
   it("SVC_SIGNUP=closed refuses sign-up, and the verification of a link mailed while it was open, with 403 SVC_TIER_INSUFFICIENT", async () => {
     const open = await start({});
     expect((await signUpAt(open, "closed@geo.test")).status).toBe(202);
-    const token = /#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec((await nextMailTo(smtp, "closed@geo.test", 0)).text)?.[1] ?? "";
+    const token = signUpTokenIn((await nextMailTo(smtp, "closed@geo.test", 0)).text) ?? "";
     const url = await start({ signup: "closed" });
     const r = await signUpAt(url, "closed@geo.test");
     expect(r.status).toBe(403);
