@@ -82,7 +82,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   app.use("*", sameOriginPosts(sessions));
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
-  registerAuthRoutes(app, kit, { sessions, oidcLabel });
+  registerAuthRoutes(app, kit, { sessions, oidcLabel, logger });
   registerPasswordRoutes(app, kit, logger);
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
@@ -95,7 +95,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerLearningRoutes(app, kit);
   registerConnectionRoutes(app, kit);
   registerNoticeRoutes(app, kit);
-  registerSettingsRoutes(app, kit, sessions);
+  registerSettingsRoutes(app, kit, { sessions, oidcLabel });
   registerOAuthConsentRoutes(app, kit, sessions);
   registerClosingRoutes(app, kit, sessions);
   registerPeopleRoutes(app, kit, sessions);

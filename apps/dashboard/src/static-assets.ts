@@ -17,7 +17,7 @@ export interface StaticAssets {
   htmx: StaticAsset;
   localTime: StaticAsset;
   copyButton: StaticAsset;
-  /** Fills a mailed link's token (the URL fragment) into the page's form. */
+  /** Loaded by the pages of mailed links only: copies the token from the link's fragment into the page's form. */
   fragmentToken: StaticAsset;
   favicon: StaticAsset;
   /** The asset served at that path, if any. */

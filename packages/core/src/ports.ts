@@ -23,7 +23,8 @@ import type { MessageRecord, MessageState, NewMessage } from "./messaging/messag
 import type { IdSource } from "./ids.ts";
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "./webhooks/webhook.ts";
 import type { MailMessage } from "./mail/mail-message.ts";
-import type { OidcAttempt, OidcIdentity } from "./oidc/oidc-identity.ts";
+import type { LinkedIdentity, OidcAttempt, OidcIdentity } from "./oidc/oidc-identity.ts";
+import type { PendingSignUp } from "./people/pending-sign-up.ts";
 import type { PersonToken, PersonTokenPurpose } from "./people/person-tokens.ts";
 import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
@@ -310,6 +311,43 @@ export interface PersonTokenStore {
 }
 
 /**
+ * Sign-ups waiting for their email to be proven (DESIGN §2c). Not tied to a workspace (none
+ * exists yet). Emails are not unique here: a pending sign-up never reserves its address.
+ */
+export interface PendingSignUpStore {
+  /** Inserts a pending sign-up. */
+  insert(p: { signUp: PendingSignUp }): Promise<void>;
+  /** How many pending sign-ups of `email` (normalized) were created at or after `since`. */
+  countSince(p: { email: string; since: Date }): Promise<number>;
+  /**
+   * Takes the pending sign-up with that token hash when it has not expired at `now`: deletes it
+   * and returns it, in one conditional write, so of two concurrent takes exactly one gets it
+   * (and a rolled-back transaction puts it back). Null when unknown, taken already or expired.
+   */
+  take(p: { tokenHash: string; now: Date }): Promise<PendingSignUp | null>;
+  /** Deletes pending sign-ups that expired before `before`; returns how many. */
+  purgeExpiredBefore(p: { before: Date }): Promise<number>;
+}
+
+/**
+ * Identities at an OpenID Connect provider linked to people (DESIGN §2c). An (issuer, subject)
+ * pair is linked to one person at most, across all workspaces. Removing or erasing a person
+ * (WorkspacePeopleStore) deletes their identities.
+ */
+export interface LinkedIdentityStore {
+  /**
+   * Links the identity to its person. `already_linked` (nothing written) with the identity as
+   * stored when that issuer and subject are linked already, to this person or another; of two
+   * concurrent links of one pair exactly one gets `linked`.
+   */
+  link(p: { identity: LinkedIdentity }): Promise<{ kind: "linked" } | { kind: "already_linked"; identity: LinkedIdentity }>;
+  /** The identity linked for that issuer and subject (any workspace), or null. */
+  findBySubject(p: { issuer: string; subject: string }): Promise<LinkedIdentity | null>;
+  /** The person's linked identities, oldest first. */
+  listOfPerson(p: { workspaceId: string; personId: string }): Promise<LinkedIdentity[]>;
+}
+
+/**
  * The people of a workspace as its owners and admins manage them. Changes that could leave a
  * workspace without an owner are serialized per workspace (PostgreSQL: a lock on the workspace
  * row), so two owners demoting each other at once cannot both succeed.
@@ -325,13 +363,13 @@ export interface WorkspacePeopleStore {
    */
   setRole(p: { workspaceId: string; personId: string; role: Role }): Promise<{ kind: "changed"; before: Person; person: Person } | { kind: "last_owner" } | { kind: "not_found" }>;
   /**
-   * Removes the person with their sessions, recovery codes and tokens. `last_owner` (nothing
+   * Removes the person with their sessions, recovery codes, tokens and linked identities. `last_owner` (nothing
    * removed) when the person is the workspace's only owner; `not_found` when missing.
    */
   remove(p: { workspaceId: string; personId: string }): Promise<{ kind: "removed"; person: Person } | { kind: "last_owner" } | { kind: "not_found" }>;
   /**
    * Erases the person (DELETE /v1/me) like `remove` but whatever their role: the person, their
-   * sessions, recovery codes and tokens are deleted. `wasLastOwner` tells whether the workspace
+   * sessions, recovery codes, tokens and linked identities are deleted. `wasLastOwner` tells whether the workspace
    * has no owner left. `not_found` when missing.
    */
   erase(p: { workspaceId: string; personId: string }): Promise<{ kind: "erased"; person: Person; wasLastOwner: boolean } | { kind: "not_found" }>;
@@ -750,6 +788,8 @@ export interface Stores {
   imports: ImportStore;
   oauth: OAuthStore;
   personTokens: PersonTokenStore;
+  pendingSignUps: PendingSignUpStore;
+  linkedIdentities: LinkedIdentityStore;
   workspacePeople: WorkspacePeopleStore;
   workspaceLifecycle: WorkspaceLifecycleStore;
 }

@@ -43,7 +43,7 @@ export function SetPasswordPage(props: { purpose: SetPasswordPurpose; error?: Sh
       <p>{text.intro}</p>
       {props.error === undefined ? null : <ErrorNotice error={props.error} />}
       <form class="panel stack" method="post" action={text.action}>
-        <div data-token-manual>
+        <div>
           <label for="token">Token from the mail</label>
           <input id="token" name="token" type="text" autocomplete="off" required data-fragment-token value={props.token ?? ""} aria-describedby="token-hint" />
           <p class="hint" id="token-hint">

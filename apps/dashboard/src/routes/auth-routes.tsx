@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { authenticateSession, isDomainError, signIn, signOut, signUp, verifyMfaSignIn } from "@agentq/core";
+import { authenticateSession, isDomainError, requestSignUp, sendMail, signIn, signOut, verifyEmail, verifyMfaSignIn } from "@agentq/core";
 import { clearCookieHeader, readCookie, requestOrigin, setCookieHeader, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import { safeReturnTo } from "../return-to.ts";
@@ -9,17 +9,21 @@ import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { MfaPage } from "../pages/mfa-page.tsx";
 import { SignInPage } from "../pages/sign-in-page.tsx";
 import { SignUpPage } from "../pages/sign-up-page.tsx";
+import { SignUpSentPage, VerifyEmailPage } from "../pages/verify-email-page.tsx";
 
 /** What the sign-in pages need besides the kit. */
 export interface AuthPageDeps {
   sessions: SessionEdge;
   /** The OIDC button's label, or null when OIDC is not configured. */
   oidcLabel: string | null;
+  /** Where a sign-up mail that could not be handed over is logged (its reason only). */
+  logger: { error(fields: Record<string, unknown>, message: string): void };
 }
 
 /**
- * Sign-in (password, then the MFA step when the person has MFA on), sign-up and sign-out: the
- * same core use cases as POST /v1/auth/*, the same cookies. Every POST here has passed the
+ * Sign-in (password, then the MFA step when the person has MFA on), sign-up (then "check your
+ * mail"), the mailed link's page /verify-email, and sign-out: the same core use cases as POST
+ * /v1/auth/*, the same cookies. Every POST here has passed the
  * dashboard's same-origin check, so another site can neither sign a browser in nor out.
  */
 export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: AuthPageDeps): void {
@@ -74,11 +78,31 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
     const form = await readForm(c);
     const values = { email: form.text("email"), workspace_name: form.text("workspace_name"), display_name: form.text("display_name") };
     try {
-      const r = await signUp(kit.deps, { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) }, { origin: origin(c), requestId: c.get("requestId") });
-      return redirect("/", [sessionCookie(r.token)]);
+      // Issue 25: the per-client-address limit of anonymous routes (DESIGN §2c) is taken here too, as on POST /v1/auth/sign-up.
+      const requested = await requestSignUp(kit.deps, { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) }, { origin: origin(c), requestId: c.get("requestId") });
+      // After the answer, as over REST: the page and its timing must not tell whether the address has an account.
+      const mail = requested.mail;
+      if (mail !== null) {
+        const requestId = c.get("requestId");
+        setImmediate(() => void sendMail(kit.deps, mail).catch((error: unknown) => deps.logger.error({ request_id: requestId, mail: "sign_up", reason: isDomainError(error) ? error.code : "unknown" }, "mail not sent")));
+      }
+      return kit.page(c, { title: "Check your mail" }, <SignUpSentPage email={values.email.trim().toLowerCase()} />);
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
       return kit.page(c, { title: "Create a workspace", status: refusal.status }, <SignUpPage values={values} error={refusal.error} />);
+    }
+  });
+
+  const verifyEmailPage = (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => kit.page(c, { title: "Confirm your email", status: error?.status, scripts: [kit.assets.fragmentToken] }, <VerifyEmailPage error={error?.error} />);
+  app.get("/verify-email", (c) => verifyEmailPage(c));
+  app.post("/verify-email", async (c) => {
+    const form = await readForm(c);
+    try {
+      // Issue 25: the per-client-address limit of anonymous routes (DESIGN §2c) is taken here too, as on POST /v1/auth/verify-email.
+      const r = await verifyEmail(kit.deps, { token: form.text("token") }, { origin: origin(c), requestId: c.get("requestId") });
+      return redirect("/", [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);
+    } catch (err) {
+      return verifyEmailPage(c, refusalOf(err, c.get("requestId")));
     }
   });
 

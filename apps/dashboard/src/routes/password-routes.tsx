@@ -41,7 +41,7 @@ export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, lo
   });
 
   const setPassword = (purpose: SetPasswordPurpose, path: string, title: string) => {
-    app.get(path, (c) => kit.page(c, { title }, <SetPasswordPage purpose={purpose} />));
+    app.get(path, (c) => kit.page(c, { title, scripts: [kit.assets.fragmentToken] }, <SetPasswordPage purpose={purpose} />));
     app.post(path, async (c) => {
       const form = await readForm(c);
       const token = form.text("token");
@@ -50,7 +50,7 @@ export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, lo
         return new Response(null, { status: 303, headers: { Location: "/sign-in?password_set=1", "Cache-Control": "no-store" } });
       } catch (err) {
         const refusal = refusalOf(err, c.get("requestId"));
-        return kit.page(c, { title, status: refusal.status }, <SetPasswordPage purpose={purpose} token={token} error={refusal.error} />);
+        return kit.page(c, { title, status: refusal.status, scripts: [kit.assets.fragmentToken] }, <SetPasswordPage purpose={purpose} token={token} error={refusal.error} />);
       }
     });
   };

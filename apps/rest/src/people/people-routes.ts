@@ -1,4 +1,4 @@
-import { changePersonRole, confirmPasswordReset, invitePerson, isDomainError, listPeople, malformed, peopleListItem, removePerson, requestPasswordReset, resendInvitation, sendMail } from "@agentq/core";
+import { changePersonRole, confirmPasswordReset, invitePerson, listPeople, malformed, peopleListItem, removePerson, requestPasswordReset, resendInvitation } from "@agentq/core";
 import type { Authenticator, CoreDeps, MailMessage, Principal } from "@agentq/core";
 import { Type } from "@sinclair/typebox";
 import type { Context, Hono } from "hono";
@@ -9,6 +9,7 @@ import type { RestEnv } from "../rest-env.ts";
 import type { RouteTable } from "../routes/route-table.ts";
 import { json, readBody } from "./auth-routes.ts";
 import { authenticateCaller } from "./authenticate-caller.ts";
+import { mailAfterAnswer, sendLoggedMail } from "./logged-mail.ts";
 import { csrfRejected, fromOwnOrigin } from "@agentq/http";
 import { clearCookieHeader } from "@agentq/http";
 import type { SessionEdge } from "@agentq/http";
@@ -67,14 +68,6 @@ export interface PeopleRouteDeps {
   logger: RestLogger;
 }
 
-/** The code of a mail failure's cause, for the log (never the address or the message). */
-function mailFailureReason(error: unknown): string {
-  const cause = isDomainError(error) ? (error.cause as { code?: unknown; responseCode?: unknown } | undefined) : undefined;
-  if (typeof cause?.responseCode === "number") return `smtp_${cause.responseCode}`;
-  if (typeof cause?.code === "string") return cause.code;
-  return isDomainError(error) ? error.code : "unknown";
-}
-
 /**
  * Registers the password-reset routes under /v1/auth and the people routes under /v1/people
  * (DESIGN §2b). The people routes take a person's session cookie only (an owner's or admin's;
@@ -106,16 +99,7 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
     if (id.length === 0 || id.length > 64) throw malformed("person_id must be 1 to 64 characters.", { field: "person_id" });
     return id;
   };
-  /** Sends a mail; false (and one log line with the reason) when it could not be handed over. */
-  const mail = async (message: MailMessage, c: Context<RestEnv>, what: string): Promise<boolean> => {
-    try {
-      await sendMail(core, message);
-      return true;
-    } catch (error) {
-      logger.error({ request_id: requestId(c), mail: what, reason: mailFailureReason(error) }, "mail not sent");
-      return false;
-    }
-  };
+  const mail = (message: MailMessage, c: Context<RestEnv>, what: string): Promise<boolean> => sendLoggedMail(deps, message, { requestId: requestId(c), what });
   const clearCookies = [clearCookieHeader(sessions.cookies, sessions.cookies.session), clearCookieHeader(sessions.cookies, sessions.cookies.pendingMfa)];
 
   routes.add("POST", "/v1/auth/password-reset");
@@ -123,11 +107,7 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
     refuseForeignOrigin(c);
     const body = await readBody(c, PasswordResetBody);
     const requested = await requestPasswordReset(core, body, { requestId: requestId(c) });
-    // After the answer: whether and when a mail leaves must not show in the answer's timing.
-    if (requested.mail !== null) {
-      const message = requested.mail;
-      setImmediate(() => void mail(message, c, "password_reset"));
-    }
+    mailAfterAnswer(deps, requested.mail, { requestId: requestId(c), what: "password_reset" });
     return json(202, { message: "If this address has an account, a link to reset its password is on its way; it works once, within one hour." });
   }));
 

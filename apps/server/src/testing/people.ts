@@ -1,4 +1,6 @@
 import type { CoreDeps, Person, Role } from "@agentq/core";
+import { signUpTokenIn } from "@agentq/core/testing";
+import { readEmlMails } from "./mail-receivers.ts";
 
 /** A signed-in person over real HTTP: their session cookie and what sign-in or sign-up answered. */
 export interface SignedInPerson {
@@ -43,14 +45,49 @@ async function expectCookie(res: Response, what: string): Promise<SignedInPerson
   return { cookie: `${SESSION_COOKIE}=${token}`, token, body };
 }
 
-/** POST /v1/auth/sign-up over HTTP; throws unless 201 with a session cookie. */
-export async function signUpPerson(baseUrl: string, p: { email: string; password: string; workspaceName: string; displayName?: string }): Promise<SignedInPerson> {
-  const res = await fetch(`${baseUrl}/v1/auth/sign-up`, {
+/**
+ * Where a test reads the mails its server sent: an SMTP receiver (`startSmtpReceiver`) or an
+ * InMemoryMailer (both answer `to(address)`), or the .eml folder of a server without SMTP_URL
+ * (`<AGENTQ_DATA_DIR>/mail`).
+ */
+export type TestInbox = { to(address: string): readonly { text: string }[] } | { emlDir: string };
+
+/** The mails `inbox` holds for `address`, oldest first. */
+export async function mailsTo(inbox: TestInbox, address: string): Promise<{ text: string }[]> {
+  if ("emlDir" in inbox) return (await readEmlMails(inbox.emlDir)).filter((m) => m.to === address);
+  return [...inbox.to(address)];
+}
+
+/** Waits (5 s at most) until `inbox` holds more than `seen` mails for `address`; the newest. */
+export async function nextMailTo(inbox: TestInbox, address: string, seen: number): Promise<{ text: string }> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const mails = await mailsTo(inbox, address);
+    if (mails.length > seen) return mails[mails.length - 1]!;
+    if (Date.now() > deadline) throw new Error(`no new mail to ${address} within 5 s (had ${seen})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Signs a person up over HTTP as a person does (DESIGN §2c): POST /v1/auth/sign-up (202), the
+ * mailed link's token read from `inbox`, POST /v1/auth/verify-email with it; throws unless that
+ * answers 201 with a session cookie.
+ */
+export async function signUpPerson(baseUrl: string, p: { email: string; password: string; workspaceName: string; displayName?: string; inbox: TestInbox }): Promise<SignedInPerson> {
+  const address = p.email.trim().toLowerCase();
+  const seen = (await mailsTo(p.inbox, address)).length;
+  const asked = await fetch(`${baseUrl}/v1/auth/sign-up`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ email: p.email, password: p.password, workspace_name: p.workspaceName, ...(p.displayName === undefined ? {} : { display_name: p.displayName }) }),
   });
-  return expectCookie(res, "sign-up");
+  if (asked.status !== 202) throw new Error(`sign-up answered ${asked.status}: ${await asked.text()}`);
+  const mail = await nextMailTo(p.inbox, address, seen);
+  const token = signUpTokenIn(mail.text);
+  if (token === null) throw new Error(`the mail to ${address} carries no verification link (is the address registered?)`);
+  const res = await fetch(`${baseUrl}/v1/auth/verify-email`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+  return expectCookie(res, "verify-email");
 }
 
 /** POST /v1/auth/sign-in over HTTP for a person without MFA; throws unless 200 with a session cookie. */

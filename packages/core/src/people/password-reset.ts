@@ -1,3 +1,4 @@
+import type { Person } from "../access/model.ts";
 import { constantTimeEqual } from "../access/token.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
@@ -28,18 +29,34 @@ export async function requestPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" 
   const email = parseEmail(input.email);
   const person = await deps.stores.people.findByEmail({ email });
   if (person === null) return { mail: null };
+  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  return { mail: await issuePasswordResetLink(deps, person, { requestId: ctx.requestId, activity: "person.password_reset_requested", mailOf: (token) => passwordResetMail({ to: person.email, publicBaseUrl, token }) }) };
+}
+
+/**
+ * Issues a password-reset token to `person` and composes the mail that carries it, in one
+ * transaction with the audit row `activity` (`mailed: true`, the token's id and expiry). Nothing
+ * is issued, and the row says `mailed: false` with the reason, when the person had three tokens
+ * of the purpose this hour or their address cannot be mailed. Shared by a reset request and by a
+ * sign-up for an address that has an account (whose mail offers the reset).
+ */
+export async function issuePasswordResetLink(
+  deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets">,
+  person: Person,
+  p: { requestId: string | null; activity: string; mailOf: (token: string) => MailMessage },
+): Promise<MailMessage | null> {
   return deps.tx.run(async (stores) => {
     const now = deps.clock.now();
     const audit = (details: Record<string, unknown>) =>
-      stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.password_reset_requested", subjectId: person.id, actorPersonId: null, requestId: ctx.requestId, details }) });
+      stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: p.activity, subjectId: person.id, actorPersonId: null, requestId: p.requestId, details }) });
     const recent = await stores.personTokens.countIssuedSince({ workspaceId: person.workspaceId, personId: person.id, purpose: "password_reset", since: new Date(now.getTime() - HOUR_MS) });
     if (recent >= PERSON_TOKENS_PER_HOUR) {
       await audit({ mailed: false, reason: "too_many_requests" });
-      return { mail: null };
+      return null;
     }
     if (!isMailAddress(person.email)) {
       await audit({ mailed: false, reason: "address_not_mailable" });
-      return { mail: null };
+      return null;
     }
     const token = newPersonToken("password_reset");
     const record: PersonToken = {
@@ -54,7 +71,7 @@ export async function requestPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" 
     };
     await stores.personTokens.insert({ token: record });
     await audit({ mailed: true, token_id: record.id, expires_at: record.expiresAt.toISOString() });
-    return { mail: passwordResetMail({ to: person.email, publicBaseUrl: deps.publicBaseUrl ?? "http://127.0.0.1:8080", token }) };
+    return p.mailOf(token);
   });
 }
 
