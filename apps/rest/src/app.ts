@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, closeAfterUnreadBody, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, refuseUnsafeQuery, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { requestId } from "./middleware/request-id.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -83,6 +83,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
   app.use("*", requestId(options.requestIds ?? ulidSource()));
+  app.use("*", refuseUnsafeQuery());
 
   const version = versionInfo(options.commit);
   routes.add("GET", VERSION_PATH);
