@@ -49,7 +49,8 @@ export interface RestAppOptions {
 const VERSION_PATH = "/v1/version";
 const OPENAPI_PATH = "/v1/openapi.json";
 
-const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
+/** The REST routes that are not catalogue operations (version, OpenAPI, people, OIDC, closing, counter-notice), as OpenAPI describes them. */
+export const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
   { method: "GET", path: VERSION_PATH, operationId: "get_version", summary: "Build and version information.", response: VERSION_INFO_SCHEMA },
   { method: "GET", path: OPENAPI_PATH, operationId: "get_openapi", summary: "This OpenAPI document.", response: { type: "object" } },
   ...AUTH_ROUTE_DESCRIPTIONS,

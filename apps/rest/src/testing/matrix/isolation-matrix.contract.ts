@@ -13,14 +13,14 @@ import type { MatrixResult } from "./route-request.ts";
 // the in-memory run (apps/rest) and the PostgreSQL run (apps/server).
 
 /** One of A's records a path parameter can name. */
-interface NamedResource {
+export interface NamedResource {
   /** What it is, for messages ("leased message", "dead letter", ...). */
   label: string;
   id: string;
 }
 
 /** A's records each path parameter can name. Add one here when a new kind of record appears. */
-const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedResource[]>> = {
+export const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedResource[]>> = {
   message_id: (a) => [{ label: "leased message", id: a.leasedMessageId }, { label: "dead letter", id: a.deadLetterId }],
   ai_account_id: (a) => [{ label: "worker account", id: a.worker.id }, { label: "admin account", id: a.admin.accountId }],
   credential_id: (a) => [{ label: "worker credential", id: a.worker.credentialId }, { label: "admin credential", id: a.admin.credentialId }],

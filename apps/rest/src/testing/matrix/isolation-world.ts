@@ -172,7 +172,7 @@ export async function buildIsolationWorld(target: MatrixTarget): Promise<Isolati
 }
 
 /** A workspace named `names.workspace` with one record of each kind, through the REST API as its users would make them. */
-async function buildWorkspaceRecords(target: MatrixTarget, names: RecordNames): Promise<WorkspaceRecords> {
+export async function buildWorkspaceRecords(target: MatrixTarget, names: RecordNames): Promise<WorkspaceRecords> {
   const { client } = target;
   const aAdmin = await admin(target, names.workspace, (id) => target.setMaxDeliveries(id, 1));
   const sender = await agent(client, aAdmin, names.sender);
