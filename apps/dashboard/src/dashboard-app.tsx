@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DomainError, ERROR_CATALOGUE, isDomainError, toErrorEnvelope, type CoreDeps } from "@agentq/core";
-import { accessLog, createSessionEdge, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { accessLog, createSessionEdge, refuseUnsafeQuery, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono, type Context } from "hono";
 import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
@@ -69,6 +69,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
     c.res.headers.set(REQUEST_ID_HEADER, id);
   });
   app.use("*", securityHeaders());
+  app.use("*", refuseUnsafeQuery());
 
   app.get("/assets/:file", (c) => {
     const found = assets.byPath(c.req.path);

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, closeAfterUnreadBody, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, refuseUnsafeQuery, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { requestId } from "./middleware/request-id.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -49,7 +49,8 @@ export interface RestAppOptions {
 const VERSION_PATH = "/v1/version";
 const OPENAPI_PATH = "/v1/openapi.json";
 
-const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
+/** The REST routes that are not catalogue operations (version, OpenAPI, people, OIDC, closing, counter-notice), as OpenAPI describes them. */
+export const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
   { method: "GET", path: VERSION_PATH, operationId: "get_version", summary: "Build and version information.", response: VERSION_INFO_SCHEMA },
   { method: "GET", path: OPENAPI_PATH, operationId: "get_openapi", summary: "This OpenAPI document.", response: { type: "object" } },
   ...AUTH_ROUTE_DESCRIPTIONS,
@@ -83,6 +84,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
   app.use("*", requestId(options.requestIds ?? ulidSource()));
+  app.use("*", refuseUnsafeQuery());
 
   const version = versionInfo(options.commit);
   routes.add("GET", VERSION_PATH);

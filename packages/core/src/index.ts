@@ -23,6 +23,7 @@ export type { Tier, Scope, AnyScope, Workspace, WorkspaceState, Person, Role, Ai
 export { isPersonPrincipal, credentialCaller, callerKey, rateLimitKey, actorColumns, actorDetails } from "./access/principal.ts";
 export { authorize } from "./access/authorize.ts";
 export { validateInput } from "./operations/validate-input.ts";
+export { assertSafeStrings, findUnsafeStrings, type UnsafeString } from "./encoding/unsafe-strings.ts";
 export { executeOperation } from "./operations/execute.ts";
 export { OPERATIONS, findOperation } from "./operations/catalogue.ts";
 export { createAuthenticator, CREDENTIAL_CACHE_TTL_MS, UNAUTHENTICATED_MESSAGE, CALLER_CONTEXT_TTL_MS, callerRefusal, verifyCaller } from "./access/authenticate.ts";
