@@ -1,14 +1,16 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DomainError, ERROR_CATALOGUE, isDomainError, toErrorEnvelope, type CoreDeps } from "@agentq/core";
-import { accessLog, createSessionEdge, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { accessLog, afterAnswerWorkLoggedTo, createSessionEdge, refuseUnsafeQuery, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono, type Context } from "hono";
 import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
-import type { DashboardEnv } from "./dashboard-env.ts";
+import type { DashboardEnv, DashboardLogger } from "./dashboard-env.ts";
 import { ErrorPage } from "./pages/error-page.tsx";
 import { createPageKit, viewerOf } from "./page-kit.tsx";
 import { registerAccountRoutes } from "./routes/account-routes.tsx";
 import { registerAuditRoutes } from "./routes/audit-routes.tsx";
 import { registerAuthRoutes } from "./routes/auth-routes.tsx";
+import { registerPasswordRoutes } from "./routes/password-routes.tsx";
 import { registerCredentialRoutes } from "./routes/credential-routes.tsx";
 import { registerClosingRoutes } from "./routes/closing-routes.tsx";
 import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
@@ -26,10 +28,6 @@ import { requireSession, sameOriginPosts } from "./session-gate.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { loadStaticAssets, type StaticAssets } from "./static-assets.ts";
 
-/** Where the dashboard logs server faults (the server's pino logger fits). */
-export interface DashboardLogger {
-  error(fields: Record<string, unknown>, message: string): void;
-}
 
 /** Options of `createDashboardApp`. */
 export interface DashboardOptions {
@@ -39,6 +37,12 @@ export interface DashboardOptions {
   logger?: DashboardLogger;
   /** Where requests come from (trusted proxies, country header): the same settings as REST's. */
   origin?: OriginSettings;
+  /**
+   * Where the work after a sign-up's or a password reset's answer runs; default: one of this
+   * app's own, whose failures go to `logger`. The composition root passes the process's one
+   * (REST's too) so that stopping waits for it.
+   */
+  afterAnswer?: AfterAnswerWork;
 }
 
 /** The signed-in pages: every path under them needs a session. */
@@ -71,6 +75,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
     c.res.headers.set(REQUEST_ID_HEADER, id);
   });
   app.use("*", securityHeaders());
+  app.use("*", refuseUnsafeQuery());
 
   app.get("/assets/:file", (c) => {
     const found = assets.byPath(c.req.path);
@@ -84,7 +89,9 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   app.use("*", sameOriginPosts(sessions));
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
-  registerAuthRoutes(app, kit, { sessions, oidcLabel });
+  const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
+  registerAuthRoutes(app, kit, { sessions, oidcLabel, afterAnswer });
+  registerPasswordRoutes(app, kit, { sessions, afterAnswer });
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
   registerAccountRoutes(app, kit);
@@ -96,7 +103,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerLearningRoutes(app, kit);
   registerConnectionRoutes(app, kit);
   registerNoticeRoutes(app, kit);
-  registerSettingsRoutes(app, kit, sessions);
+  registerSettingsRoutes(app, kit, { sessions, oidcLabel });
   registerOAuthConsentRoutes(app, kit, sessions);
   registerClosingRoutes(app, kit, sessions);
   registerPeopleRoutes(app, kit, sessions);

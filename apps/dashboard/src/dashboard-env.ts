@@ -11,3 +11,8 @@ export interface DashboardVariables {
 export interface DashboardEnv {
   Variables: DashboardVariables;
 }
+
+/** Where the dashboard logs server faults (the server's pino logger fits). */
+export interface DashboardLogger {
+  error(fields: Record<string, unknown>, message: string): void;
+}

@@ -1,3 +1,4 @@
+import { assertSafeStrings } from "@agentq/core";
 import type { Context } from "hono";
 
 /** A posted form's fields as text (files are not accepted anywhere in the dashboard). */
@@ -10,9 +11,14 @@ export interface FormInput {
   all(name: string): string[];
 }
 
-/** Reads an application/x-www-form-urlencoded (or multipart) body. */
+/**
+ * Reads an application/x-www-form-urlencoded (or multipart) body. Every field, name and value,
+ * passes the same string check as REST and MCP input (DESIGN §2c) before a page reads it.
+ * @throws DomainError SVC_MALFORMED_REQUEST (details.errors[].path `/<field>`) for a field with U+0000 or a lone surrogate.
+ */
 export async function readForm(c: Context): Promise<FormInput> {
   const body = await c.req.parseBody({ all: true });
+  assertSafeStrings(Object.fromEntries(Object.entries(body).map(([name, v]) => [name, Array.isArray(v) ? v.filter((x) => typeof x === "string") : typeof v === "string" ? v : ""])));
   const values = (name: string): string[] => {
     const v = body[name];
     const list = Array.isArray(v) ? v : v === undefined ? [] : [v];

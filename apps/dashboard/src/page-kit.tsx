@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { isDomainError, toErrorEnvelope, type CoreDeps, type Principal } from "@agentq/core";
 import type { Context } from "hono";
 import type { Child } from "hono/jsx";
@@ -6,7 +7,7 @@ import type { ShownError } from "./components/error-notice.tsx";
 import type { NavKey, Viewer } from "./components/layout.tsx";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { runOperation, type OperationCall } from "./run-operation.ts";
-import type { StaticAssets } from "./static-assets.ts";
+import type { StaticAsset, StaticAssets } from "./static-assets.ts";
 
 /** An HTTP status a page is rendered with. */
 export type PageStatus = 200 | 201 | 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 503;
@@ -16,7 +17,7 @@ export interface PageKit {
   deps: CoreDeps;
   assets: StaticAssets;
   /** Renders a signed-in page in the layout, with the navigation showing `current`. */
-  page: (c: Context<DashboardEnv>, p: { title: string; current?: NavKey | undefined; status?: PageStatus | undefined }, body: Child) => Response | Promise<Response>;
+  page: (c: Context<DashboardEnv>, p: { title: string; current?: NavKey | undefined; status?: PageStatus | undefined; scripts?: readonly StaticAsset[] | undefined }, body: Child) => Response | Promise<Response>;
   /** Runs a catalogue operation as the signed-in person (the REST/MCP executor). */
   run: <T>(c: Context<DashboardEnv>, call: OperationCall) => Promise<T>;
   /** A fresh Idempotency-Key for a form. */
@@ -28,7 +29,7 @@ export function createPageKit(deps: CoreDeps, assets: StaticAssets): PageKit {
   return {
     deps,
     assets,
-    page: (c, p, body) => renderPage(c, assets, { title: p.title, viewer: viewerOf(c.get("principal")), current: p.current }, body, p.status ?? 200),
+    page: (c, p, body) => renderPage(c, assets, { title: p.title, viewer: viewerOf(c.get("principal")), current: p.current, scripts: p.scripts }, body, p.status ?? 200),
     run: async <T,>(c: Context<DashboardEnv>, call: OperationCall) => (await runOperation(deps, c, call)) as T,
     newKey: () => deps.ids.next(),
   };

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { Child } from "hono/jsx";

@@ -11,12 +11,14 @@ export interface StaticAsset {
   body: Uint8Array;
 }
 
-/** The dashboard's static files: the stylesheet, htmx (from the htmx.org package), the local-time and copy scripts, the icon. */
+/** The dashboard's static files: the stylesheet, htmx (from the htmx.org package), the local-time, copy and mailed-token scripts, the icon. */
 export interface StaticAssets {
   css: StaticAsset;
   htmx: StaticAsset;
   localTime: StaticAsset;
   copyButton: StaticAsset;
+  /** Loaded by the pages of mailed links only: copies the token from the link's fragment into the page's form. */
+  fragmentToken: StaticAsset;
   favicon: StaticAsset;
   /** The asset served at that path, if any. */
   byPath(path: string): StaticAsset | undefined;
@@ -41,7 +43,8 @@ export function loadStaticAssets(): StaticAssets {
   const htmx = asset("htmx", "js", "text/javascript; charset=utf-8", require.resolve("htmx.org/dist/htmx.min.js"));
   const localTime = asset("local-time", "js", "text/javascript; charset=utf-8", fileURLToPath(new URL("local-time.js", ASSETS_DIR)));
   const copyButton = asset("copy-button", "js", "text/javascript; charset=utf-8", fileURLToPath(new URL("copy-button.js", ASSETS_DIR)));
+  const fragmentToken = asset("fragment-token", "js", "text/javascript; charset=utf-8", fileURLToPath(new URL("fragment-token.js", ASSETS_DIR)));
   const favicon = asset("favicon", "svg", "image/svg+xml", fileURLToPath(new URL("favicon.svg", ASSETS_DIR)));
-  const all = new Map([css, htmx, localTime, copyButton, favicon].map((a) => [a.path, a]));
-  return { css, htmx, localTime, copyButton, favicon, byPath: (path) => all.get(path) };
+  const all = new Map([css, htmx, localTime, copyButton, fragmentToken, favicon].map((a) => [a.path, a]));
+  return { css, htmx, localTime, copyButton, fragmentToken, favicon, byPath: (path) => all.get(path) };
 }

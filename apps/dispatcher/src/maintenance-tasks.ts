@@ -23,7 +23,8 @@ export const DEFAULT_MAINTENANCE_INTERVALS: MaintenanceIntervals = { sealAuditMs
  * sweep, the idempotency-key purge, the purge of webhook deliveries delivered or dead for
  * longer than DELIVERY_RETENTION_MS (7 days), the restoration of contested DMCA measures at
  * the end of their 10 business days (unless a court action was recorded), the OAuth sweep (idle
- * clients, old codes), the purge of people's expired single-use tokens and the deletion of closed
+ * clients, old codes), the purge of people's expired single-use tokens and of expired pending
+ * sign-ups, and the deletion of closed
  * workspaces' payloads. Safe to run in every server process or in a dedicated one.
  */
 export function maintenanceTasks(deps: CoreDeps, intervals: MaintenanceIntervals = DEFAULT_MAINTENANCE_INTERVALS): PeriodicTask[] {
@@ -36,6 +37,8 @@ export function maintenanceTasks(deps: CoreDeps, intervals: MaintenanceIntervals
     { name: "sweep-oauth", intervalMs: intervals.sweepOAuthMs ?? 600_000, run: () => sweepOAuth(deps) },
     // People's password-reset and invitation tokens, once expired (spent or not), are of no use.
     { name: "purge-person-tokens", intervalMs: 600_000, run: () => deps.stores.personTokens.purgeExpiredBefore({ before: deps.clock.now() }) },
+    // Sign-ups whose link expired unused: their email, password hash and workspace name go too (DESIGN §2c).
+    { name: "purge-pending-sign-ups", intervalMs: 600_000, run: () => deps.stores.pendingSignUps.purgeExpiredBefore({ before: deps.clock.now() }) },
     // Closed workspaces lose their message payloads 30 days after closing (DESIGN §2b).
     { name: "delete-closed-workspace-payloads", intervalMs: 600_000, run: () => deleteClosedWorkspacePayloads(deps) },
   ];

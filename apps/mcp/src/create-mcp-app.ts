@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { accessLog, closeAfterUnreadBody, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, refuseUnsafeQuery, type ServedRequest } from "@agentq/http";
 import { callTool, type ToolCallContext, type ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
 import { MAX_MCP_BODY_BYTES, readMcpBody, type McpNodeBody } from "./read-mcp-body.ts";
@@ -75,6 +75,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     await next();
     c.res.headers.set("X-Request-Id", c.get("requestId"));
   });
+  app.use("*", refuseUnsafeQuery());
   app.onError((error, c) => {
     if (!isDomainError(error)) options.onUnexpectedError?.(error, c.get("requestId"));
     return errorResponse(c, error);

@@ -1,6 +1,6 @@
-import { DomainError, handleTokenRequest, isDomainError, isOAuthError, limitAnonymousRequest, oauthEndpoints, OAuthError, registerClient, revokeOAuthToken, toErrorEnvelope } from "@agentq/core";
+import { assertSafeStrings, DomainError, handleTokenRequest, isDomainError, isOAuthError, limitAnonymousRequest, oauthEndpoints, OAuthError, registerClient, revokeOAuthToken, toErrorEnvelope } from "@agentq/core";
 import type { CoreDeps, Principal } from "@agentq/core";
-import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, requestOrigin, trustedProxyMatcher, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, refuseUnsafeQuery, requestOrigin, trustedProxyMatcher, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
@@ -64,6 +64,7 @@ export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): H
     await next();
     c.res.headers.set("X-Request-Id", c.get("requestId"));
   });
+  app.use("*", refuseUnsafeQuery());
   app.onError((error, c) => {
     if (isOAuthError(error)) {
       const basic = error.code === "invalid_client" && /^Basic /i.test(c.req.header("Authorization") ?? "");
@@ -92,6 +93,8 @@ export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): H
       if (isOAuthError(e)) throw e;
       throw new OAuthError("invalid_client_metadata", "The registration is not valid JSON.");
     }
+    // U+0000 or a lone surrogate: 400 SVC_MALFORMED_REQUEST naming the field, as everywhere (DESIGN §2c).
+    assertSafeStrings(body);
     const { response } = await registerClient(deps, body);
     return oauthJson(c, response, 201);
   });

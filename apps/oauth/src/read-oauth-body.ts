@@ -1,4 +1,4 @@
-import { OAuthError } from "@agentq/core";
+import { assertSafeStrings, OAuthError } from "@agentq/core";
 
 /** Request bodies of the OAuth endpoints over this size are refused: a registration or token request is a few hundred bytes. */
 export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
@@ -37,7 +37,9 @@ export async function readBodyText(request: Request, refusal: "invalid_request" 
 /**
  * The parameters of an `application/x-www-form-urlencoded` body (RFC 6749 §3.2, Appendix B): each
  * at most once, empty values treated as absent (RFC 6749 §3.1).
- * @throws OAuthError invalid_request (another content type, a repeated parameter).
+ * @throws OAuthError invalid_request (another content type, a repeated parameter); DomainError
+ *   SVC_MALFORMED_REQUEST for a parameter with U+0000 or a lone surrogate (DESIGN §2c, the same
+ *   check as every other input: details.errors[].path names it).
  */
 export async function readFormParams(request: Request): Promise<Record<string, string>> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
@@ -49,6 +51,7 @@ export async function readFormParams(request: Request): Promise<Record<string, s
     seen.add(key);
     if (value !== "") params[key] = value;
   }
+  assertSafeStrings(params);
   return params;
 }
 

@@ -1,11 +1,10 @@
 import { createAuthenticator, DomainError, OPERATIONS, ulidSource } from "@agentq/core";
 import type { Authenticator, CoreDeps, IdSource, Operation } from "@agentq/core";
 import { Hono } from "hono";
-import { afterAnswerWorkLoggedTo } from "./after-answer-log.ts";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, closeAfterUnreadBody, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
+import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, refuseUnsafeQuery, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { requestId } from "./middleware/request-id.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -47,7 +46,7 @@ export interface RestAppOptions {
    */
   origin?: OriginSettings;
   /**
-   * Where work that follows an answer runs (a password reset's lookup, token and mail); default:
+   * Where work that follows an answer runs (a password reset's or a sign-up's lookup, token and mail); default:
    * one of this app's own, whose failures go to `logger`. The composition root passes the
    * process's one so that stopping waits for it.
    */
@@ -57,7 +56,8 @@ export interface RestAppOptions {
 const VERSION_PATH = "/v1/version";
 const OPENAPI_PATH = "/v1/openapi.json";
 
-const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
+/** The REST routes that are not catalogue operations (version, OpenAPI, people, OIDC, closing, counter-notice), as OpenAPI describes them. */
+export const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
   { method: "GET", path: VERSION_PATH, operationId: "get_version", summary: "Build and version information.", response: VERSION_INFO_SCHEMA },
   { method: "GET", path: OPENAPI_PATH, operationId: "get_openapi", summary: "This OpenAPI document.", response: { type: "object" } },
   ...AUTH_ROUTE_DESCRIPTIONS,
@@ -91,6 +91,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
   app.use("*", requestId(options.requestIds ?? ulidSource()));
+  app.use("*", refuseUnsafeQuery());
 
   const version = versionInfo(options.commit);
   routes.add("GET", VERSION_PATH);
@@ -104,8 +105,8 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
     return c.body(openApiText, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
 
-  registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger });
   const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
+  registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger, afterAnswer });
   registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger, afterAnswer });
   registerOidcRoutes(app, routes, { core: coreDeps, sessions, logger });
   registerClosingRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });

@@ -12,7 +12,7 @@ export { checkCookieWrite, fromOwnOrigin, changesState } from "@agentq/http";
 export { requestOrigin, trustedProxyMatcher } from "@agentq/http";
 export type { SessionCookies } from "@agentq/http";
 export type { AfterAnswerWork, OriginSettings } from "@agentq/http";
-export { afterAnswerWorkLoggedTo } from "./after-answer-log.ts";
+export { afterAnswerWorkLoggedTo } from "@agentq/http";
 export { authenticateCaller } from "./people/authenticate-caller.ts";
 export { createSessionEdge } from "@agentq/http";
 export type { SessionEdge } from "@agentq/http";

@@ -23,8 +23,11 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
     expect(doc.components.securitySchemes.sessionCookie).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "__Host-agentq_session" }));
     expect(doc.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
-    for (const path of ["/v1/auth/sign-up", "/v1/auth/sign-in", "/v1/auth/sign-out", "/v1/auth/mfa/totp/enroll", "/v1/auth/mfa/totp/confirm", "/v1/auth/mfa/verify", "/v1/auth/step-up"]) expect(doc.paths[path]?.post?.security).toEqual([]);
+    for (const path of ["/v1/auth/sign-up", "/v1/auth/verify-email", "/v1/auth/sign-in", "/v1/auth/sign-out", "/v1/auth/mfa/totp/enroll", "/v1/auth/mfa/totp/confirm", "/v1/auth/mfa/verify", "/v1/auth/step-up"]) expect(doc.paths[path]?.post?.security).toEqual([]);
     expect(doc.paths["/v1/auth/sign-up"]?.post?.requestBody?.content?.["application/json"]?.schema?.required).toEqual(["email", "password", "workspace_name"]);
+    expect(doc.paths["/v1/auth/sign-up"]?.post?.responses["202"]).toBeDefined();
+    expect(doc.paths["/v1/auth/verify-email"]?.post?.requestBody?.content?.["application/json"]?.schema?.required).toEqual(["token"]);
+    expect(doc.paths["/v1/auth/verify-email"]?.post?.responses["201"]).toBeDefined();
     expect(doc.paths["/v1/auth/sign-out"]?.post?.responses["204"]).toBeDefined();
     expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
   });

@@ -106,6 +106,23 @@ describe("the access log", () => {
     expect(lineOf(requestId)).toMatchObject({ method: "POST", route: "/mcp", status: 200, workspace_id: workspaceId, ai_account_id: aliceId });
   });
 
+  it("names every REST route by its own template, literal routes beside a parameter route included (the whole OpenAPI document)", async () => {
+    const doc = (await (await service.fetch(new Request("http://agentq.test/v1/openapi.json"))).json()) as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths).flatMap(([template, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), template })));
+    expect(routes.length).toBeGreaterThan(100);
+    const wrong: string[] = [];
+    for (const { method, template } of routes) {
+      // No credential: nothing changes, and the route still answers (401, 400, ...) and is logged.
+      const path = template.replace(/\{[^}]+\}/g, "01JZZZZZZZZZZZZZZZZZZZZZZZ");
+      const res = await service.fetch(new Request(`http://agentq.test${path}`, { method, redirect: "manual" }));
+      await res.body?.cancel();
+      const logged = lineOf(res.headers.get("X-Request-Id") ?? "").route;
+      const expected = template.replace(/\{([^}]+)\}/g, ":$1");
+      if (logged !== expected) wrong.push(`${method} ${template} logged as ${String(logged)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it("never carries a token, a payload, a query string or the Authorization header", () => {
     expect(lines().filter((l) => l.msg === ACCESS_LOG_MESSAGE).length).toBeGreaterThanOrEqual(8);
     for (const secret of [adminToken, aliceToken, PAYLOAD_CANARY, QUERY_CANARY, "Bearer"]) expect(written).not.toContain(secret);

@@ -44,7 +44,7 @@ describe("closing, erasing and exporting (PostgreSQL, real HTTP)", () => {
     return { status: res.status, body, text, res };
   };
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace` });
+  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace`, inbox: service.deps.mailer as InMemoryMailer });
   /** MFA on and a fresh step-up for every live session of the person (what POST /v1/auth/step-up records). */
   const stepUp = async (person: SignedInPerson, minutes = 5) => {
     await db.sql`update persons set mfa_enabled_at = ${clock.now()} where id = ${person.body.person.id}`;
@@ -232,7 +232,7 @@ describe("closing, erasing and exporting (PostgreSQL, real HTTP)", () => {
     // The email is free again and appears nowhere in the workspace's audit rows.
     const rows = await db.sql<{ details: Json }[]>`select details from audit_log where workspace_id = ${workspaceId}`;
     expect(JSON.stringify(rows)).not.toContain(owner.body.person.email);
-    expect((await signUpPerson(served.url, { email: owner.body.person.email as string, password: PASSWORD, workspaceName: "fresh start" })).body.person.id).not.toBe(owner.body.person.id);
+    expect((await signUpPerson(served.url, { email: owner.body.person.email as string, password: PASSWORD, workspaceName: "fresh start", inbox: service.deps.mailer as InMemoryMailer })).body.person.id).not.toBe(owner.body.person.id);
     await sealAuditChains(service.deps);
     expect(await verifyWorkspaceChain(service.deps.stores.audit, workspaceId)).toMatchObject({ verified: true });
   });

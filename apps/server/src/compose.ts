@@ -84,7 +84,7 @@ export function composeService(p: {
     ...(p.mailer === undefined ? {} : { mailer: p.mailer }),
     ...(p.oidc === undefined ? {} : { oidc: p.oidc }),
   });
-  // Work after an answer (password resets) is logged when it fails, never lost silently.
+  // Work after an answer (sign-ups, password resets; REST and the dashboard) is logged when it fails, never lost silently.
   const afterAnswer = afterAnswerWorkLoggedTo(p.logger);
   // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
   const onRequestServed = (entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE);
@@ -95,7 +95,7 @@ export function composeService(p: {
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
     onRequestServed,
   });
-  const dashboard = createDashboardApp(deps, { onRequestServed, logger: p.logger, ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
+  const dashboard = createDashboardApp(deps, { onRequestServed, logger: p.logger, afterAnswer, ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   const oauth = createOAuthApp(deps, {
     publicBaseUrl: p.publicBaseUrl,
     ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }),

@@ -44,7 +44,7 @@ describe("the MCP conformance suite's authorization mode against the composed se
 
   beforeAll(async () => {
     served = await serveComposed();
-    owner = await signUpPerson(served.baseUrl, { email: "owner@conformance.test", password: "a long and quiet river", workspaceName: "conformance" });
+    owner = await signUpPerson(served.baseUrl, { email: "owner@conformance.test", password: "a long and quiet river", workspaceName: "conformance", inbox: served.smtp });
     out = mkdtempSync(join(tmpdir(), "agentq-conformance-"));
   });
   afterAll(async () => {

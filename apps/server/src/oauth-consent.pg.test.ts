@@ -38,8 +38,8 @@ describe("OAuth authorization endpoint and consent (PostgreSQL, real HTTP)", () 
   beforeAll(async () => {
     served = await serveComposed();
     base = served.baseUrl;
-    owner = await signUpPerson(base, { email: "owner@consent.test", password: PASSWORD, workspaceName: "consent-alpha" });
-    other = await signUpPerson(base, { email: "owner@consent-beta.test", password: PASSWORD, workspaceName: "consent-beta" });
+    owner = await signUpPerson(base, { email: "owner@consent.test", password: PASSWORD, workspaceName: "consent-alpha", inbox: served.smtp });
+    other = await signUpPerson(base, { email: "owner@consent-beta.test", password: PASSWORD, workspaceName: "consent-beta", inbox: served.smtp });
     await seedPerson(served.service.deps, { workspaceId: (owner.body.workspace as Json).id as string, email: "viewer@consent.test", role: "viewer", password: PASSWORD });
     viewer = await signInPerson(base, { email: "viewer@consent.test", password: PASSWORD });
   });

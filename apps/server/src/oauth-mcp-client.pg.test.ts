@@ -63,7 +63,7 @@ describe("OAuth with the MCP SDK client (PostgreSQL, real HTTP)", () => {
   beforeAll(async () => {
     served = await serveComposed({ clock });
     base = served.baseUrl;
-    owner = await signUpPerson(base, { email: "owner@sdk-oauth.test", password: PASSWORD, workspaceName: "sdk-oauth" });
+    owner = await signUpPerson(base, { email: "owner@sdk-oauth.test", password: PASSWORD, workspaceName: "sdk-oauth", inbox: served.smtp });
   });
   afterAll(async () => {
     await served?.close();

@@ -6,9 +6,9 @@ import { signInPerson, signUpPerson } from "./testing/people.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./testing/scratch-database.ts";
 import { serverEnv, spawnServer, type SpawnedServer } from "./testing/spawn-server.ts";
 
-// The real server process without SMTP_URL: a forgotten password is reset from the token in the
-// .eml file it wrote under <AGENTQ_DATA_DIR>/mail/, and neither the token nor the address ever
-// reaches its log.
+// The real server process without SMTP_URL: a person signs up through the link of the .eml file it
+// wrote under <AGENTQ_DATA_DIR>/mail/, then a forgotten password is reset from the token of the
+// next one, and neither a token nor the address ever reaches its log.
 describe("password reset through the real server process and its .eml mail folder", () => {
   let db: ScratchDatabase;
   let env: NodeJS.ProcessEnv;
@@ -25,12 +25,16 @@ describe("password reset through the real server process and its .eml mail folde
     await db.drop();
   });
 
-  it("signs up, asks for a reset, reads the mailed token from the .eml file, sets a new password and signs in with it", async () => {
+  it("signs up through the mailed link, asks for a reset, reads the mailed token from the .eml file, sets a new password and signs in with it", async () => {
     const address = "forgetful@process.test";
-    await signUpPerson(server.baseUrl, { email: address, password: "the first long password", workspaceName: "Forgetful" });
+    const emlDir = join(env.AGENTQ_DATA_DIR!, "mail");
+    await signUpPerson(server.baseUrl, { email: address, password: "the first long password", workspaceName: "Forgetful", inbox: { emlDir } });
+    const [signUpMail] = await waitForEmlMails(emlDir);
+    const signUpToken = /#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec(signUpMail?.text ?? "")?.[1] ?? "";
+    expect(signUpToken).not.toBe("");
     const asked = await fetch(`${server.baseUrl}/v1/auth/password-reset`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: address }) });
     expect(asked.status).toBe(202);
-    const [mail] = await waitForEmlMails(join(env.AGENTQ_DATA_DIR!, "mail"));
+    const mail = (await waitForEmlMails(emlDir, { atLeast: 2 }))[1];
     expect(mail?.to).toBe(address);
     const token = /#token=(agq_pr_[A-Za-z0-9_-]{43})/.exec(mail?.text ?? "")?.[1] ?? "";
     expect(token).not.toBe("");
@@ -40,6 +44,7 @@ describe("password reset through the real server process and its .eml mail folde
     expect(server.output()).toContain('"msg":"mail transport"');
     expect(server.output()).not.toContain(token);
     expect(server.output()).not.toContain(token.slice("agq_pr_".length));
+    expect(server.output()).not.toContain(signUpToken.slice("agq_ev_".length));
     expect(server.output()).not.toContain(address);
   });
 });

@@ -1,4 +1,4 @@
-import { ManualClock, TEST_SECRETS } from "@agentq/core/testing";
+import { ManualClock, signUpTokenIn, TEST_SECRETS } from "@agentq/core/testing";
 import { serveOnFreePort, type ServedApp } from "@agentq/mcp/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import fc from "fast-check";
@@ -7,7 +7,7 @@ import { composeService, type ComposedService } from "./compose.ts";
 import { createLogger } from "./logger.ts";
 import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import { startSmtpReceiver, type SmtpReceiver, type TestMail } from "./testing/mail-receivers.ts";
-import { signInPerson, signUpPerson, type SignedInPerson } from "./testing/people.ts";
+import { nextMailTo, signInPerson, signUpPerson, TRUSTED_LOOPBACK, type SignedInPerson } from "./testing/people.ts";
 
 // Issue 13 (people, slice B2) over real HTTP on PostgreSQL, with mail through a real SMTP
 // receiver on 127.0.0.1: a forgotten password reset from the mailed token, and the people of a
@@ -36,13 +36,15 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
     const text = await res.text();
     return { status: res.status, body: text === "" ? {} : (JSON.parse(text) as Json), res };
   };
-  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace` });
-  /** The token (agq_pr_ or agq_iv_) of the newest mail to `to`, waiting for the `count`-th mail to arrive. */
+  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace`, inbox: smtp });
+  /** The mails to `to` carrying a reset or invitation link (not the sign-up's verification mail). */
+  const tokenMails = (to: string) => smtp.to(to).filter((m) => /#token=agq_(?:pr|iv)_/.test(m.text));
+  /** The token (agq_pr_ or agq_iv_) of the newest such mail to `to`, waiting for the `count`-th to arrive. */
   const mailedToken = async (to: string, count = 1): Promise<{ token: string; mail: TestMail }> => {
     const deadline = Date.now() + 5_000;
-    while (smtp.to(to).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const mail = smtp.to(to).at(-1);
-    if (mail === undefined || smtp.to(to).length < count) throw new Error(`no mail #${count} to ${to}`);
+    while (tokenMails(to).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const mail = tokenMails(to).at(-1);
+    if (mail === undefined || tokenMails(to).length < count) throw new Error(`no mail #${count} to ${to}`);
     const token = /#token=(agq_(?:pr|iv)_[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
     if (token === undefined) throw new Error(`no token in the mail to ${to}`);
     return { token, mail };
@@ -50,7 +52,7 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
   const auditActivities = async (workspaceId: string): Promise<string[]> => (await db.sql<{ activity: string }[]>`select activity from audit_log where workspace_id = ${workspaceId} order by id`).map((r) => r.activity);
   /** Invites `address` with `role` as `by`, accepts the invitation with PASSWORD and signs in. */
   const invited = async (by: SignedInPerson, address: string, role: string): Promise<SignedInPerson> => {
-    const before = smtp.to(address).length;
+    const before = tokenMails(address).length;
     const res = await call("POST", "/v1/people", { cookie: by.cookie, body: { email: address, role } });
     expect(res.status).toBe(201);
     const { token } = await mailedToken(address, before + 1);
@@ -61,7 +63,7 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
     smtp = await startSmtpReceiver();
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@admin.test>" }) });
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@admin.test>" }), people: { origin: TRUSTED_LOOPBACK } });
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
   });
   afterAll(async () => {
@@ -103,6 +105,7 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
     const replay = await call("POST", "/v1/auth/password-reset/confirm", { body: { token, password: "yet another fine password" } });
     expect(replay.status).toBe(401);
     expect(replay.body.error.code).toBe("SVC_UNAUTHENTICATED");
+    await service.afterAnswer.settled();
     expect(await auditActivities(workspaceId)).toEqual(expect.arrayContaining(["person.password_reset_requested", "person.password_reset"]));
   });
 
@@ -125,12 +128,28 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
     const fourth = await call("POST", "/v1/auth/password-reset", { body: { email: address } });
     expect(fourth.status).toBe(202);
     await service.afterAnswer.settled();
-    expect(smtp.to(address)).toHaveLength(4);
+    expect(tokenMails(address)).toHaveLength(4);
     // Past the email's three mails an hour nothing is done, and nothing is audited (issue 25).
     const rows = await db.sql<{ details: Json }[]>`select details from audit_log where workspace_id = ${owner.body.workspace.id} and activity = 'person.password_reset_requested' order by id`;
     expect(rows).toHaveLength(4);
     for (const row of rows) expect(row.details).toMatchObject({ mailed: true });
     clock.advance(60 * 60_000 + 1);
+  });
+
+  it("invites a colleague whose address a squatter signed up with (issue 25): the invitation wins, the squatter's link then gets 409 and creates nothing", async () => {
+    const owner = await signUp("victim");
+    const colleague = email("colleague");
+    // Before the fix, this sign-up created the colleague's account at once and the invitation below was 409.
+    const squat = await call("POST", "/v1/auth/sign-up", { body: { email: colleague, password: "the squatter's long password", workspace_name: "squat" } });
+    expect(squat.status).toBe(202);
+    const squatterToken = signUpTokenIn((await nextMailTo(smtp, colleague, 0)).text) ?? "";
+    const colleagueSession = await invited(owner, colleague, "admin");
+    expect(colleagueSession.body.person).toMatchObject({ email: colleague, role: "admin" });
+    const late = await call("POST", "/v1/auth/verify-email", { body: { token: squatterToken } });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ code: "SVC_RESOURCE_CONFLICT", details: { reason: "email_registered" } });
+    expect(await db.sql`select 1 from workspaces where name = 'squat'`).toHaveLength(0);
+    expect((await call("POST", "/v1/auth/sign-in", { body: { email: colleague, password: "the squatter's long password" } })).status).toBe(401);
   });
 
   it("invites an admin and a viewer with mailed set-password links; the list shows the people; roles and removal follow the rules", async () => {

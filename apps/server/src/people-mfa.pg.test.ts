@@ -6,6 +6,8 @@ import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
 import { createLogger } from "./logger.ts";
+import { createSmtpMailer } from "./mail/smtp-mailer.ts";
+import { startSmtpReceiver, type SmtpReceiver } from "./testing/mail-receivers.ts";
 import { cookieFrom, PENDING_MFA_COOKIE, SESSION_COOKIE, signInPerson, signUpPerson } from "./testing/people.ts";
 
 // Issue 13 (people, slice A2) over real HTTP on PostgreSQL with real TOTP codes (generated here
@@ -19,6 +21,7 @@ describe("people: MFA and step-up (PostgreSQL, real HTTP, real TOTP codes)", () 
   let db: TestSchema;
   let service: ComposedService;
   let served: ServedApp;
+  let smtp: SmtpReceiver;
   // Mid-step, so a code generated "now" stays in its step while the test runs.
   const clock = new ManualClock(new Date(Math.floor(Date.now() / 30_000) * 30_000 + 15_000));
   let n = 0;
@@ -38,7 +41,7 @@ describe("people: MFA and step-up (PostgreSQL, real HTTP, real TOTP codes)", () 
   /** Signs up, enrols and confirms MFA; returns the secret and the recovery codes. */
   const withMfa = async (tag: string) => {
     const address = email(tag);
-    const first = await signUpPerson(served.url, { email: address, password: PASSWORD, workspaceName: tag });
+    const first = await signUpPerson(served.url, { email: address, password: PASSWORD, workspaceName: tag, inbox: smtp });
     const enrolled = await call("POST", "/v1/auth/mfa/totp/enroll", { cookie: first.cookie });
     expect(enrolled.status).toBe(200);
     const secret = enrolled.body.secret as string;
@@ -58,18 +61,20 @@ describe("people: MFA and step-up (PostgreSQL, real HTTP, real TOTP codes)", () 
 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock });
+    smtp = await startSmtpReceiver();
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@mfa.test>" }) });
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
   });
   afterAll(async () => {
     await served?.close();
     await service?.close();
+    await smtp?.close();
     await db?.drop();
   });
 
   it("enrols and confirms TOTP: 10 recovery codes, every session without MFA ends (the current one too, its cookie cleared); the secret is stored encrypted", async () => {
     const address = email("enrol");
-    const current = await signUpPerson(served.url, { email: address, password: PASSWORD, workspaceName: "enrol" });
+    const current = await signUpPerson(served.url, { email: address, password: PASSWORD, workspaceName: "enrol", inbox: smtp });
     const other = await signInPerson(served.url, { email: address, password: PASSWORD });
     const enrolled = await call("POST", "/v1/auth/mfa/totp/enroll", { cookie: current.cookie });
     expect(enrolled.body).toEqual({ secret: expect.stringMatching(/^[A-Z2-7]{32}$/), otpauth_uri: expect.stringMatching(/^otpauth:\/\/totp\/agentq:/) });
@@ -122,7 +127,7 @@ describe("people: MFA and step-up (PostgreSQL, real HTTP, real TOTP codes)", () 
   });
 
   it("steps up: 200 {step_up_expires_at} five minutes ahead; without MFA 401 SVC_STEP_UP_REQUIRED mfa_not_enabled; a replayed code 401", async () => {
-    const plain = await signUpPerson(served.url, { email: email("plain"), password: PASSWORD, workspaceName: "plain" });
+    const plain = await signUpPerson(served.url, { email: email("plain"), password: PASSWORD, workspaceName: "plain", inbox: smtp });
     const noMfa = await call("POST", "/v1/auth/step-up", { cookie: plain.cookie, body: { code: "123456" } });
     expect(noMfa.status).toBe(401);
     expect(noMfa.body.error).toMatchObject({ code: "SVC_STEP_UP_REQUIRED", details: { reason: "mfa_not_enabled" } });

@@ -1,17 +1,20 @@
 import { DEFAULT_PEOPLE_SETTINGS, OPERATIONAL_SCOPES } from "@agentq/core";
-import { ManualClock, TEST_SECRETS } from "@agentq/core/testing";
+import { ManualClock, signUpTokenIn, TEST_SECRETS } from "@agentq/core/testing";
 import { serveOnFreePort, type ServedApp } from "@agentq/mcp/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
 import { createLogger } from "./logger.ts";
-import { cookieFrom, SESSION_COOKIE, seedPerson, signInPerson, signUpPerson } from "./testing/people.ts";
+import { createSmtpMailer } from "./mail/smtp-mailer.ts";
+import { startSmtpReceiver, type SmtpReceiver } from "./testing/mail-receivers.ts";
+import { cookieFrom, freshClientAddress, nextMailTo, SESSION_COOKIE, seedPerson, signInPerson, signUpPerson, TRUSTED_LOOPBACK } from "./testing/people.ts";
 
 // Issue 13 (people, slice A1) over real HTTP on PostgreSQL: sign-up, sign-in, GET /v1/me, the
 // administrative routes with the session cookie, the origin check, a viewer's reads, other
 // workspaces, throttling, geofencing, closed sign-up, session timeouts, and bad bodies and
-// cookies never answered 500.
+// cookies never answered 500. Issue 25 (item 5): sign-up proves the email with a mailed link
+// (read from a real SMTP receiver) before anything exists.
 
 type Json = Record<string, any>;
 const PASSWORD = "a long and quiet river";
@@ -20,16 +23,16 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   let db: TestSchema;
   let service: ComposedService;
   let served: ServedApp;
+  let smtp: SmtpReceiver;
   const clock = new ManualClock(new Date());
   let n = 0;
   const email = (tag: string) => `${tag}-${++n}@people.test`;
 
-  // Every sign-up comes from a client address of its own (X-Forwarded-For from the trusted loopback
-  // proxy), so the file's many sign-ups stay under the per-address sign-up limit.
-  let addressSeq = 0;
-  const freshAddress = () => ({ "X-Forwarded-For": `2001:db8::${(++addressSeq).toString(16)}` });
+  // Every sign-up and verification comes from a client address of its own (X-Forwarded-For from the
+  // trusted loopback proxy), so the file's many sign-ups stay under the per-address limits.
+  const ownAddress = (path: string) => (path === "/v1/auth/sign-up" || path === "/v1/auth/verify-email" ? freshClientAddress() : {});
   const call = async (method: string, path: string, p: { cookie?: string; origin?: string | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json; res: Response }> => {
-    const headers: Record<string, string> = { ...(path === "/v1/auth/sign-up" ? freshAddress() : {}), ...p.headers };
+    const headers: Record<string, string> = { ...ownAddress(path), ...p.headers };
     if (p.cookie !== undefined) headers.Cookie = p.cookie;
     if (p.origin !== null && p.cookie !== undefined) headers.Origin = p.origin ?? served.url;
     if (p.body !== undefined) headers["Content-Type"] = "application/json";
@@ -37,21 +40,40 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
     const text = await res.text();
     return { status: res.status, body: text === "" ? {} : (JSON.parse(text) as Json), res };
   };
-  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace` }, freshAddress());
+  const signUp = (tag: string) => signUpPerson(served.url, { email: email(tag), password: PASSWORD, workspaceName: `${tag} workspace`, inbox: smtp });
 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, people: { origin: { trustedProxies: ["127.0.0.1/32"], countryHeader: null } } });
+    smtp = await startSmtpReceiver();
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@people.test>" }), people: { origin: TRUSTED_LOOPBACK } });
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
   });
   afterAll(async () => {
     await served?.close();
     await service?.close();
+    await smtp?.close();
     await db?.drop();
   });
 
-  it("signs up: 201 {person, workspace} on the free plan, an HttpOnly SameSite=Lax __Host- cookie; GET /v1/me answers the person", async () => {
-    const res = await fetch(`${served.url}/v1/auth/sign-up`, { method: "POST", headers: { "Content-Type": "application/json", ...freshAddress() }, body: JSON.stringify({ email: "Founder@People.TEST", password: PASSWORD, workspace_name: "Founders", display_name: "Ada" }) });
+  it("signs up through the mailed link: 202 and nothing exists; the link's token gives 201 {person, workspace} on the free plan and an HttpOnly SameSite=Lax __Host- cookie; GET /v1/me answers the person", async () => {
+    const asked = await call("POST", "/v1/auth/sign-up", { body: { email: "Founder@People.TEST", password: PASSWORD, workspace_name: "Founders", display_name: "Ada" } });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toEqual({ verification: "sent" });
+    expect(asked.res.headers.getSetCookie()).toEqual([]);
+    expect(await db.sql`select 1 from persons where email = 'founder@people.test'`).toHaveLength(0);
+    expect(await db.sql`select 1 from workspaces where name = 'Founders'`).toHaveLength(0);
+    expect((await call("POST", "/v1/auth/sign-in", { body: { email: "founder@people.test", password: PASSWORD } })).status).toBe(401);
+    // The pending sign-up and its mail are the request's work after the answer (issue 25).
+    const mail = await nextMailTo(smtp, "founder@people.test", 0);
+    // The password is stored only as its argon2id hash, the token only as its keyed hash.
+    const [pending] = await db.sql<{ password_hash: string; token_hash: string }[]>`select password_hash, token_hash from pending_sign_ups where email = 'founder@people.test'`;
+    expect(pending?.password_hash).toMatch(/^\$argon2id\$/);
+    const link = /http:\/\/127\.0\.0\.1:8080\/verify-email#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1] ?? "";
+    expect(link).not.toBe("");
+    expect(pending?.token_hash).not.toContain(link.slice(7));
+    expect(mail.text).not.toContain("Founders");
+
+    const res = await fetch(`${served.url}/v1/auth/verify-email`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: link }) });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Json;
     expect(body).toEqual({
@@ -70,6 +92,67 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
     expect(rows).toHaveLength(1);
     expect(rows[0]?.token_hash).not.toContain(token);
     expect(rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    const audit = await db.sql<{ activity: string }[]>`select activity from audit_log where workspace_id = ${body.workspace.id} order by id`;
+    expect(audit.map((r) => r.activity)).toEqual(["workspace.created", "person.signed_up", "person.signed_in"]);
+    // The link works once: a replay is refused and creates nothing.
+    const replay = await call("POST", "/v1/auth/verify-email", { body: { token: link } });
+    expect(replay.status).toBe(401);
+    expect(replay.body.error).toMatchObject({ code: "SVC_UNAUTHENTICATED", details: { field: "token" } });
+    expect(await db.sql`select 1 from pending_sign_ups where email = 'founder@people.test'`).toHaveLength(0);
+  });
+
+  it("refuses a verification token that is malformed, unknown or past its 24 hours with 401 SVC_UNAUTHENTICATED, creating nothing", async () => {
+    const address = email("late");
+    expect((await call("POST", "/v1/auth/sign-up", { body: { email: address, password: PASSWORD, workspace_name: "late" } })).status).toBe(202);
+    const token = signUpTokenIn((await nextMailTo(smtp, address, 0)).text) ?? "";
+    for (const bad of ["agq_ev_", `agq_ev_${"x".repeat(43)}`, token.replace("agq_ev_", "agq_pr_")]) {
+      const r = await call("POST", "/v1/auth/verify-email", { body: { token: bad } });
+      expect(r.status, bad).toBe(401);
+      expect(r.body.error.code).toBe("SVC_UNAUTHENTICATED");
+    }
+    expect((await call("POST", "/v1/auth/verify-email", { body: {} })).body.error).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "token" } });
+    clock.advance(24 * 3_600_000);
+    expect((await call("POST", "/v1/auth/verify-email", { body: { token } })).status).toBe(401);
+    expect(await db.sql`select 1 from persons where email = ${address}`).toHaveLength(0);
+  });
+
+  it("answers a sign-up for a registered address like any other (202), mails that address that it has an account, and creates nothing", async () => {
+    const taken = await signUp("taken");
+    const address = taken.body.person.email as string;
+    const seen = smtp.to(address).length;
+    const again = await call("POST", "/v1/auth/sign-up", { body: { email: address.toUpperCase(), password: "a different long password", workspace_name: "again" } });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual({ verification: "sent" });
+    const mail = await nextMailTo(smtp, address, seen);
+    expect(mail.text).not.toMatch(/agq_ev_/);
+    expect(mail.text).toMatch(/\/reset-password#token=agq_pr_/);
+    expect(await db.sql`select 1 from pending_sign_ups where email = ${address}`).toHaveLength(0);
+    expect(await db.sql`select 1 from workspaces where name = 'again'`).toHaveLength(0);
+    // The audit row follows the mail's hand-over, in the work after the answer.
+    await service.afterAnswer.settled();
+    const attempts = await db.sql<{ details: Json }[]>`select details from audit_log where workspace_id = ${taken.body.workspace.id} and activity = 'person.sign_up_attempted'`;
+    expect(attempts.map((r) => r.details)).toEqual([expect.objectContaining({ mailed: true })]);
+  });
+
+  it("lets a squatter's pending sign-up block nobody: the owner's own sign-up of the address wins, and the squatter's link then gets 409", async () => {
+    const address = email("colleague");
+    expect((await call("POST", "/v1/auth/sign-up", { body: { email: address, password: "the squatter's long password", workspace_name: "squat" } })).status).toBe(202);
+    const squatterToken = signUpTokenIn((await nextMailTo(smtp, address, 0)).text) ?? "";
+    const owner = await signUpPerson(served.url, { email: address, password: PASSWORD, workspaceName: "mine", inbox: smtp });
+    expect(owner.body.workspace.name).toBe("mine");
+    const late = await call("POST", "/v1/auth/verify-email", { body: { token: squatterToken } });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ code: "SVC_RESOURCE_CONFLICT", details: { reason: "email_registered" } });
+    expect(await db.sql`select 1 from workspaces where name = 'squat'`).toHaveLength(0);
+  });
+
+  it("lets exactly one of concurrent verifications of one link create the workspace", async () => {
+    const address = email("race");
+    expect((await call("POST", "/v1/auth/sign-up", { body: { email: address, password: PASSWORD, workspace_name: "race" } })).status).toBe(202);
+    const token = signUpTokenIn((await nextMailTo(smtp, address, 0)).text) ?? "";
+    const results = await Promise.all(Array.from({ length: 6 }, () => call("POST", "/v1/auth/verify-email", { body: { token } })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 401, 401, 401, 401, 401]);
+    expect(await db.sql`select 1 from workspaces where name = 'race'`).toHaveLength(1);
   });
 
   it("signs in and out: wrong email and wrong password give the same 401; sign-out ends the session; each is audited in the workspace", async () => {
@@ -172,17 +255,14 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
     expect(JSON.stringify(auditB)).not.toContain(account.id as string);
   });
 
-  it("refuses bad passwords (400 with details.field and reason) and a taken email (409)", async () => {
+  it("refuses bad passwords (400 with details.field and reason) and a missing field, before any mail", async () => {
     const cases: [string, string][] = [["too short", "too_short"], ["x".repeat(257), "too_long"], ["qwerty123456", "common"], ["my-name-is-carol-really", "contains_email"]];
     for (const [password, reason] of cases) {
       const r = await call("POST", "/v1/auth/sign-up", { body: { email: "carol@people.test", password, workspace_name: "w" } });
       expect(r.status, reason).toBe(400);
       expect(r.body.error).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "password", reason } });
     }
-    const taken = await signUp("taken");
-    const dup = await call("POST", "/v1/auth/sign-up", { body: { email: taken.body.person.email, password: PASSWORD, workspace_name: "again" } });
-    expect(dup.status).toBe(409);
-    expect(dup.body.error.code).toBe("SVC_RESOURCE_CONFLICT");
+    expect(smtp.to("carol@people.test")).toHaveLength(0);
     const missing = await call("POST", "/v1/auth/sign-up", { body: { email: "x@people.test", password: PASSWORD } });
     expect(missing.body.error).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "workspace_name" } });
   });
@@ -218,10 +298,10 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   it("never answers 500 to random bodies on the auth routes or random cookies on /v1/me", async () => {
     const bodies = fc.oneof(
       fc.jsonValue(),
-      fc.record({ email: fc.oneof(fc.string(), fc.emailAddress(), fc.integer()), password: fc.oneof(fc.string({ maxLength: 300 }), fc.constant(null)), workspace_name: fc.oneof(fc.string({ maxLength: 250 }), fc.boolean()), display_name: fc.option(fc.string({ maxLength: 250 })) }, { requiredKeys: [] }),
+      fc.record({ token: fc.oneof(fc.string({ maxLength: 250 }), fc.integer()), email: fc.oneof(fc.string(), fc.emailAddress(), fc.integer()), password: fc.oneof(fc.string({ maxLength: 300 }), fc.constant(null)), workspace_name: fc.oneof(fc.string({ maxLength: 250 }), fc.boolean()), display_name: fc.option(fc.string({ maxLength: 250 })) }, { requiredKeys: [] }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("/v1/auth/sign-up", "/v1/auth/sign-in", "/v1/auth/sign-out"), bodies, async (path, body) => {
+      fc.asyncProperty(fc.constantFrom("/v1/auth/sign-up", "/v1/auth/verify-email", "/v1/auth/sign-in", "/v1/auth/sign-out"), bodies, async (path, body) => {
         const r = await call("POST", path, { body });
         expect(r.status).toBeLessThan(500);
         if (r.status >= 400) expect(r.body.error.code).toMatch(/^SVC_[A-Z_]+$/);
@@ -241,9 +321,10 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
 
 describe("people: sign-up settings (geofence, closed sign-up)", () => {
   let db: TestSchema;
+  let smtp: SmtpReceiver;
   const services: { service: ComposedService; served: ServedApp }[] = [];
   const start = async (settings: Partial<typeof DEFAULT_PEOPLE_SETTINGS>, origin?: { trustedProxies: string[]; countryHeader: string | null }) => {
-    const service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", people: { settings: { ...DEFAULT_PEOPLE_SETTINGS, ...settings }, ...(origin === undefined ? {} : { origin }) } });
+    const service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@geo.test>" }), people: { settings: { ...DEFAULT_PEOPLE_SETTINGS, ...settings }, ...(origin === undefined ? {} : { origin }) } });
     const served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
     services.push({ service, served });
     return served.url;
@@ -253,27 +334,37 @@ describe("people: sign-up settings (geofence, closed sign-up)", () => {
 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
+    smtp = await startSmtpReceiver();
   });
   afterAll(async () => {
     for (const s of services) {
       await s.served.close();
       await s.service.close();
     }
+    await smtp?.close();
     await db?.drop();
   });
+  const verifyAt = (url: string, token: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/v1/auth/verify-email`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ token }) });
 
-  it("refuses sign-up from a blocked country (trusted proxy header) with 403 SVC_GEOFENCE_BLOCKED and creates nothing", async () => {
+  it("refuses sign-up, and the verification of its link, from a blocked country (trusted proxy header) with 403 SVC_GEOFENCE_BLOCKED and creates nothing", async () => {
     const url = await start({ blockedCountries: ["KP"] }, { trustedProxies: ["127.0.0.1/32", "::1/128"], countryHeader: "CF-IPCountry" });
     const blocked = await signUpAt(url, "blocked@geo.test", { "CF-IPCountry": "kp" });
     expect(blocked.status).toBe(403);
     expect(((await blocked.json()) as Json).error.code).toBe("SVC_GEOFENCE_BLOCKED");
+    expect(await db.sql`select 1 from pending_sign_ups where email = 'blocked@geo.test'`).toHaveLength(0);
+    expect((await signUpAt(url, "blocked@geo.test", { "CF-IPCountry": "FR" })).status).toBe(202);
+    const token = signUpTokenIn((await nextMailTo(smtp, "blocked@geo.test", 0)).text) ?? "";
+    const fromKp = await verifyAt(url, token, { "CF-IPCountry": "KP" });
+    expect(fromKp.status).toBe(403);
+    expect(((await fromKp.json()) as Json).error.code).toBe("SVC_GEOFENCE_BLOCKED");
     expect(await db.sql`select 1 from persons where email = 'blocked@geo.test'`).toHaveLength(0);
-    expect((await signUpAt(url, "blocked@geo.test", { "CF-IPCountry": "FR" })).status).toBe(201);
+    expect((await verifyAt(url, token, { "CF-IPCountry": "FR" })).status).toBe(201);
   });
 
   it("ignores the country header from a socket that is not a trusted proxy", async () => {
     const url = await start({ blockedCountries: ["KP"] }, { trustedProxies: ["10.0.0.0/8"], countryHeader: "CF-IPCountry" });
-    expect((await signUpAt(url, "spoofed@geo.test", { "CF-IPCountry": "KP" })).status).toBe(201);
+    expect((await signUpAt(url, "spoofed@geo.test", { "CF-IPCountry": "KP" })).status).toBe(202);
   });
 
   it("counts failed sign-ins per client address: the first X-Forwarded-For hop behind a trusted proxy, else the socket", async () => {
@@ -292,10 +383,16 @@ describe("people: sign-up settings (geofence, closed sign-up)", () => {
     expect((await fromDirect("someone@xff.test", "203.0.113.9")).status).not.toBe(429);
   });
 
-  it("SVC_SIGNUP=closed refuses sign-up with 403 SVC_TIER_INSUFFICIENT", async () => {
+  it("SVC_SIGNUP=closed refuses sign-up, and the verification of a link mailed while it was open, with 403 SVC_TIER_INSUFFICIENT", async () => {
+    const open = await start({});
+    expect((await signUpAt(open, "closed@geo.test")).status).toBe(202);
+    const token = signUpTokenIn((await nextMailTo(smtp, "closed@geo.test", 0)).text) ?? "";
     const url = await start({ signup: "closed" });
     const r = await signUpAt(url, "closed@geo.test");
     expect(r.status).toBe(403);
     expect(((await r.json()) as Json).error).toMatchObject({ code: "SVC_TIER_INSUFFICIENT", details: { reason: "signup_closed" } });
+    const late = await verifyAt(url, token);
+    expect(late.status).toBe(403);
+    expect(((await late.json()) as Json).error).toMatchObject({ code: "SVC_TIER_INSUFFICIENT", details: { reason: "signup_closed" } });
   });
 });

@@ -6,7 +6,7 @@ import { serveOnFreePort } from "@agentq/mcp/testing";
 import { composeService } from "./compose.ts";
 import { createLogger } from "./logger.ts";
 import { serveComposed, type ServedService } from "./testing/serve-composed.ts";
-import { cookieFrom, PENDING_MFA_COOKIE, SESSION_COOKIE } from "./testing/people.ts";
+import { cookieFrom, PENDING_MFA_COOKIE, SESSION_COOKIE, signUpPerson, TRUSTED_LOOPBACK } from "./testing/people.ts";
 
 // Issue 25 (safe under hostile input), items 3, 6 and 7, over real HTTP on PostgreSQL with real
 // concurrency: throttles decided before the work they guard (sign-in, MFA, step-up), the
@@ -25,13 +25,13 @@ const NOTICE = {
   good_faith_statement: true,
 };
 
-/** A mailer whose sends wait until `open()` (a slow or stuck mail transport). */
+/** A mailer whose sends wait, after `shut()`, until `open()` (a slow or stuck mail transport); open at first. */
 class GatedMailer implements Mailer {
   readonly sent: MailMessage[] = [];
   /** Sends that arrived and wait for the gate. */
   waiting = 0;
   private release: () => void = () => undefined;
-  private gate: Promise<void> = new Promise((resolve) => (this.release = resolve));
+  private gate: Promise<void> = Promise.resolve();
   private arrivals: (() => void)[] = [];
 
   async send(message: MailMessage): Promise<void> {
@@ -45,8 +45,16 @@ class GatedMailer implements Mailer {
   arrived(): Promise<void> {
     return this.waiting > 0 ? Promise.resolve() : new Promise((resolve) => this.arrivals.push(resolve));
   }
+  /** From now on, sends wait for `open()`. */
+  shut(): void {
+    this.gate = new Promise((resolve) => (this.release = resolve));
+  }
   open(): void {
     this.release();
+  }
+  /** The mails handed over to `address` (a test inbox for `signUpPerson`). */
+  to(address: string): MailMessage[] {
+    return this.sent.filter((m) => m.to === address);
   }
 }
 
@@ -79,14 +87,14 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
     const [row] = await served.db.sql<{ n: number }[]>`select count(*)::int as n from audit_log where workspace_id = ${workspaceId} and activity = ${activity}`;
     return row?.n ?? 0;
   };
+  /** Signs a person up through the mailed link, from a client address of its own. */
   const signUp = async (tag: string): Promise<{ address: string; workspaceId: string; personId: string }> => {
     const address = email(tag);
-    const res = await call("POST", "/v1/auth/sign-up", { from: newAddress(), body: { email: address, password: PASSWORD, workspace_name: tag } });
-    expect(res.status).toBeLessThan(300);
-    const [row] = await served.db.sql<{ workspace_id: string; id: string }[]>`select workspace_id, id from persons where email = ${address}`;
-    if (row === undefined) throw new Error(`no person ${address}`);
-    return { address, workspaceId: row.workspace_id, personId: row.id };
+    const signedUp = await signUpPerson(served.baseUrl, { email: address, password: PASSWORD, workspaceName: tag, inbox: mailer }, { "X-Forwarded-For": newAddress() });
+    return { address, workspaceId: (signedUp.body.workspace as Json).id as string, personId: (signedUp.body.person as Json).id as string };
   };
+  /** The mails to `address` carrying a password-reset link (not its sign-up's verification mail). */
+  const resetMails = (address: string) => mailer.to(address).filter((m) => /\/reset-password#token=agq_pr_/.test(m.text));
   const codeAt = (secret: string, offsetSteps = 0) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
   /** Six-digit codes that are not valid now (nor one step either side, nor in the next step). */
   const wrongCodes = (secret: string, count: number): string[] => {
@@ -117,7 +125,7 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
   };
 
   beforeAll(async () => {
-    served = await serveComposed({ mailer, origin: { trustedProxies: ["127.0.0.1/32", "::1/128"], countryHeader: null } });
+    served = await serveComposed({ mailer, origin: TRUSTED_LOOPBACK });
   });
   afterAll(async () => {
     mailer.open();
@@ -176,21 +184,25 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
   it("a password reset answers 202 without waiting for its work, for a known and an unknown email alike; the mail and its audit row follow", { timeout: 20_000 }, async () => {
     const person = await signUp("reset-fast");
     const from = newAddress();
+    mailer.shut();
     // Nothing that reads people can proceed while this lock is held; the mail transport is stuck too.
     const blocker = await served.db.sql.reserve();
     try {
       await blocker`begin`;
       await blocker`lock table persons in access exclusive mode`;
       // A stall bound, not a speed test: while the lock is held, work that waits for it never ends.
+      // The dashboard's "forgot your password?" page takes the same path (acceptPasswordReset).
+      const forgotPage = () => fetch(`${served.baseUrl}/forgot-password`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: served.baseUrl, "X-Forwarded-For": from }, body: new URLSearchParams({ email: "nobody-on-the-page@throttle.test" }) });
       const answers = await Promise.race([
-        Promise.all([call("POST", "/v1/auth/password-reset", { from, body: { email: person.address } }), call("POST", "/v1/auth/password-reset", { from, body: { email: "nobody-here@throttle.test" } })]),
+        Promise.all([call("POST", "/v1/auth/password-reset", { from, body: { email: person.address } }), call("POST", "/v1/auth/password-reset", { from, body: { email: "nobody-here@throttle.test" } }), forgotPage()]),
         new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
       ]);
       expect(answers, "the answers waited for the locked table").not.toBeNull();
-      const [known, unknown] = answers ?? [];
+      const [known, unknown, page] = answers ?? [];
       expect(known?.status).toBe(202);
       expect(unknown?.status).toBe(202);
       expect(known?.body).toEqual(unknown?.body);
+      expect(page?.status).toBe(200);
     } finally {
       await blocker`commit`;
       blocker.release();
@@ -200,7 +212,7 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
     expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(0);
     mailer.open();
     await served.service.afterAnswer.settled();
-    expect(mailer.sent.filter((m) => m.to === person.address)).toHaveLength(1);
+    expect(resetMails(person.address)).toHaveLength(1);
     expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(1);
   });
 
@@ -216,7 +228,7 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
     expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
     await served.service.afterAnswer.settled();
     expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(3);
-    expect(mailer.sent.filter((m) => m.to === person.address)).toHaveLength(3);
+    expect(resetMails(person.address)).toHaveLength(3);
     // Another address may still ask, but the email's mails are used up for the hour: 202, no mail, no row.
     expect((await call("POST", "/v1/auth/password-reset", { from: newAddress(), body: { email: person.address } })).status).toBe(202);
     await served.service.afterAnswer.settled();
@@ -244,16 +256,46 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
     expect((await register(newAddress())).status).toBe(201);
   });
 
-  it("limits sign-up per address: the 11th in an hour is 429", async () => {
+  it("limits sign-up per address: of 11 in parallel in an hour, 10 get 202 and one 429, a malformed 12th is 429 too; the dashboard's /sign-up counts in the same window", async () => {
     const from = newAddress();
     const results = await Promise.all(Array.from({ length: 11 }, (_, i) => call("POST", "/v1/auth/sign-up", { from, body: { email: email(`signup-${i}`), password: PASSWORD, workspace_name: `w${i}` } })));
-    const counts = statusCounts(results);
-    expect(counts[429]).toBe(1);
-    expect(results.filter((r) => r.status === 429)[0]?.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "sign_up", limit: 10 } });
+    expect(statusCounts(results)).toEqual({ 202: 10, 429: 1 });
+    expect(results.filter((r) => r.status === 429)[0]?.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "sign_up", limit: 10, window: "PT1H" } });
+    // Counted before the body's work: a malformed request past the limit is 429, not 400.
+    expect((await call("POST", "/v1/auth/sign-up", { from, body: { email: "not an address", password: "short", workspace_name: "w" } })).body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "sign_up" } });
+    const page = await fetch(`${served.baseUrl}/sign-up`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: served.baseUrl, "X-Forwarded-For": from }, body: new URLSearchParams({ email: email("signup-page"), password: PASSWORD, workspace_name: "page" }) });
+    expect(page.status).toBe(429);
+    const elsewhere = await fetch(`${served.baseUrl}/sign-up`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: served.baseUrl, "X-Forwarded-For": newAddress() }, body: new URLSearchParams({ email: email("signup-page"), password: PASSWORD, workspace_name: "page" }) });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it("limits email verification per address (REST and the dashboard's /verify-email): the 31st in 15 minutes is 429, before the token is looked at", async () => {
+    const from = newAddress();
+    const results = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/v1/auth/verify-email", { from, body: { token: `agq_ev_${"A".repeat(43)}` } })));
+    expect(statusCounts(results)).toEqual({ 401: 20 });
+    const pages = await Promise.all(Array.from({ length: 10 }, () => fetch(`${served.baseUrl}/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: served.baseUrl, "X-Forwarded-For": from }, body: new URLSearchParams({ token: `agq_ev_${"A".repeat(43)}` }) })));
+    expect(pages.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 401));
+    const refused = await call("POST", "/v1/auth/verify-email", { from, body: { token: "agq_ev_x" } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: "SVC_RATE_LIMITED", details: { bucket: "verify_email", limit: 30, window: "PT15M" } });
+    expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await call("POST", "/v1/auth/verify-email", { from: newAddress(), body: { token: "agq_ev_x" } })).status).toBe(401);
+  });
+
+  it("a sign-up of a registered address answers 202 and draws on that email's reset-mail budget: after two resets one notice is mailed and audited, then nothing", async () => {
+    mailer.open();
+    const person = await signUp("registered-budget");
+    for (let i = 0; i < 2; i++) expect((await call("POST", "/v1/auth/password-reset", { from: newAddress(), body: { email: person.address } })).status).toBe(202);
+    for (let i = 0; i < 2; i++) expect((await call("POST", "/v1/auth/sign-up", { from: newAddress(), body: { email: person.address, password: PASSWORD, workspace_name: "again" } })).status).toBe(202);
+    await served.service.afterAnswer.settled();
+    // Two resets and one sign-up notice (a reset link too); the second sign-up is past the budget.
+    expect(resetMails(person.address)).toHaveLength(3);
+    expect(await auditCount(person.workspaceId, "person.password_reset_requested")).toBe(2);
+    expect(await auditCount(person.workspaceId, "person.sign_up_attempted")).toBe(1);
   });
 
   it("shares the notice-intake limit between two server processes on one database, with SVC_RATE_LIMITER=off, per client address", async () => {
-    const other = composeService({ sql: served.db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.baseUrl, logger: createLogger("silent"), rateLimiter: "off", people: { origin: { trustedProxies: ["127.0.0.1/32"], countryHeader: null } } });
+    const other = composeService({ sql: served.db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.baseUrl, logger: createLogger("silent"), rateLimiter: "off", people: { origin: TRUSTED_LOOPBACK } });
     const otherServed = await serveOnFreePort((request: Request, env?: unknown) => other.fetch(request, env));
     try {
       const from = newAddress();

@@ -15,7 +15,7 @@
  *   `position` of an item, or null for the first page) and `limit`, and return at most
  *   `limit + 1` items so the caller can tell whether another page exists.
  */
-import type { CallerGuard } from "./access/authenticate.ts";
+import type { CallerGuard } from "./access/caller-guard.ts";
 import type { AuditEntry, NewAuditEntry } from "./audit/audit-entry.ts";
 import type { AiAccount, AiAccountState, Credential, Person, PersonSession, Role, Workspace, WorkspaceState } from "./access/model.ts";
 import type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
@@ -23,14 +23,15 @@ import type { MessageRecord, MessageState, NewMessage } from "./messaging/messag
 import type { IdSource } from "./ids.ts";
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "./webhooks/webhook.ts";
 import type { MailMessage } from "./mail/mail-message.ts";
-import type { OidcAttempt, OidcIdentity } from "./oidc/oidc-identity.ts";
+import type { LinkedIdentity, OidcAttempt, OidcIdentity } from "./oidc/oidc-identity.ts";
+import type { PendingSignUp } from "./people/pending-sign-up.ts";
 import type { PersonToken, PersonTokenPurpose } from "./people/person-tokens.ts";
 import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
 import type { Notice, NoticeItem, NoticeLocation, NoticeState } from "./notices/notice.ts";
 import type { CandidateFilters, Enrichment, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, CandidateStatus, Detector, Rule, RuleFilters } from "./session-state/learning-model.ts";
 import type { ImportRecord, ImportRow } from "./session-state/imports/imports.ts";
-import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage.ts";
+import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage-model.ts";
 import type { AuthorizationCode, GrantRevocationCause, OAuthClient, OAuthGrant, RefreshTokenRecord } from "./oauth/model.ts";
 import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/model.ts";
 
@@ -326,6 +327,43 @@ export interface PersonTokenStore {
 }
 
 /**
+ * Sign-ups waiting for their email to be proven (DESIGN §2c). Not tied to a workspace (none
+ * exists yet). Emails are not unique here: a pending sign-up never reserves its address.
+ */
+export interface PendingSignUpStore {
+  /** Inserts a pending sign-up. */
+  insert(p: { signUp: PendingSignUp }): Promise<void>;
+  /** How many pending sign-ups of `email` (normalized) were created at or after `since`. */
+  countSince(p: { email: string; since: Date }): Promise<number>;
+  /**
+   * Takes the pending sign-up with that token hash when it has not expired at `now`: deletes it
+   * and returns it, in one conditional write, so of two concurrent takes exactly one gets it
+   * (and a rolled-back transaction puts it back). Null when unknown, taken already or expired.
+   */
+  take(p: { tokenHash: string; now: Date }): Promise<PendingSignUp | null>;
+  /** Deletes pending sign-ups that expired before `before`; returns how many. */
+  purgeExpiredBefore(p: { before: Date }): Promise<number>;
+}
+
+/**
+ * Identities at an OpenID Connect provider linked to people (DESIGN §2c). An (issuer, subject)
+ * pair is linked to one person at most, across all workspaces. Removing or erasing a person
+ * (WorkspacePeopleStore) deletes their identities.
+ */
+export interface LinkedIdentityStore {
+  /**
+   * Links the identity to its person. `already_linked` (nothing written) with the identity as
+   * stored when that issuer and subject are linked already, to this person or another; of two
+   * concurrent links of one pair exactly one gets `linked`.
+   */
+  link(p: { identity: LinkedIdentity }): Promise<{ kind: "linked" } | { kind: "already_linked"; identity: LinkedIdentity }>;
+  /** The identity linked for that issuer and subject (any workspace), or null. */
+  findBySubject(p: { issuer: string; subject: string }): Promise<LinkedIdentity | null>;
+  /** The person's linked identities, oldest first. */
+  listOfPerson(p: { workspaceId: string; personId: string }): Promise<LinkedIdentity[]>;
+}
+
+/**
  * The people of a workspace as its owners and admins manage them. Changes that could leave a
  * workspace without an owner are serialized per workspace (PostgreSQL: a lock on the workspace
  * row), so two owners demoting each other at once cannot both succeed.
@@ -341,13 +379,13 @@ export interface WorkspacePeopleStore {
    */
   setRole(p: { workspaceId: string; personId: string; role: Role }): Promise<{ kind: "changed"; before: Person; person: Person } | { kind: "last_owner" } | { kind: "not_found" }>;
   /**
-   * Removes the person with their sessions, recovery codes and tokens. `last_owner` (nothing
+   * Removes the person with their sessions, recovery codes, tokens and linked identities. `last_owner` (nothing
    * removed) when the person is the workspace's only owner; `not_found` when missing.
    */
   remove(p: { workspaceId: string; personId: string }): Promise<{ kind: "removed"; person: Person } | { kind: "last_owner" } | { kind: "not_found" }>;
   /**
    * Erases the person (DELETE /v1/me) like `remove` but whatever their role: the person, their
-   * sessions, recovery codes and tokens are deleted. `wasLastOwner` tells whether the workspace
+   * sessions, recovery codes, tokens and linked identities are deleted. `wasLastOwner` tells whether the workspace
    * has no owner left. `not_found` when missing.
    */
   erase(p: { workspaceId: string; personId: string }): Promise<{ kind: "erased"; person: Person; wasLastOwner: boolean } | { kind: "not_found" }>;
@@ -767,6 +805,8 @@ export interface Stores {
   imports: ImportStore;
   oauth: OAuthStore;
   personTokens: PersonTokenStore;
+  pendingSignUps: PendingSignUpStore;
+  linkedIdentities: LinkedIdentityStore;
   workspacePeople: WorkspacePeopleStore;
   workspaceLifecycle: WorkspaceLifecycleStore;
 }

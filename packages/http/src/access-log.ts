@@ -1,6 +1,7 @@
 import type { Principal } from "@agentq/core";
 import type { MiddlewareHandler } from "hono";
-import { routePath } from "hono/route";
+import type { Context } from "hono";
+import { matchedRoutes } from "hono/route";
 
 /**
  * One served HTTP request, as the access log records it: what was asked (method and the matched
@@ -34,10 +35,7 @@ export function accessLog(onServed: (entry: ServedRequest) => void): MiddlewareH
   return async (c, next) => {
     const startedAt = performance.now();
     await next();
-    // The last matched route is the handler's; only a catch-all middleware ("*", which Hono
-    // registers as "/*") means that no route matched.
-    const pattern = routePath(c, -1);
-    const route = pattern === "" || pattern === "*" || pattern === "/*" ? null : pattern;
+    const route = answeringRoute(c);
     const principal = c.get("principal");
     onServed({
       method: c.req.method,
@@ -49,4 +47,24 @@ export function accessLog(onServed: (entry: ServedRequest) => void): MiddlewareH
       ...(principal === undefined ? {} : principal.kind === "person" ? { workspace_id: principal.workspace.id, person_id: principal.person.id } : { workspace_id: principal.workspace.id, ai_account_id: principal.account.id, credential_id: principal.credential.id }),
     });
   };
+}
+
+const isWildcard = (path: string): boolean => path.endsWith("*");
+
+/**
+ * The route pattern of the handler that answered, or null when no route matched. Several routes
+ * may match one path (`/v1/backlog/search` and `/v1/backlog/{backlog_item_id}`): the one that
+ * ran is at `c.req.routeIndex`, where Hono's dispatch stopped (the last matched route is merely
+ * the one registered last). When a middleware answered (a pattern ending in `*`, such as a
+ * refusal before any handler ran), the route is the first non-wildcard route matched after it:
+ * the handler that would have run. Only catch-alls means that no route matched.
+ */
+function answeringRoute(c: Context): string | null {
+  const routes = matchedRoutes(c);
+  const index = c.req.routeIndex;
+  const answered = routes[index]?.path ?? "";
+  if (!isWildcard(answered)) return answered === "" ? null : answered;
+  const aimed = routes.slice(index + 1).find((r) => !isWildcard(r.path));
+  if (aimed !== undefined) return aimed.path;
+  return answered === "*" || answered === "/*" ? null : answered;
 }

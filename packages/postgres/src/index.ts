@@ -1,7 +1,7 @@
 export { migrate, MIGRATIONS_FOLDER } from "./migrate.ts";
 export { startEmbeddedPostgres, EmbeddedPostgresError, repoRoot, freePort } from "./embedded.ts";
 export type { EmbeddedPostgres, EmbeddedPostgresOptions } from "./embedded.ts";
-export { translatePgError, isUnavailable, uniqueViolationOutcome, withPgErrors } from "./pg-errors.ts";
+export { translatePgError, isDataException, isUnavailable, uniqueViolationOutcome, withPgErrors } from "./pg-errors.ts";
 export type { UniqueViolationOutcome } from "./pg-errors.ts";
 export { CONNECT_TIMEOUT_SECONDS, reconnectBackoffSeconds, resilientPoolOptions } from "./pool-options.ts";
 export type { SqlClient } from "./sql-client.ts";

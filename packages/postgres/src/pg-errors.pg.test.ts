@@ -2,7 +2,7 @@ import { isDomainError } from "@agentq/core";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
-import { isUnavailable, translatePgError, uniqueViolationOutcome } from "./pg-errors.ts";
+import { isDataException, isUnavailable, translatePgError, uniqueViolationOutcome } from "./pg-errors.ts";
 import { createTestSchema, type TestSchema } from "./testing/test-schema.ts";
 
 let db: TestSchema;
@@ -42,5 +42,25 @@ describe("PostgreSQL error translation", () => {
     expect(translatePgError(failure)).toBe(failure);
     const other = await db.sql`insert into workspaces (id, name, owner_person_id, state, created_at) values ('w1', 'n', 'p', 'active', now()), ('w1', 'n', 'p', 'active', now())`.then(() => null, (e: unknown) => e);
     expect(uniqueViolationOutcome(other)).toBeNull();
+  });
+
+  it("a data exception (SQLSTATE class 22: U+0000 in text or jsonb, a lone surrogate in jsonb, a number out of range) becomes SVC_MALFORMED_REQUEST, never 503 (DESIGN §2c)", async () => {
+    const failures = [
+      await db.sql`select ${"a\u0000b"}::text`.then(() => null, (e: unknown) => e),
+      await db.sql.unsafe(`select '{"a":"\\u0000"}'::jsonb`).then(() => null, (e: unknown) => e),
+      await db.sql.unsafe(`select '{"a":"\\ud800"}'::jsonb`).then(() => null, (e: unknown) => e),
+      await db.sql`select ${"99999999999"}::int4`.then(() => null, (e: unknown) => e),
+    ];
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(postgres.PostgresError);
+      expect((failure as postgres.PostgresError).code.startsWith("22")).toBe(true);
+      expect(isDataException(failure)).toBe(true);
+      expect(isUnavailable(failure)).toBe(false);
+      const translated = translatePgError(failure);
+      expect(isDomainError(translated) && translated.code).toBe("SVC_MALFORMED_REQUEST");
+    }
+    // Through a store, as a request's value would arrive.
+    const refused = await new PgWorkspaceStore(db.sql).findById({ workspaceId: "w\u0000" }).then(() => null, (e: unknown) => e);
+    expect(isDomainError(refused) && refused.code).toBe("SVC_MALFORMED_REQUEST");
   });
 });

@@ -4,8 +4,10 @@ import postgres from "postgres";
 /**
  * The one place PostgreSQL and driver errors become the core's outcomes (STYLE §Errors):
  * unique violations of known constraints become store results (`name_taken`, `email_taken`,
- * ...), and every error that means "the database cannot serve us right now" becomes
- * DomainError SVC_SERVICE_UNAVAILABLE. Anything else is rethrown unchanged (a bug).
+ * ...), every error that means "the database cannot serve us right now" becomes
+ * DomainError SVC_SERVICE_UNAVAILABLE, and a data exception (a value PostgreSQL cannot take,
+ * SQLSTATE class 22) becomes SVC_MALFORMED_REQUEST (DESIGN §2c: the request's fault, never a
+ * retryable 503). Anything else is rethrown unchanged (a bug).
  */
 
 /** Store results named by the unique constraint whose violation produces them. */
@@ -36,6 +38,16 @@ export function uniqueViolationOutcome(e: unknown): UniqueViolationOutcome | nul
   return name !== undefined && name in UNIQUE_CONSTRAINT_OUTCOMES ? UNIQUE_CONSTRAINT_OUTCOMES[name] : null;
 }
 
+// SQLSTATE class 22, data exception: U+0000 in text (22021 character_not_in_repertoire, 22P05
+// untranslatable_character in jsonb), invalid text representation (22P02), a number out of range
+// (22003), an invalid datetime (22007, 22008)... the value came from the request.
+const DATA_EXCEPTION_CLASS = "22";
+
+/** True when `e` is a PostgreSQL data exception (SQLSTATE class 22): a value the database refused. */
+export function isDataException(e: unknown): boolean {
+  return e instanceof postgres.PostgresError && e.code.startsWith(DATA_EXCEPTION_CLASS);
+}
+
 /** True when `e` means the database could not serve the request (connection lost, shutting down, overloaded, lock conflict). */
 export function isUnavailable(e: unknown): boolean {
   if (e instanceof postgres.PostgresError) return UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_SQLSTATE_CLASSES.some((c) => e.code.startsWith(c));
@@ -43,10 +55,15 @@ export function isUnavailable(e: unknown): boolean {
   return typeof code === "string" && UNAVAILABLE_DRIVER_CODES.has(code);
 }
 
-/** Translates `e`: a DomainError SVC_SERVICE_UNAVAILABLE for an unavailable database, else `e` itself. */
+/**
+ * Translates `e`: a DomainError SVC_SERVICE_UNAVAILABLE for an unavailable database,
+ * SVC_MALFORMED_REQUEST (details.reason "unstorable_value", the SQLSTATE kept as the cause only)
+ * for a data exception, else `e` itself.
+ */
 export function translatePgError(e: unknown): unknown {
   if (e instanceof DomainError) return e;
   if (isUnavailable(e)) return new DomainError("SVC_SERVICE_UNAVAILABLE", "The database is unavailable; retry with backoff.", undefined, { cause: e });
+  if (isDataException(e)) return new DomainError("SVC_MALFORMED_REQUEST", "A value of the request cannot be stored or compared.", { reason: "unstorable_value" }, { cause: e });
   return e;
 }
 

@@ -16,6 +16,7 @@ import { PgImportStore, PgUsageStore } from "./pg-record-stores.ts";
 import { PgLessonCandidateStore, PgLessonStore, PgRuleStore } from "./pg-learning-stores.ts";
 import { PgOAuthStore } from "./pg-oauth-store.ts";
 import { PgPersonTokenStore, PgWorkspacePeopleStore } from "./pg-person-admin-stores.ts";
+import { PgLinkedIdentityStore, PgPendingSignUpStore } from "./pg-sign-up-stores.ts";
 import { PgWorkspaceLifecycleStore } from "./pg-workspace-lifecycle-store.ts";
 import { PgBacklogStore, PgBuildSessionStore, PgDecisionLogStore, PgProjectStore, PgRecordEventStore } from "./pg-session-state-stores.ts";
 
@@ -49,6 +50,8 @@ export function createPgStores(sql: postgres.Sql): Stores {
     imports: new PgImportStore(sql),
     oauth: new PgOAuthStore(sql),
     personTokens: new PgPersonTokenStore(sql),
+    pendingSignUps: new PgPendingSignUpStore(sql),
+    linkedIdentities: new PgLinkedIdentityStore(sql),
     workspacePeople: new PgWorkspacePeopleStore(sql, sql),
     workspaceLifecycle: new PgWorkspaceLifecycleStore(sql, sql),
   };
@@ -84,6 +87,8 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     imports: new PgImportStore(tx),
     oauth: new PgOAuthStore(tx),
     personTokens: new PgPersonTokenStore(tx),
+    pendingSignUps: new PgPendingSignUpStore(tx),
+    linkedIdentities: new PgLinkedIdentityStore(tx),
     workspacePeople: new PgWorkspacePeopleStore(tx, null),
     workspaceLifecycle: new PgWorkspaceLifecycleStore(tx, null),
   };

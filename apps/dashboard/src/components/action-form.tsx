@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 /**
  * A one-button form that posts an action (freeze, revoke, release...). It works without
  * JavaScript (a POST answered with a redirect back to the page); htmx, which the page boosts,

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { describe, expect, it } from "vitest";
 import { safeReturnTo } from "../return-to.ts";
 import { EmptyState } from "./empty-state.tsx";

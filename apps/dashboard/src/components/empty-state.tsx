@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 
 /** What a list shows when it has nothing: what is missing, and what to do about it. */

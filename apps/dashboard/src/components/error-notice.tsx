@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 /** An error as the dashboard shows it: the SVC_ code first (what a person quotes to support), then the message. */
 export interface ShownError {
   code: string;

@@ -1,5 +1,6 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
-import type { StaticAssets } from "../static-assets.ts";
+import type { StaticAsset, StaticAssets } from "../static-assets.ts";
 
 /** The person looking at a page, as the header shows them (null: signed out). */
 export interface Viewer {
@@ -38,6 +39,8 @@ export interface LayoutProps {
   current?: NavKey | undefined;
   /** False for a page whose forms leave this origin (the OAuth consent): no htmx boosting, no navigation. Default true. */
   boosted?: boolean | undefined;
+  /** Scripts of this page only (files of this origin, deferred), after the ones every page loads. */
+  scripts?: readonly StaticAsset[] | undefined;
   children?: Child;
 }
 
@@ -60,6 +63,9 @@ export function Layout(props: LayoutProps) {
         <script src={props.assets.htmx.path} defer></script>
         <script src={props.assets.localTime.path} defer></script>
         <script src={props.assets.copyButton.path} defer></script>
+        {(props.scripts ?? []).map((script) => (
+          <script src={script.path} defer></script>
+        ))}
       </head>
       <body>
         <a class="skip-link" href="#main">

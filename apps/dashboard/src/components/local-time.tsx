@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 /**
  * An instant as a <time> element: the server writes it in UTC ("2026-11-24 09:30:00 UTC", right
  * without JavaScript) and the page's local-time script rewrites the text in the viewer's own time

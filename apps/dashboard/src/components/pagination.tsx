@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 /**
  * Cursor pagination under a list: "Next page" carries the list's `next_cursor` and keeps the
  * page's other query parameters (its filters); "First page" drops the cursor. The service's

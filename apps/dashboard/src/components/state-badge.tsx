@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 const TONES: Record<string, "ok" | "warn" | "bad" | "neutral"> = {
   active: "ok",
   healthy: "ok",

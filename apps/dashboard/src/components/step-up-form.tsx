@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 /**
  * The step-up form (a code from the authenticator app, or a recovery code): posts to
  * /settings/step-up, which confirms the person for five minutes and then goes back to

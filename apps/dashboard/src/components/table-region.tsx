@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 
 /**

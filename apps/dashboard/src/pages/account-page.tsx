@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { CANDIDATE_STATUSES } from "@agentq/core";
 import { EmptyState } from "../components/empty-state.tsx";
 import { LocalTime } from "../components/local-time.tsx";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 
 /** What the consent page shows of an authorization request. */

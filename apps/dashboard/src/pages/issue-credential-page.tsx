@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES } from "@agentq/core";
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import type { AiAccountWire } from "../wire.ts";

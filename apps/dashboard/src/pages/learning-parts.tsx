@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { EmptyState } from "../components/empty-state.tsx";
 import { hrefWith } from "../components/pagination.tsx";
 import type { ProjectWire } from "./projects-page.tsx";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 
 /** The second step of a sign-in with MFA: a code from the authenticator app, or a recovery code. */

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { encodeQR } from "@paulmillr/qr";
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { SecretReveal } from "./revealed-secret-page.tsx";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { EmptyState } from "../components/empty-state.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { EmptyState } from "../components/empty-state.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";

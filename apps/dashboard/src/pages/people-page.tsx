@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { PeopleListItem } from "@agentq/core";
 import { ActionForm } from "../components/action-form.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { CredentialWire } from "../wire.ts";
 
 /**

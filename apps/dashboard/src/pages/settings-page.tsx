@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -10,8 +11,14 @@ export interface PersonMeWire {
   workspace: { id: string; name: string; state: string; plan: string };
 }
 
-/** The signed-in person's settings: who they are, their workspace and plan, their sign-in's second factor. */
-export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null; error?: ShownError | undefined; done?: string | undefined }) {
+/** The identity provider of the service and the identities at it linked to the person (null: OIDC not configured). */
+export interface OidcSettings {
+  label: string;
+  identities: readonly { id: string; issuer: string; createdAt: Date }[];
+}
+
+/** The signed-in person's settings: who they are, their workspace and plan, their sign-in's second factor, their linked identity. */
+export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null; oidc?: OidcSettings | null | undefined; error?: ShownError | undefined; done?: string | undefined }) {
   const { person, workspace } = props.me;
   return (
     <>
@@ -59,6 +66,7 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
           </>
         )}
       </section>
+      {props.oidc == null ? null : <LinkedIdentitySection oidc={props.oidc} />}
       <section class="panel">
         <h2>Workspace</h2>
         <dl class="facts">
@@ -93,5 +101,33 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
         </ul>
       </section>
     </>
+  );
+}
+
+/** Sign-in with the identity provider: the linked identities, and a link to link (another) one. */
+function LinkedIdentitySection(props: { oidc: OidcSettings }) {
+  const { label, identities } = props.oidc;
+  const start = `/v1/auth/oidc/start?${new URLSearchParams({ link: "1", return_to: "/settings?done=linked" }).toString()}`;
+  return (
+    <section class="panel" data-linked-identities={String(identities.length)}>
+      <h2>Sign in with {label}</h2>
+      {identities.length === 0 ? (
+        <p>Link your {label} account to sign in with it. An account there whose email matches yours is not enough: it signs you in only once linked here.</p>
+      ) : (
+        <ul class="link-list">
+          {identities.map((identity) => (
+            <li>
+              Linked <LocalTime at={identity.createdAt.toISOString()} /> (<code>{identity.issuer}</code>)
+            </li>
+          ))}
+        </ul>
+      )}
+      <p>
+        {/* A plain link, not boosted: the start answers with a redirect to the identity provider. */}
+        <a class="button secondary" href={start} hx-boost="false">
+          {identities.length === 0 ? `Link ${label}` : `Link another ${label} account`}
+        </a>
+      </p>
+    </section>
   );
 }

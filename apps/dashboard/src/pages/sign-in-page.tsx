@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 
 /** The sign-in form (email and password), the identity provider's button when OIDC is configured. */
@@ -23,6 +24,7 @@ export function SignInPage(props: { error?: ShownError | undefined; email?: stri
         </div>
         <div class="actions">
           <button type="submit">Sign in</button>
+          <a href="/forgot-password">Forgot your password?</a>
           <a href="/sign-up">Create a workspace</a>
         </div>
       </form>

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 
 /** The values a sign-up form is shown again with after a refusal (never the password). */

@@ -1,5 +1,6 @@
-import { authenticateSession, isDomainError, signIn, signOut, signUp, verifyMfaSignIn } from "@agentq/core";
-import { clearCookieHeader, readCookie, requestOrigin, setCookieHeader, type SessionEdge } from "@agentq/http";
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import { authenticateSession, isDomainError, signIn, signOut, verifyEmail, verifyMfaSignIn } from "@agentq/core";
+import { acceptSignUp, clearCookieHeader, readCookie, requestOrigin, setCookieHeader, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import { safeReturnTo } from "../return-to.ts";
 import type { DashboardEnv } from "../dashboard-env.ts";
@@ -8,17 +9,21 @@ import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { MfaPage } from "../pages/mfa-page.tsx";
 import { SignInPage } from "../pages/sign-in-page.tsx";
 import { SignUpPage } from "../pages/sign-up-page.tsx";
+import { SignUpSentPage, VerifyEmailPage } from "../pages/verify-email-page.tsx";
 
 /** What the sign-in pages need besides the kit. */
 export interface AuthPageDeps {
   sessions: SessionEdge;
   /** The OIDC button's label, or null when OIDC is not configured. */
   oidcLabel: string | null;
+  /** Runs a sign-up's work (lookup, pending sign-up, mail) after its page is answered. */
+  afterAnswer: AfterAnswerWork;
 }
 
 /**
- * Sign-in (password, then the MFA step when the person has MFA on), sign-up and sign-out: the
- * same core use cases as POST /v1/auth/*, the same cookies. Every POST here has passed the
+ * Sign-in (password, then the MFA step when the person has MFA on), sign-up (then "check your
+ * mail"), the mailed link's page /verify-email, and sign-out: the same core use cases as POST
+ * /v1/auth/*, the same cookies. Every POST here has passed the
  * dashboard's same-origin check, so another site can neither sign a browser in nor out.
  */
 export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: AuthPageDeps): void {
@@ -33,7 +38,12 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
   const signInPage = (c: Context<DashboardEnv>, p: { returnTo: string; email?: string; error?: ReturnType<typeof refusalOf>; notice?: string }) =>
     kit.page(c, { title: "Sign in", status: p.error?.status }, <SignInPage returnTo={p.returnTo} email={p.email} oidcLabel={deps.oidcLabel} error={p.error?.error} notice={p.notice} />);
 
-  app.get("/sign-in", (c) => signInPage(c, { returnTo: safeReturnTo(c.req.query("return_to")), ...(c.req.query("signed_out") === "1" ? { notice: "You are signed out." } : {}) }));
+  const signInNotices: Record<string, string> = { signed_out: "You are signed out.", password_set: "Your password is set. Sign in with it." };
+  const signInNotice = (c: Context<DashboardEnv>) => Object.keys(signInNotices).find((key) => c.req.query(key) === "1");
+  app.get("/sign-in", (c) => {
+    const notice = signInNotice(c);
+    return signInPage(c, { returnTo: safeReturnTo(c.req.query("return_to")), ...(notice === undefined ? {} : { notice: signInNotices[notice] }) });
+  });
   app.post("/sign-in", async (c) => {
     const form = await readForm(c);
     const returnTo = safeReturnTo(form.text("return_to"));
@@ -68,11 +78,26 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
     const form = await readForm(c);
     const values = { email: form.text("email"), workspace_name: form.text("workspace_name"), display_name: form.text("display_name") };
     try {
-      const r = await signUp(kit.deps, { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) }, { origin: origin(c), requestId: c.get("requestId") });
-      return redirect("/", [sessionCookie(r.token)]);
+      // The same path as POST /v1/auth/sign-up: the client address's sign_up limit first, and the work after the
+      // answer, so the page and its timing do not tell whether the address has an account.
+      await acceptSignUp({ core: kit.deps, afterAnswer: deps.afterAnswer }, { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) }, { origin: origin(c), requestId: c.get("requestId") });
+      return kit.page(c, { title: "Check your mail" }, <SignUpSentPage email={values.email.trim().toLowerCase()} />);
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
       return kit.page(c, { title: "Create a workspace", status: refusal.status }, <SignUpPage values={values} error={refusal.error} />);
+    }
+  });
+
+  const verifyEmailPage = (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => kit.page(c, { title: "Confirm your email", status: error?.status, scripts: [kit.assets.fragmentToken] }, <VerifyEmailPage error={error?.error} />);
+  app.get("/verify-email", (c) => verifyEmailPage(c));
+  app.post("/verify-email", async (c) => {
+    const form = await readForm(c);
+    try {
+      // verifyEmail counts the client address's verify_email limit (DESIGN §2c), as on POST /v1/auth/verify-email.
+      const r = await verifyEmail(kit.deps, { token: form.text("token") }, { origin: origin(c), requestId: c.get("requestId") });
+      return redirect("/", [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);
+    } catch (err) {
+      return verifyEmailPage(c, refusalOf(err, c.get("requestId")));
     }
   });
 

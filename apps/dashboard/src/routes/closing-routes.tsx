@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { closeWorkspace, erasePerson, malformed, type PersonPrincipal } from "@agentq/core";
 import { clearCookieHeader, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";

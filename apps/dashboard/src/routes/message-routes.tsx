@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import { readForm } from "../form-input.ts";

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import {
   approveAuthorization,
   AUTHORIZATION_PARAMS,

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { changePersonRole, invitePerson, listPeople, removePerson, resendInvitation, sendMail, type MailMessage, type PersonPrincipal } from "@agentq/core";
 import { clearCookieHeader, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";

@@ -1,4 +1,5 @@
-import { confirmTotp, enrollTotp, stepUp, type PersonPrincipal } from "@agentq/core";
+/** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import { confirmTotp, enrollTotp, listLinkedIdentities, stepUp, type PersonPrincipal } from "@agentq/core";
 import { clearCookieHeader, requestOrigin, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
@@ -14,21 +15,26 @@ import { stepUpFresh } from "../step-up-redirect.ts";
 const DONE: Record<string, string> = {
   stepped_up: "Confirmed: for five minutes you may do what needs a fresh code.",
   closed: "The workspace is closed: its AI accounts and credentials are revoked, and payloads are deleted 30 days from now. You can still export your data or erase yourself.",
+  linked: "Linked: you can now sign in with the identity provider.",
 };
 
 /**
  * The settings page: the person (GET /v1/me), their workspace and plan; TOTP enrolment (a QR
  * code of the otpauth URI, confirmed with a code, then the recovery codes once) and the step-up,
- * through the same core use cases as /v1/auth/mfa/* and /v1/auth/step-up.
+ * through the same core use cases as /v1/auth/mfa/* and /v1/auth/step-up; when OIDC is
+ * configured, the identities linked to the person and the way to link one
+ * (GET /v1/auth/oidc/start?link=1, DESIGN §2c).
  */
-export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, sessions: SessionEdge): void {
+export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: { sessions: SessionEdge; oidcLabel: string | null }): void {
+  const { sessions } = deps;
   const person = (c: Context<DashboardEnv>) => c.get("principal") as PersonPrincipal;
   const origin = (c: Context<DashboardEnv>) => requestOrigin(c, sessions.origin, (address) => sessions.isTrustedProxy(address));
   const settingsPage = async (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => {
     const me = await kit.run<PersonMeWire>(c, { name: "get_me", input: {} });
     const until = person(c).session.stepUpUntil;
     const stepUpUntil = stepUpFresh(until, kit.deps.clock.now()) ? until : null;
-    return kit.page(c, { title: "Settings", current: "settings", status: error?.status }, <SettingsPage me={me} stepUpUntil={stepUpUntil} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
+    const oidc = deps.oidcLabel === null ? null : { label: deps.oidcLabel, identities: await listLinkedIdentities(kit.deps, person(c)) };
+    return kit.page(c, { title: "Settings", current: "settings", status: error?.status }, <SettingsPage me={me} stepUpUntil={stepUpUntil} oidc={oidc} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
   };
 
   app.get("/settings", (c) => settingsPage(c));

@@ -2,3 +2,4 @@
 export { CHROMIUM_PATH, launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage } from "./browser.ts";
 export type { AxeViolation, PageProblems } from "./browser.ts";
 export { expectCleanPage } from "./page-checks.ts";
+export { NAV } from "../components/layout.tsx";

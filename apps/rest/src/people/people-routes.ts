@@ -1,4 +1,4 @@
-import { changePersonRole, confirmPasswordReset, invitePerson, isDomainError, listPeople, malformed, peopleListItem, removePerson, requestPasswordReset, resendInvitation, sendMail } from "@agentq/core";
+import { changePersonRole, confirmPasswordReset, invitePerson, listPeople, malformed, peopleListItem, removePerson, resendInvitation } from "@agentq/core";
 import type { Authenticator, CoreDeps, MailMessage, Principal } from "@agentq/core";
 import { Type } from "@sinclair/typebox";
 import type { Context, Hono } from "hono";
@@ -9,7 +9,8 @@ import type { RestEnv } from "../rest-env.ts";
 import type { RouteTable } from "../routes/route-table.ts";
 import { json, readBody } from "./auth-routes.ts";
 import { authenticateCaller } from "./authenticate-caller.ts";
-import { csrfRejected, fromOwnOrigin, requestOrigin, type AfterAnswerWork } from "@agentq/http";
+import { sendLoggedMail } from "./logged-mail.ts";
+import { acceptPasswordReset, csrfRejected, fromOwnOrigin, requestOrigin, type AfterAnswerWork } from "@agentq/http";
 import { clearCookieHeader } from "@agentq/http";
 import type { SessionEdge } from "@agentq/http";
 
@@ -69,14 +70,6 @@ export interface PeopleRouteDeps {
   afterAnswer: AfterAnswerWork;
 }
 
-/** The code of a mail failure's cause, for the log (never the address or the message). */
-function mailFailureReason(error: unknown): string {
-  const cause = isDomainError(error) ? (error.cause as { code?: unknown; responseCode?: unknown } | undefined) : undefined;
-  if (typeof cause?.responseCode === "number") return `smtp_${cause.responseCode}`;
-  if (typeof cause?.code === "string") return cause.code;
-  return isDomainError(error) ? error.code : "unknown";
-}
-
 /**
  * Registers the password-reset routes under /v1/auth and the people routes under /v1/people
  * (DESIGN §2b). The people routes take a person's session cookie only (an owner's or admin's;
@@ -111,32 +104,15 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
     if (id.length === 0 || id.length > 64) throw malformed("person_id must be 1 to 64 characters.", { field: "person_id" });
     return id;
   };
-  /** Sends a mail; false (and one log line with the reason) when it could not be handed over. */
-  const mail = async (message: MailMessage, c: Context<RestEnv>, what: string): Promise<boolean> => {
-    try {
-      await sendMail(core, message);
-      return true;
-    } catch (error) {
-      logger.error({ request_id: requestId(c), mail: what, reason: mailFailureReason(error) }, "mail not sent");
-      return false;
-    }
-  };
+  const mail = (message: MailMessage, c: Context<RestEnv>, what: string): Promise<boolean> => sendLoggedMail(deps, message, { requestId: requestId(c), what });
   const clearCookies = [clearCookieHeader(sessions.cookies, sessions.cookies.session), clearCookieHeader(sessions.cookies, sessions.cookies.pendingMfa)];
 
   routes.add("POST", "/v1/auth/password-reset");
   app.post("/v1/auth/password-reset", handle(async (c) => {
     refuseForeignOrigin(c);
     const body = await readBody(c, PasswordResetBody);
-    const requested = await requestPasswordReset(core, body, { origin: origin(c), requestId: requestId(c) });
-    // After the answer: whether the email has an account, and whether a mail leaves, must not show in the answer or its timing.
-    const id = requestId(c);
-    afterAnswer.run("password_reset", async () => {
-      try {
-        await requested.work();
-      } catch (error) {
-        logger.error({ request_id: id, mail: "password_reset", reason: mailFailureReason(error) }, "password reset not sent");
-      }
-    });
+    // The answer does not wait for the work: whether the email has an account, and whether a mail leaves, must not show in the answer or its timing.
+    await acceptPasswordReset({ core, afterAnswer }, body, { origin: origin(c), requestId: requestId(c) });
     return json(202, { message: "If this address has an account, a link to reset its password is on its way; it works once, within one hour." });
   }));
 

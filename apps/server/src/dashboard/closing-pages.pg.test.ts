@@ -19,8 +19,8 @@ describe("dashboard: export, close and erase in Chromium", () => {
 
   beforeAll(async () => {
     served = await serveComposed();
-    owner = await signUpForDashboard(served.baseUrl, { email: "owner@closing.test", password: "a long and quiet river", workspaceName: "Closing Works", mfa: true, aiAccount: "worker" });
-    other = await signUpForDashboard(served.baseUrl, { email: "bea@closing.test", password: "another long quiet river", workspaceName: "Other Works", aiAccount: "helper" });
+    owner = await signUpForDashboard(served, { email: "owner@closing.test", password: "a long and quiet river", workspaceName: "Closing Works", mfa: true, aiAccount: "worker" });
+    other = await signUpForDashboard(served, { email: "bea@closing.test", password: "another long quiet river", workspaceName: "Other Works", aiAccount: "helper" });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
     problems = watchPage(page);

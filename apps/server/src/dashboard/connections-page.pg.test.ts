@@ -38,8 +38,8 @@ describe("dashboard: connections in Chromium", () => {
 
   beforeAll(async () => {
     served = await serveComposed();
-    owner = await signUpForDashboard(served.baseUrl, { email: "owner@connections.test", password: "a long and quiet river", workspaceName: "Connected Works", aiAccount: "coder" });
-    other = await signUpForDashboard(served.baseUrl, { email: "bea@connections.test", password: "another long quiet river", workspaceName: "Other Works", aiAccount: "helper" });
+    owner = await signUpForDashboard(served, { email: "owner@connections.test", password: "a long and quiet river", workspaceName: "Connected Works", aiAccount: "coder" });
+    other = await signUpForDashboard(served, { email: "bea@connections.test", password: "another long quiet river", workspaceName: "Other Works", aiAccount: "helper" });
     cursor = await connect(owner, "Cursor");
     claude = await connect(owner, "Claude Code");
     await connect(other, "Other Client");

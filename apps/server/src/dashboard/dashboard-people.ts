@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import * as OTPAuth from "otpauth";
 import { sessionHeaders, signUpPerson } from "../testing/people.ts";
+import type { ServedService } from "../testing/serve-composed.ts";
 
 /** A person made for a dashboard test: their workspace, and their authenticator when MFA is on. */
 export interface DashboardPerson {
@@ -16,12 +17,14 @@ export interface DashboardPerson {
 }
 
 /**
- * Signs a person up over REST (a new workspace, them its owner) and, when `mfa` is set, turns on
+ * Signs a person up over REST through the mailed link (read from the served service's SMTP
+ * receiver: a new workspace, them its owner) and, when `mfa` is set, turns on
  * two-step verification with a real TOTP code (which ends the sign-up's session); with
  * `aiAccount`, first creates an AI account of that name with the sign-up's session.
  */
-export async function signUpForDashboard(baseUrl: string, p: { email: string; password: string; workspaceName: string; mfa?: boolean; aiAccount?: string }): Promise<DashboardPerson> {
-  const signedUp = await signUpPerson(baseUrl, { email: p.email, password: p.password, workspaceName: p.workspaceName });
+export async function signUpForDashboard(served: Pick<ServedService, "baseUrl" | "smtp">, p: { email: string; password: string; workspaceName: string; mfa?: boolean; aiAccount?: string }): Promise<DashboardPerson> {
+  const baseUrl = served.baseUrl;
+  const signedUp = await signUpPerson(baseUrl, { email: p.email, password: p.password, workspaceName: p.workspaceName, inbox: served.smtp });
   const post = (path: string, body?: unknown) => fetch(`${baseUrl}${path}`, { method: "POST", headers: sessionHeaders(baseUrl, signedUp.cookie), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   let aiAccountId: string | null = null;
   if (p.aiAccount !== undefined) {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpTokenIn } from "@agentq/core/testing";
+import { nextMailTo } from "../testing/people.ts";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
 
 // The dashboard's routes over HTTP without a browser: sessions, the same-origin rule on every
@@ -16,8 +18,15 @@ describe("dashboard routes: sessions, origin check, workspaces apart", () => {
   const codeOf = async (res: Response) => /data-error-code="([A-Z_]+)"/.exec(await res.text())?.[1] ?? "none";
   const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "").find((c) => c.includes("agentq_session=") && !c.endsWith("=")) ?? "";
 
+  /** Signs up on the dashboard's forms: the sign-up page says to check the mail (no session yet); the mailed token posted on /verify-email signs in. */
   async function signUp(name: string): Promise<string> {
-    const res = await post("/sign-up", { workspace_name: name, email: `owner@${name}.test`, password: "a long and unusual passphrase 7" });
+    const address = `owner@${name}.test`;
+    const asked = await post("/sign-up", { workspace_name: name, email: address, password: "a long and unusual passphrase 7" });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain('data-sign-up="sent"');
+    expect(cookieOf(asked)).toBe("");
+    const token = signUpTokenIn((await nextMailTo(served.smtp, address, 0)).text) ?? "";
+    const res = await post("/verify-email", { token });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/");
     return cookieOf(res);
@@ -59,6 +68,31 @@ describe("dashboard routes: sessions, origin check, workspaces apart", () => {
     expect(signIn.status).toBe(403);
     expect(cookieOf(signIn)).toBe("");
     expect(await (await get("/accounts", a)).text()).not.toContain("evil");
+  });
+
+  it("serves /verify-email with its script file under the strict CSP; a bad token is shown as 401 SVC_UNAUTHENTICATED, another origin is refused, and neither signs in", async () => {
+    const page = await get("/verify-email");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const html = await page.text();
+    const script = /<script src="(\/assets\/fragment-token\.[0-9a-f]{12}\.js)" defer/.exec(html)?.[1] ?? "";
+    expect(script).not.toBe("");
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    expect((await fetch(`${served.baseUrl}${script}`)).headers.get("content-type")).toContain("javascript");
+    const bad = await post("/verify-email", { token: `agq_ev_${"x".repeat(43)}` });
+    expect(bad.status).toBe(401);
+    expect(await codeOf(bad)).toBe("SVC_UNAUTHENTICATED");
+    expect(cookieOf(bad)).toBe("");
+    const foreign = await post("/verify-email", { token: `agq_ev_${"x".repeat(43)}` }, { Origin: "https://evil.test" });
+    expect(foreign.status).toBe(403);
+    expect(await codeOf(foreign)).toBe("SVC_CSRF_REJECTED");
+    // The sign-up page of an address that has an account says the same as any other, and mails that address instead.
+    const again = await post("/sign-up", { workspace_name: "again", email: "owner@alpha.test", password: "a long and unusual passphrase 7" });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('data-sign-up="sent"');
+    const notice = (await nextMailTo(served.smtp, "owner@alpha.test", 1)).text;
+    expect(signUpTokenIn(notice)).toBeNull();
+    expect(notice).toMatch(/\/reset-password#token=agq_pr_/);
   });
 
   it("keeps workspaces apart: another workspace's account is not found, and its actions change nothing", async () => {

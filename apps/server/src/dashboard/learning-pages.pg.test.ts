@@ -40,8 +40,8 @@ describe("dashboard: lessons, candidates and rules in Chromium", () => {
 
   beforeAll(async () => {
     served = await serveComposed();
-    owner = await signUpForDashboard(served.baseUrl, { email: "owner@lessons.test", password: "a long and quiet river", workspaceName: "Learning Works", aiAccount: "learner" });
-    other = await signUpForDashboard(served.baseUrl, { email: "bea@lessons.test", password: "another long quiet river", workspaceName: "Other Works" });
+    owner = await signUpForDashboard(served, { email: "owner@lessons.test", password: "a long and quiet river", workspaceName: "Learning Works", aiAccount: "learner" });
+    other = await signUpForDashboard(served, { email: "bea@lessons.test", password: "another long quiet river", workspaceName: "Other Works" });
     const issued = await fetch(`${served.baseUrl}/v1/credentials`, { method: "POST", headers: sessionHeaders(served.baseUrl, owner.cookie), body: JSON.stringify({ ai_account_id: owner.aiAccountId, tier: "operational", scopes: OPERATIONAL_SCOPES, name: "learner-box" }) });
     expect(issued.status).toBe(201);
     token = ((await issued.json()) as { token: string }).token;

@@ -4,9 +4,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as OTPAuth from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextMailTo } from "../testing/people.ts";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
 
-// A person's day in the dashboard, in real Chromium under the CSP: sign up, create an AI
+// A person's day in the dashboard, in real Chromium under the CSP: sign up (and confirm the
+// address from the mailed link, received over real SMTP), create an AI
 // account, issue it a credential (the token shown once, copied with the button) and use it over
 // REST, freeze the account and see the credential refused with 403 SVC_FROZEN, verify the audit
 // chain; every page visited has no console error and no serious axe violation.
@@ -54,12 +56,23 @@ describe("dashboard: managing a workspace in Chromium", () => {
 
   const rest = (path: string, init: RequestInit = {}) => fetch(`${served.baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...init.headers } });
 
-  it("signs up and lands on the overview, which shows the empty workspace", async () => {
+  it("signs up, is told to check the mail, opens the mailed link, confirms, and lands signed in on the overview, which shows the empty workspace", async () => {
     await page.goto(`${served.baseUrl}/sign-up`);
     await page.getByLabel("Workspace name").fill("Dash Works");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Create the workspace" }).click();
+    await expect.poll(() => page.locator("[data-sign-up=sent]").count()).toBe(1);
+    expect((await context.cookies()).some((c) => c.name.endsWith("agentq_session"))).toBe(false);
+    await checkPage("sign-up-sent");
+    const link = /http:\/\/127\.0\.0\.1:\d+\/verify-email#token=agq_ev_[A-Za-z0-9_-]{43}/.exec((await nextMailTo(served.smtp, email, 0)).text)?.[0] ?? "";
+    expect(link.startsWith(`${served.baseUrl}/verify-email#token=`)).toBe(true);
+    await page.goto(link);
+    // The page's script moved the token from the fragment into the form and out of the address bar.
+    await expect.poll(() => page.getByLabel("Code from the link").inputValue()).toBe(link.split("#token=")[1]);
+    expect(page.url()).toBe(`${served.baseUrl}/verify-email`);
+    await checkPage("verify-email");
+    await page.getByRole("button", { name: "Confirm and sign in" }).click();
     await page.waitForURL(`${served.baseUrl}/`);
     // One delivery per message (before any credential is used, so no process holds an older
     // copy): a nacked message's next claim dead-letters it.

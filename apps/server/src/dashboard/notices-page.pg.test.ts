@@ -24,8 +24,8 @@ describe("dashboard: notices in Chromium", () => {
 
   beforeAll(async () => {
     served = await serveComposed();
-    owner = await signUpForDashboard(served.baseUrl, { email: "owner@notices.test", password: "a long and quiet river", workspaceName: "Noticed Works", mfa: true, aiAccount: "invoicer" });
-    other = await signUpForDashboard(served.baseUrl, { email: "bea@notices.test", password: "another long quiet river", workspaceName: "Other Works", mfa: true });
+    owner = await signUpForDashboard(served, { email: "owner@notices.test", password: "a long and quiet river", workspaceName: "Noticed Works", mfa: true, aiAccount: "invoicer" });
+    other = await signUpForDashboard(served, { email: "bea@notices.test", password: "another long quiet river", workspaceName: "Other Works", mfa: true });
     // Both notices name the owner's AI account; the operator decides one (which discloses it) and only reviews the other.
     const account = { id: owner.aiAccountId as string };
     const file = async () => {

@@ -1,8 +1,7 @@
 import { expectCleanPage, launchChromium, overflowsSideways, type PageProblems, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSmtpMailer } from "../mail/smtp-mailer.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "../testing/mail-receivers.ts";
+import { nextMailTo } from "../testing/people.ts";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
 import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashboard-people.ts";
 
@@ -12,7 +11,6 @@ import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashbo
 // ends the person's session; another workspace's people never show and cannot be touched.
 describe("dashboard: people in Chromium", () => {
   let served: ServedService;
-  let smtp: SmtpReceiver;
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
@@ -23,10 +21,9 @@ describe("dashboard: people in Chromium", () => {
   const ivy = { email: "ivy@people.test", password: "a river that is long and quiet" };
 
   beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    served = await serveComposed({ mailer: createSmtpMailer({ url: smtp.url, from: "agentq <agentq@people.test>" }) });
-    owner = await signUpForDashboard(served.baseUrl, { email: "owner@people.test", password: "a long and quiet river", workspaceName: "People Works" });
-    other = await signUpForDashboard(served.baseUrl, { email: "bea@people.test", password: "another long quiet river", workspaceName: "Other Works" });
+    served = await serveComposed();
+    owner = await signUpForDashboard(served, { email: "owner@people.test", password: "a long and quiet river", workspaceName: "People Works" });
+    other = await signUpForDashboard(served, { email: "bea@people.test", password: "another long quiet river", workspaceName: "Other Works" });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     problems = watchPage(page);
@@ -36,7 +33,6 @@ describe("dashboard: people in Chromium", () => {
   afterAll(async () => {
     await browser?.close();
     await served?.close();
-    await smtp?.close();
   });
 
   const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
@@ -56,8 +52,7 @@ describe("dashboard: people in Chromium", () => {
     expect(await row.textContent()).toContain("invited, no password yet");
     await checkPage("people");
 
-    const [mail] = await smtp.waitFor();
-    expect(mail?.to).toBe(ivy.email);
+    const mail = await nextMailTo(served.smtp, ivy.email, 0);
     const token = /agq_iv_[A-Za-z0-9_-]+/.exec(mail?.text ?? "")?.[0] ?? "";
     expect(token).not.toBe("");
     const set = await fetch(`${served.baseUrl}/v1/auth/password-reset/confirm`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, password: ivy.password }) });

@@ -41,11 +41,15 @@ describe("dashboard, signed out, in Chromium", () => {
     expect(problems.seen).toEqual([]);
   });
 
-  it("shows the sign-up page clean, and both pages fit a phone's width", async () => {
+  it("shows the sign-up and email-verification pages clean, and the three pages fit a phone's width", async () => {
     await page.goto(`${served.baseUrl}/sign-up`);
     expect(await page.locator("input[name=workspace_name]").count()).toBe(1);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    for (const path of ["/sign-in", "/sign-up"]) {
+    // Opened without a token in the fragment: the field is empty, for a token pasted by hand.
+    await page.goto(`${served.baseUrl}/verify-email`);
+    expect(await page.locator("input[name=token]").inputValue()).toBe("");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    for (const path of ["/sign-in", "/sign-up", "/verify-email"]) {
       await page.setViewportSize({ width: 360, height: 740 });
       await page.goto(`${served.baseUrl}${path}`);
       expect(await overflowsSideways(page)).toBe(false);

@@ -12,6 +12,8 @@ export interface DocsWorld {
   claimedMessage(): Promise<{ message_id: string; lease_id: string }>;
   /** Sends a fresh message to `builder` with `op_token`, left pending: its `message_id`. */
   sentMessage(): Promise<{ message_id: string }>;
+  /** The email-verification token (`agq_ev_...`) of the newest sign-up mail the server wrote to `address` (waits for it). */
+  signUpToken(address: string): Promise<string>;
 }
 
 /** How one documented command is checked. */
@@ -159,9 +161,16 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
   // packages/postgres/README.md
   "pnpm --filter @agentq/postgres db:generate": { kind: "run", expect: (r) => (r.code === 0 && /No schema changes/i.test(r.stdout + r.stderr) ? null : `the schema and the committed migrations differ (exit ${r.code}):\n${r.stdout}${r.stderr}`) },
   "pnpm vitest run --project postgres": { kind: "not-run", reason: "runs a part of pnpm test itself (the postgres project of the same vitest run)" },
-  // docs/people.md: sign-up, the session cookie on the administrative routes, the origin check, sign-out and sign-in (B= is listed above)
-  "curl -s -c jar.txt $B/v1/auth/sign-up -H \"Content-Type: application/json\" -d '{\"email\":\"ada@example.test\",\"password\":\"correct horse battery staple\",\"workspace_name\":\"Ada Labs\"}'": {
+  // docs/people.md: sign-up and its mailed link, the session cookie on the administrative routes, the origin check, sign-out and sign-in (B= is listed above)
+  "curl -s $B/v1/auth/sign-up -H \"Content-Type: application/json\" -d '{\"email\":\"ada@example.test\",\"password\":\"correct horse battery staple\",\"workspace_name\":\"Ada Labs\"}'": {
     kind: "run",
+    expect: (r) => (json(r).verification === "sent" ? null : `not asked: ${r.stdout}`),
+  },
+  "curl -s -c jar.txt $B/v1/auth/verify-email -H \"Content-Type: application/json\" -d '{\"token\":\"agq_ev_...\"}'": {
+    kind: "run",
+    // The token a reader copies from the mail: here read from the .eml file the server wrote.
+    as: "curl -s -c jar.txt $B/v1/auth/verify-email -H \"Content-Type: application/json\" -d '{\"token\":\"{{signup_token}}\"}'",
+    setup: async (world) => ({ signup_token: await world.signUpToken("ada@example.test") }),
     expect: (r) => (json(r).workspace !== undefined && r.stdout.includes('"role":"owner"') ? null : `not signed up: ${r.stdout}`),
     writes: ["jar.txt"],
   },

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpTokenIn } from "@agentq/core/testing";
+import { readEmlMails } from "../testing/mail-receivers.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-database.ts";
 import { REPO_ROOT, runPnpm, serverEnv, spawnServer, stopProcessGroup, type SpawnedServer } from "../testing/spawn-server.ts";
 import { COMMAND_CHECKS, STANDARD_PLACEHOLDERS, type CommandCheck, type DocsWorld } from "./command-checks.ts";
@@ -56,6 +58,16 @@ describe("the documented commands, run as a reader runs them", () => {
       bindings: { base_url: server.baseUrl, workspace_id, admin_token: adminToken, op_token: opToken, database_url: db.url, secret_key: SECRET_KEY, repo: REPO_ROOT },
       async sentMessage() {
         return { message_id: String((await send()).message_id) };
+      },
+      async signUpToken(address) {
+        const deadline = Date.now() + 5_000;
+        for (;;) {
+          const mails = (await readEmlMails(join(env.AGENTQ_DATA_DIR!, "mail"))).filter((m) => m.to === address);
+          const token = signUpTokenIn(mails.at(-1)?.text ?? "");
+          if (token !== null) return token;
+          if (Date.now() > deadline) throw new Error(`no sign-up mail to ${address}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
       },
       async claimedMessage() {
         const sent = String((await send()).message_id);

@@ -6,7 +6,7 @@ export { bootstrapWorkspace, REPO_ROOT, runPnpm, runServerCommand, serverEnv, sp
 export type { SpawnedServer } from "./spawn-server.ts";
 export { parseMail, readEmlMails, startSmtpReceiver, waitForEmlMails } from "./mail-receivers.ts";
 export type { SmtpReceiver, TestMail } from "./mail-receivers.ts";
-export { cookieFrom, sessionHeaders, signInPerson, signUpPerson, seedPerson, SESSION_COOKIE, PENDING_MFA_COOKIE } from "./people.ts";
-export type { SignedInPerson } from "./people.ts";
+export { cookieFrom, mailsTo, nextMailTo, sessionHeaders, signInPerson, signUpPerson, seedPerson, SESSION_COOKIE, PENDING_MFA_COOKIE } from "./people.ts";
+export type { SignedInPerson, TestInbox } from "./people.ts";
 export { answerConsent, parseConsentForm } from "./oauth-consent.ts";
 export type { ConsentForm } from "./oauth-consent.ts";

@@ -7,6 +7,9 @@ import type { AddressInfo } from "node:net";
 import { createHttpWebhookTransport } from "@agentq/dispatcher";
 import { composeService, type ComposedService } from "../compose.ts";
 import { createLogger } from "../logger.ts";
+import { createSmtpMailer } from "../mail/smtp-mailer.ts";
+import { startSmtpReceiver, type SmtpReceiver } from "./mail-receivers.ts";
+import { TRUSTED_LOOPBACK } from "./people.ts";
 
 /** The composed service (REST, MCP, the dashboard) on a real socket of 127.0.0.1, over its own test schema. */
 export interface ServedService {
@@ -14,6 +17,8 @@ export interface ServedService {
   db: TestSchema;
   /** `http://127.0.0.1:<port>`, which is also the service's PUBLIC_BASE_URL (its own origin). */
   baseUrl: string;
+  /** The real SMTP receiver on 127.0.0.1 the service mails to (sign-up links, invitations, resets). */
+  smtp: SmtpReceiver & { failNext: number };
   /** Stops the server, the service and drops the schema. */
   close(): Promise<void>;
 }
@@ -22,12 +27,15 @@ export interface ServedService {
  * Serves `composeService` as `pnpm start` does, on a free port whose address is the public base
  * URL (so same-origin checks see the browser's Origin as the service's own), with the background
  * work off unless asked for, the given clock (else the system clock), webhooks to loopback
- * receivers allowed when asked for, and no
- * mailer unless one is given, and an OIDC identity provider when `oidc` makes one for the
- * service's address, and the given origin settings (trusted proxies) when `origin` is set.
+ * receivers allowed when asked for, mail through SMTP to a real receiver on 127.0.0.1 (`smtp`)
+ * unless `mailer` replaces it (a test that holds mails back), an OIDC identity provider when `oidc` makes one for the service's address, and the given
+ * origin settings; by default X-Forwarded-For is trusted from loopback peers (`TRUSTED_LOOPBACK`),
+ * so that tests may speak from client addresses of their own (`signUpPerson` does, to stay
+ * under the per-address limits of the anonymous routes).
  */
 export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock; mailer?: Mailer; oidc?: (baseUrl: string) => Promise<OidcProvider>; origin?: OriginSettings } = {}): Promise<ServedService> {
   const db = await createTestSchema({ max: 5 });
+  const smtp = await startSmtpReceiver();
   // The service needs the port in its public base URL, so it is composed once the socket listens.
   const holder: { service?: ComposedService } = {};
   const server = serve({ fetch: (request, env) => (holder.service as ComposedService).fetch(request, env), hostname: "127.0.0.1", port: 0 });
@@ -41,9 +49,9 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     logger: createLogger("silent"),
     rateLimiter: options.rateLimiter ?? "off",
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.mailer === undefined ? {} : { mailer: options.mailer }),
+    mailer: options.mailer ?? createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@agentq.test>" }),
     ...(oidc === undefined ? {} : { oidc }),
-    ...(options.origin === undefined ? {} : { people: { origin: options.origin } }),
+    people: { origin: options.origin ?? TRUSTED_LOOPBACK },
     // Tests send webhook traffic only to 127.0.0.1: loopback is let through by the transport's test-only option.
     ...(options.loopbackWebhooks === true ? { webhooks: { transport: createHttpWebhookTransport({ allowLoopbackForTests: true }), dispatch: { pollIntervalMs: 50 } } } : {}),
   });
@@ -54,6 +62,7 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     service: composed,
     db,
     baseUrl,
+    smtp,
     close: async () => {
       await new Promise<void>((done) => {
         server.close(() => done());
@@ -62,6 +71,7 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
       await background.stop();
       await composed.close();
       await db.drop();
+      await smtp.close();
     },
   };
 }

@@ -83,10 +83,12 @@ export function credentialIssuedAudit(deps: Pick<CoreDeps, "ids">, actor: Access
 /**
  * Issues a credential to an AI account of the caller's workspace (`credential.issued`).
  * Rules (spec §Issuing, §Tiers, §Scopes): scopes known, not retired and of the tier; project_id
- * only on operational credentials; expires_at in the future and within the tier maximum
- * (default: the tier maximum); the account exists here and is not revoked (a frozen account may
- * receive one; it works once the account is unfrozen).
- * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RESOURCE_NOT_FOUND (account missing, foreign or revoked).
+ * only on operational credentials, naming a project of the caller's workspace (archived ones
+ * included: the credential can still read it); expires_at in the future and within the tier
+ * maximum (default: the tier maximum); the account exists here and is not revoked (a frozen
+ * account may receive one; it works once the account is unfrozen).
+ * @throws DomainError SVC_MALFORMED_REQUEST, SVC_RESOURCE_NOT_FOUND (account missing, foreign or
+ *   revoked; project missing or foreign, DESIGN §2c).
  */
 export async function issueCredential(deps: Pick<CoreDeps, "clock" | "ids" | "secrets">, stores: Stores, caller: AccessCaller, input: IssueCredentialInput): Promise<MintedCredential> {
   const projectId = input.projectId ?? null;
@@ -101,6 +103,7 @@ export async function issueCredential(deps: Pick<CoreDeps, "clock" | "ids" | "se
   const workspaceId = caller.principal.workspace.id;
   const account = isUlid(input.aiAccountId) ? await stores.accounts.findById({ workspaceId, accountId: input.aiAccountId }) : null;
   if (account === null || account.state === "revoked") throw notFound("AI account");
+  if (projectId !== null && (await stores.projects.find({ workspaceId, projectId })) === null) throw notFound("Project");
   const minted = await mintCredential(deps, stores, { workspaceId, aiAccountId: account.id, tier: input.tier, scopes, name, expiresAt, projectId, rotatedFromId: null, now });
   await stores.audit.append({ entry: credentialIssuedAudit(deps, caller, minted.credential) });
   return minted;

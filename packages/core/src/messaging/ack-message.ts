@@ -1,4 +1,5 @@
-import { callerGuardOf, verifyCaller, type CallerGuard } from "../access/authenticate.ts";
+import { verifyCaller } from "../access/authenticate.ts";
+import { callerGuardOf, type CallerGuard } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { leaseRefusal } from "./lease-refusal.ts";

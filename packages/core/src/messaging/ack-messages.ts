@@ -1,5 +1,6 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
-import { callerGuardOf, verifyCaller, type CallerGuard } from "../access/authenticate.ts";
+import { verifyCaller } from "../access/authenticate.ts";
+import { callerGuardOf, type CallerGuard } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
 import { isDomainError, malformed, type DomainError, type ErrorCode, type ErrorDetails } from "../errors.ts";
 import type { OperationContext } from "../operations/operation.ts";

@@ -1,4 +1,5 @@
-import { callerGuardOf, verifyCaller } from "../access/authenticate.ts";
+import { verifyCaller } from "../access/authenticate.ts";
+import { callerGuardOf } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operations/operation.ts";
 import { parseDurationMs } from "../time/duration.ts";

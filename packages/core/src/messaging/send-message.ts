@@ -1,4 +1,5 @@
-import { callerGuardOf, verifyCaller } from "../access/authenticate.ts";
+import { verifyCaller } from "../access/authenticate.ts";
+import { callerGuardOf } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError } from "../errors.ts";
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRecord } from "../idempotency/idempotency-record.ts";

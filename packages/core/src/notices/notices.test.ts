@@ -105,11 +105,15 @@ describe("intake", () => {
   it("refuses control and bidirectional-override characters, attachments and non-http URLs", async () => {
     const s = await createMessagingScenario();
     const m = await s.send();
-    for (const bad of ["a\u0000b", "a\u001bb", "evil\u202Eetxt", "x\u2066y", "c1\u0085"]) {
+    for (const bad of ["a\u001bb", "evil\u202Eetxt", "x\u2066y", "c1\u0085"]) {
       const r = await refusalOf(publicCall(s, "submit_notice", { ...dsaNotice(m), explanation: bad }));
       expect(r.code).toBe("SVC_MALFORMED_REQUEST");
       expect(r.details?.reason).toBe("control_or_bidi_character");
     }
+    // U+0000 is refused earlier, by the input check every operation passes (DESIGN §2c), naming the path.
+    const nul = await refusalOf(publicCall(s, "submit_notice", { ...dsaNotice(m), explanation: "a\u0000b" }));
+    expect(nul.code).toBe("SVC_MALFORMED_REQUEST");
+    expect(nul.details?.errors).toEqual([expect.objectContaining({ path: "/explanation" })]);
     await submit(s, { ...dsaNotice(m), explanation: "Line one.\nLine two,\ttabbed." });
     expect((await refusalOf(publicCall(s, "submit_notice", { ...dsaNotice(m), attachment: "UEsDBAo=" }))).code).toBe("SVC_MALFORMED_REQUEST");
     expect((await refusalOf(publicCall(s, "submit_notice", { ...dsaNotice(m), locations: [{ type: "url", url: "data:text/html;base64,PGI+" }] }))).details?.field).toBe("locations/0/url");

@@ -17,6 +17,11 @@ export interface SealedOidcAttempt {
   returnTo: string;
   /** When the attempt started. */
   startedAt: Date;
+  /**
+   * Set when a signed-in person started the attempt from their settings to link the identity
+   * they sign in with at the provider (DESIGN §2c), else null (a sign-in or sign-up).
+   */
+  linkFor: { workspaceId: string; personId: string } | null;
 }
 
 interface Body {
@@ -25,6 +30,8 @@ interface Body {
   v: string;
   r: string;
   t: number;
+  /** The person to link to: [workspace id, person id]. */
+  l?: [string, string];
 }
 
 function mac(pepper: Uint8Array, bodyText: string): string {
@@ -32,13 +39,13 @@ function mac(pepper: Uint8Array, bodyText: string): string {
 }
 
 /**
- * The value of the attempt cookie: base64url JSON of the state, nonce, PKCE verifier, return path
- * and start time, then `.` and its HMAC-SHA-256 under the server pepper (domain-separated), so
+ * The value of the attempt cookie: base64url JSON of the state, nonce, PKCE verifier, return path,
+ * start time and (linking) the person to link to, then `.` and its HMAC-SHA-256 under the server pepper (domain-separated), so
  * the browser carries the attempt and cannot change it. The cookie is HttpOnly and bound to this
  * browser; the verifier only matters together with the code the provider sends to this browser.
  */
 export function sealOidcAttempt(secrets: Pick<ServerSecrets, "pepper">, sealed: SealedOidcAttempt): string {
-  const body: Body = { s: sealed.attempt.state, n: sealed.attempt.nonce, v: sealed.attempt.codeVerifier, r: sealed.returnTo, t: sealed.startedAt.getTime() };
+  const body: Body = { s: sealed.attempt.state, n: sealed.attempt.nonce, v: sealed.attempt.codeVerifier, r: sealed.returnTo, t: sealed.startedAt.getTime(), ...(sealed.linkFor === null ? {} : { l: [sealed.linkFor.workspaceId, sealed.linkFor.personId] }) };
   const bodyText = base64UrlEncode(utf8ToBytes(JSON.stringify(body)));
   return `${bodyText}.${mac(secrets.pepper, bodyText)}`;
 }
@@ -62,7 +69,9 @@ export function openOidcAttempt(secrets: Pick<ServerSecrets, "pepper">, value: s
     return null;
   }
   if (typeof body.s !== "string" || typeof body.n !== "string" || typeof body.v !== "string" || typeof body.r !== "string" || typeof body.t !== "number") return null;
+  const link = body.l;
+  if (link !== undefined && !(Array.isArray(link) && link.length === 2 && typeof link[0] === "string" && typeof link[1] === "string")) return null;
   const age = now.getTime() - body.t;
   if (!(age >= -MINUTE_MS && age <= OIDC_ATTEMPT_LIFETIME_MS)) return null;
-  return { attempt: { state: body.s, nonce: body.n, codeVerifier: body.v }, returnTo: body.r, startedAt: new Date(body.t) };
+  return { attempt: { state: body.s, nonce: body.n, codeVerifier: body.v }, returnTo: body.r, startedAt: new Date(body.t), linkFor: link === undefined ? null : { workspaceId: link[0], personId: link[1] } };
 }

@@ -55,7 +55,7 @@ describe("parseReturnTo", () => {
 
 describe("the OIDC attempt cookie", () => {
   const now = new Date("2026-11-24T10:00:00Z");
-  const sealed = { attempt: { state: "st", nonce: "no", codeVerifier: "ve" }, returnTo: "/x", startedAt: now };
+  const sealed = { attempt: { state: "st", nonce: "no", codeVerifier: "ve" }, returnTo: "/x", startedAt: now, linkFor: null };
 
   it("opens what it sealed until the attempt is ten minutes old", () => {
     const value = sealOidcAttempt(TEST_SECRETS, sealed);
@@ -63,6 +63,13 @@ describe("the OIDC attempt cookie", () => {
     expect(openOidcAttempt(TEST_SECRETS, value, now)).toEqual(sealed);
     expect(openOidcAttempt(TEST_SECRETS, value, new Date(now.getTime() + OIDC_ATTEMPT_LIFETIME_MS))).toEqual(sealed);
     expect(openOidcAttempt(TEST_SECRETS, value, new Date(now.getTime() + OIDC_ATTEMPT_LIFETIME_MS + 1))).toBeNull();
+  });
+
+  it("keeps the person a linking attempt is for, and tells it from a sign-in's", () => {
+    const linking = { ...sealed, linkFor: { workspaceId: "w1", personId: "p1" } };
+    const value = sealOidcAttempt(TEST_SECRETS, linking);
+    expect(openOidcAttempt(TEST_SECRETS, value, now)).toEqual(linking);
+    expect(openOidcAttempt(TEST_SECRETS, sealOidcAttempt(TEST_SECRETS, sealed), now)?.linkFor).toBeNull();
   });
 
   it("opens nothing changed, sealed under another key, or malformed", () => {

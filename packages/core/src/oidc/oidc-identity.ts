@@ -25,3 +25,21 @@ export interface OidcIdentity {
   /** The `name` claim, or null. */
   name: string | null;
 }
+
+/**
+ * An identity at an OpenID Connect provider linked to a person (DESIGN §2c): signing in through
+ * the provider as this issuer and subject signs in that person, whatever email the provider
+ * reports. Made when OIDC signs a new person up, or from the person's settings (a signed-in
+ * person links the identity they sign in with at the provider). An (issuer, subject) pair is
+ * linked to at most one person across the service.
+ */
+export interface LinkedIdentity {
+  id: string;
+  workspaceId: string;
+  personId: string;
+  /** The provider's issuer identifier. */
+  issuer: string;
+  /** The `sub` claim at that provider. */
+  subject: string;
+  createdAt: Date;
+}

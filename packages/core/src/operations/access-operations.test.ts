@@ -12,6 +12,7 @@ import type { AccessScenarioWorkspace } from "../testing/access-scenario.ts";
 import { createInMemoryDeps } from "../testing/create-in-memory-deps.ts";
 import type { InMemoryWorld } from "../testing/create-in-memory-deps.ts";
 import { InMemoryTxRunner } from "../testing/in-memory-tx-runner.ts";
+import { makeProject } from "../testing/session-state-stores.contract.ts";
 import { DAY_MS, HOUR_MS } from "../time/duration.ts";
 import { ACCESS_OPERATIONS } from "./access-operations.ts";
 import { OPERATIONS } from "./catalogue.ts";
@@ -47,6 +48,14 @@ async function setup(): Promise<Env> {
   const a = await bootstrapScenarioWorkspace(world, "alpha", auth);
   const b = await bootstrapScenarioWorkspace(world, "beta", auth);
   return { world, auth, a, b };
+}
+
+/** The id of the project `seedProject` makes. */
+const PROJECT_ID = "01JPR0JECT0000000000000000";
+
+/** A project of `workspaceId` (with `id`), for credentials restricted to it. */
+async function seedProject(env: Env, workspaceId: string, id = PROJECT_ID): Promise<void> {
+  await env.world.deps.stores.projects.insert({ project: makeProject(workspaceId, { id }) });
 }
 
 function opNamed(name: string) {
@@ -345,6 +354,7 @@ describe("credentials: issue", () => {
     }
     const atMax = await issue(env, env.a.principal, { ai_account_id: id, tier: "administrative", scopes: ["manage_webhooks"], expires_at: new Date(now + 90 * DAY_MS).toISOString() });
     expect(atMax.status).toBe(201);
+    await seedProject(env, env.a.workspace_id);
     const project = await issue(env, env.a.principal, { ai_account_id: id, tier: "operational", scopes: ["send"], project_id: "01JPR0JECT0000000000000000", expires_at: new Date(now + HOUR_MS).toISOString() });
     expect(project.body.credential).toMatchObject({ project_id: "01JPR0JECT0000000000000000", expires_at: new Date(now + HOUR_MS).toISOString() });
   });
@@ -356,6 +366,10 @@ describe("credentials: issue", () => {
     expect(await codeOf(issue(env, env.a.principal, { ...base, ai_account_id: "01JNOSUCHACCOUNT0000000000" }))).toBe("SVC_RESOURCE_NOT_FOUND");
     expect(await codeOf(issue(env, env.a.principal, { ...base, ai_account_id: revoked.id }))).toBe("SVC_RESOURCE_NOT_FOUND");
     expect(await codeOf(issue(env, env.a.principal, { ...base, ai_account_id: env.b.ai_account_id }))).toBe("SVC_RESOURCE_NOT_FOUND");
+    // A project restriction names a project of the caller's workspace (DESIGN §2c): another's, or none, is 404 as well.
+    await seedProject(env, env.b.workspace_id);
+    expect(await codeOf(issue(env, env.a.principal, { ...base, ai_account_id: env.a.ai_account_id, project_id: PROJECT_ID }))).toBe("SVC_RESOURCE_NOT_FOUND");
+    expect(await codeOf(issue(env, env.a.principal, { ...base, ai_account_id: env.a.ai_account_id, project_id: "01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).toBe("SVC_RESOURCE_NOT_FOUND");
     const account = await seedAccount(env.world, env.a.workspace_id);
     const op = await seedTokenCredential(env.world, account, { scopes: ["send"] });
     const adminNoScope = await seedTokenCredential(env.world, account, { tier: "administrative", scopes: ["manage_ai_accounts"] });
@@ -394,7 +408,8 @@ describe("credentials: rotate", () => {
   it("issues a successor with the same scopes; the predecessor works until the overlap ends, then 401", async () => {
     const env = await setup();
     const account = await seedAccount(env.world, env.a.workspace_id);
-    const old = (await issue(env, env.a.principal, { ai_account_id: account.id, tier: "operational", scopes: ["send", "ack"], project_id: "01JPR0JECT0000000000000000" })).body;
+    await seedProject(env, env.a.workspace_id);
+    const old = (await issue(env, env.a.principal, { ai_account_id: account.id, tier: "operational", scopes: ["send", "ack"], project_id: PROJECT_ID })).body;
     await env.auth.authenticate(`Bearer ${old.token}`);
     env.world.clock.advance(HOUR_MS);
     expect(await codeOf(call<Issued>(env, env.a.principal, "rotate_credential", { credential_id: old.credential.id, overlap_window: "PT5M" }))).toBe("SVC_IDEMPOTENCY_KEY_REQUIRED");

@@ -275,7 +275,7 @@ const issueCredentialOp = defineOperation({
     name: Type.String({ minLength: 1, maxLength: 200, description: "Human label identifying the agent and machine." }),
     form: Form,
     expires_at: Type.Optional(Type.String({ maxLength: 40, description: "RFC 3339 timestamp in the future, within the tier maximum (operational 365 days, administrative 90 days). Default: the tier maximum." })),
-    project_id: Type.Optional(Type.String({ maxLength: 64, description: "Operational credentials only: restricts reads to that project." })),
+    project_id: Type.Optional(Type.String({ maxLength: 64, description: "Operational credentials only: restricts reads to that project (one of this workspace's; else 404)." })),
   }),
   output: IssuedSchema,
   successStatus: 201,

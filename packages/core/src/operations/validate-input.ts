@@ -1,13 +1,19 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { assertSafeStrings } from "../encoding/unsafe-strings.ts";
 import { malformed } from "../errors.ts";
 
 /**
- * Checks `raw` against an operation's TypeBox input schema and returns it typed. Defaults are
- * not applied here: use cases apply their own, so REST and MCP behave the same.
+ * Checks `raw` against an operation's TypeBox input schema and returns it typed. First, before
+ * the schema, every string of `raw` (object keys and nested payloads included) must be free of
+ * U+0000 and lone surrogates (`assertSafeStrings`, DESIGN §2c): this is the check every
+ * operation's input passes, whichever edge (REST, MCP, the dashboard) assembled it, and the one
+ * the people routes' bodies pass too. Defaults are not applied here: use cases apply their own,
+ * so REST and MCP behave the same.
  * @throws DomainError SVC_MALFORMED_REQUEST with details.errors [{ path, message }] (at most 10).
  */
 export function validateInput<S extends TSchema>(schema: S, raw: unknown): Static<S> {
+  assertSafeStrings(raw);
   if (Value.Check(schema, raw)) return raw;
   const errors: { path: string; message: string }[] = [];
   for (const e of Value.Errors(schema, raw)) {

@@ -6,7 +6,7 @@ import { testPasswordHasher } from "../testing/test-password-hasher.ts";
 import { testSecretSealer } from "../testing/test-secret-sealer.ts";
 import { requestPasswordReset } from "./password-reset.ts";
 import { DEFAULT_PEOPLE_SETTINGS } from "./people-settings.ts";
-import { signUp } from "./sign-up.ts";
+import { signUpVerified } from "../testing/sign-up-fixtures.ts";
 
 // Issue 25: a reset request decides only what the answer needs (the address's limit, the email's
 // form); the lookup, the token, the mail and the audit row are its work, done after the answer.
@@ -18,7 +18,7 @@ async function world() {
   const mailer = new InMemoryMailer();
   w.deps.people = { passwords: testPasswordHasher(), settings: DEFAULT_PEOPLE_SETTINGS, sealer: testSecretSealer() };
   w.deps.mailer = mailer;
-  const up = await signUp(w.deps, { email: "ada@example.test", password: PASSWORD, workspace_name: "Acme" }, { origin: { clientAddress: "192.0.2.200", country: null }, requestId: null });
+  const up = await signUpVerified(w.deps, { email: "ada@example.test", password: PASSWORD, workspace_name: "Acme" }, { origin: { clientAddress: "192.0.2.200", country: null }, requestId: null });
   const resetRows = async () => (await w.deps.stores.audit.list({ workspaceId: up.workspace.id, activity: "person.password_reset_requested", messageId: null, includeOperatorSignificant: true, after: null, limit: 50 })).length;
   return { w, mailer, up, resetRows };
 }
@@ -36,7 +36,8 @@ describe("password reset request (in memory)", () => {
     const outcomes: string[] = [];
     for (let i = 0; i < 5; i++) outcomes.push(await (await requestPasswordReset(w.deps, { email: "ADA@example.test" }, { origin: { clientAddress: `192.0.2.${10 + i}`, country: null }, requestId: null })).work());
     expect(outcomes).toEqual(["mailed", "mailed", "mailed", "too_many_for_email", "too_many_for_email"]);
-    expect(mailer.to("ada@example.test")).toHaveLength(3);
+    // (The first mail to the address was its sign-up's verification link.)
+    expect(mailer.to("ada@example.test").filter((m) => m.text.includes("/reset-password#token=agq_pr_"))).toHaveLength(3);
     expect(await resetRows()).toBe(3);
     expect(await (await requestPasswordReset(w.deps, { email: "nobody@example.test" }, { origin: ORIGIN, requestId: null })).work()).toBe("no_account");
     w.clock.advance(60 * 60_000);

@@ -1,7 +1,8 @@
+import type { Person } from "../access/model.ts";
 import { constantTimeEqual } from "../access/token.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
-import { isMailAddress } from "../mail/mail-message.ts";
+import { isMailAddress, type MailMessage } from "../mail/mail-message.ts";
 import { sendMail } from "../mail/send-mail.ts";
 import { countAnonymousRequest, limitAnonymousRequest } from "../rate-limits/anonymous-limits.ts";
 import { parseEmail } from "./email.ts";
@@ -18,7 +19,7 @@ export type PasswordResetOutcome = "mailed" | "no_account" | "too_many_for_email
 /** A password-reset request accepted: its work, which the edge runs after answering 202. */
 export interface PasswordResetRequested {
   /**
-   * Does the request's work: the email's mail budget, the lookup, the token, the mail and the
+   * Does the request's work: the lookup, the email's mail budget, the token, the mail and the
    * audit row (`sendPasswordReset`). Rejects when the mail cannot be handed over (the token is
    * then spent) or the database fails; the edge logs it.
    */
@@ -40,20 +41,38 @@ export async function requestPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" 
 }
 
 /**
- * The work of a password-reset request, run after the answer. First the email's mail budget
- * (ANONYMOUS_LIMITS.password_reset_email: 3 an hour per email, counted for any email, whoever
- * asks): past it, nothing more. Then, for a person with that email and a mailable address: a
- * single-use token valid one hour (only its keyed hash stored), the mail carrying it, and, once
- * the mail is handed over, the audit row `person.password_reset_requested` (DESIGN §2c: a request
- * writes its audit row only when a mail goes out, so anonymous requests cannot flood the owner's
- * audit chain). When the mail cannot be handed over, the token is spent and the failure rethrown.
+ * The work of a password-reset request, run after the answer: for a person with that email, the
+ * link (`issuePasswordResetLink`, audit row `person.password_reset_requested`); for an email
+ * without an account, nothing.
  * @throws DomainError SVC_SERVICE_UNAVAILABLE (mail transport), or a database failure.
  */
 export async function sendPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "publicBaseUrl" | "mailer">, input: { email: string }, ctx: { requestId: string | null }): Promise<PasswordResetOutcome> {
-  const budget = await countAnonymousRequest(deps, "password_reset_email", input.email);
-  if (!budget.allowed) return "too_many_for_email";
   const person = await deps.stores.people.findByEmail({ email: input.email });
   if (person === null) return "no_account";
+  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  return issuePasswordResetLink(deps, person, { requestId: ctx.requestId, activity: "person.password_reset_requested", mailOf: (token) => passwordResetMail({ to: person.email, publicBaseUrl, token }) });
+}
+
+/**
+ * Mails `person` a single-use password-reset link (DESIGN §2c), work done after an answer. First
+ * the email's mail budget (ANONYMOUS_LIMITS.password_reset_email: 3 an hour per email, whoever
+ * asks and whichever route asks): past it, nothing more. Then, for a mailable address: a token
+ * valid one hour (only its keyed hash stored), the mail `mailOf(token)`, and, once the mail is
+ * handed over, the audit row `activity` (`mailed: true`, the token's id and expiry): a request
+ * writes its audit row only when a mail goes out, so anonymous requests cannot flood the owner's
+ * audit chain. When the mail cannot be handed over, the token is spent (nobody holds it) and
+ * the failure rethrown. Shared by a reset request (`person.password_reset_requested`) and by a
+ * sign-up for an address that has an account (`person.sign_up_attempted`, whose mail offers the
+ * reset), so both draw on the one budget.
+ * @throws DomainError SVC_SERVICE_UNAVAILABLE (mail transport), or a database failure.
+ */
+export async function issuePasswordResetLink(
+  deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "mailer">,
+  person: Person,
+  p: { requestId: string | null; activity: string; mailOf: (token: string) => MailMessage },
+): Promise<Exclude<PasswordResetOutcome, "no_account">> {
+  const budget = await countAnonymousRequest(deps, "password_reset_email", person.email);
+  if (!budget.allowed) return "too_many_for_email";
   if (!isMailAddress(person.email)) return "address_not_mailable";
   const now = deps.clock.now();
   const token = newPersonToken("password_reset");
@@ -69,7 +88,7 @@ export async function sendPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" | "
   };
   await deps.stores.personTokens.insert({ token: record });
   try {
-    await sendMail(deps, passwordResetMail({ to: person.email, publicBaseUrl: deps.publicBaseUrl ?? "http://127.0.0.1:8080", token }));
+    await sendMail(deps, p.mailOf(token));
   } catch (error) {
     // Nobody holds this token: spend it, so no unseen link stays usable.
     await deps.stores.personTokens.spend({ tokenHash: record.tokenHash, now: deps.clock.now() });
@@ -77,7 +96,7 @@ export async function sendPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" | "
   }
   await deps.tx.run((stores) =>
     stores.audit.append({
-      entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: deps.clock.now(), activity: "person.password_reset_requested", subjectId: person.id, actorPersonId: null, requestId: ctx.requestId, details: { mailed: true, token_id: record.id, expires_at: record.expiresAt.toISOString() } }),
+      entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: deps.clock.now(), activity: p.activity, subjectId: person.id, actorPersonId: null, requestId: p.requestId, details: { mailed: true, token_id: record.id, expires_at: record.expiresAt.toISOString() } }),
     }),
   );
   return "mailed";

@@ -3,6 +3,9 @@ import type { MailMessage } from "../mail/mail-message.ts";
 /** Where the dashboard takes a mailed token: the token travels in the fragment, so it never reaches a server log or a Referer. */
 export const SET_PASSWORD_PAGES = { password_reset: "/reset-password", invitation: "/accept-invitation" } as const;
 
+/** Where the dashboard takes a sign-up's verification token (in the fragment, like the others). */
+export const VERIFY_EMAIL_PAGE = "/verify-email";
+
 /** The link of a mailed token on the service. */
 export function tokenLink(publicBaseUrl: string, page: string, token: string): string {
   return `${publicBaseUrl}${page}#token=${token}`;
@@ -46,6 +49,57 @@ export function invitationMail(p: { to: string; publicBaseUrl: string; token: st
       "",
       "Without a browser, send the token with your password:",
       `POST ${p.publicBaseUrl}/v1/auth/password-reset/confirm {"token": "${p.token}", "password": "..."}`,
+    ].join("\n"),
+  };
+}
+
+/**
+ * The mail of a sign-up (DESIGN §2c): the single-use link that proves the address, valid 24
+ * hours. It carries nothing the requester typed but the address itself (not the workspace or
+ * display name): anyone may ask for a sign-up of any address, so the mail must not carry their text.
+ */
+export function signUpVerificationMail(p: { to: string; publicBaseUrl: string; token: string }): MailMessage {
+  const link = tokenLink(p.publicBaseUrl, VERIFY_EMAIL_PAGE, p.token);
+  return {
+    to: p.to,
+    subject: "Confirm your email to create your agentq workspace",
+    text: [
+      `Someone asked to create an agentq workspace at ${p.publicBaseUrl} with this address, ${p.to}.`,
+      "",
+      "To confirm that this address is yours and create the workspace, open this link within 24 hours:",
+      link,
+      "",
+      "The link works once, and signs you in. Nothing is created until it is opened.",
+      "If you did not ask for this, ignore this mail: no account is made.",
+      "",
+      "Without a browser, send the token:",
+      `POST ${p.publicBaseUrl}/v1/auth/verify-email {"token": "${p.token}"}`,
+    ].join("\n"),
+  };
+}
+
+/**
+ * The mail of a sign-up for an address that already has an account (DESIGN §2c): it says so,
+ * points to the sign-in page, and offers a single-use password-reset link (valid one hour) when
+ * one could be issued.
+ */
+export function signUpRegisteredMail(p: { to: string; publicBaseUrl: string; resetToken: string }): MailMessage {
+  const link = tokenLink(p.publicBaseUrl, SET_PASSWORD_PAGES.password_reset, p.resetToken);
+  return {
+    to: p.to,
+    subject: "You already have an agentq account",
+    text: [
+      `Someone asked to create an agentq workspace at ${p.publicBaseUrl} with this address, ${p.to}. This address already has an account, so nothing was created.`,
+      "",
+      `To sign in: ${p.publicBaseUrl}/sign-in`,
+      "",
+      "If you forgot your password, choose a new one with this link within one hour (it works once; every session of the account then ends):",
+      link,
+      "",
+      "If you did not ask for this, ignore this mail: your account stays as it is.",
+      "",
+      "Without a browser, send the token with the new password:",
+      `POST ${p.publicBaseUrl}/v1/auth/password-reset/confirm {"token": "${p.resetToken}", "password": "..."}`,
     ].join("\n"),
   };
 }

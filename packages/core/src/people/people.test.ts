@@ -4,6 +4,7 @@ import type { PersonPrincipal } from "../access/model.ts";
 import { isDomainError } from "../errors.ts";
 import { findOperation } from "../operations/catalogue.ts";
 import { createInMemoryDeps } from "../testing/create-in-memory-deps.ts";
+import { InMemoryMailer } from "../testing/in-memory-mailer.ts";
 import { seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
 import { testPasswordHasher } from "../testing/test-password-hasher.ts";
 import { testSecretSealer } from "../testing/test-secret-sealer.ts";
@@ -11,7 +12,7 @@ import { authenticateSession } from "./authenticate-session.ts";
 import { passwordRefusal } from "./password-rules.ts";
 import { DEFAULT_PEOPLE_SETTINGS, PEOPLE_LIMITS } from "./people-settings.ts";
 import { signIn, signOut } from "./sign-in.ts";
-import { signUp } from "./sign-up.ts";
+import { signUpVerified as signUp } from "../testing/sign-up-fixtures.ts";
 import { personWorkspaceRefusal, requireStepUp } from "./step-up.ts";
 import { Secret, TOTP } from "otpauth";
 import { confirmTotp, enrollTotp, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
@@ -31,6 +32,7 @@ async function codeOf(p: Promise<unknown> | (() => unknown)): Promise<string | n
 function world() {
   const w = createInMemoryDeps();
   w.deps.people = { passwords: testPasswordHasher(), settings: DEFAULT_PEOPLE_SETTINGS, sealer: testSecretSealer() };
+  w.deps.mailer = new InMemoryMailer();
   return w;
 }
 

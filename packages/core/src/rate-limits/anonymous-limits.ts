@@ -20,9 +20,10 @@ export interface AnonymousLimit {
  * - `password_reset_confirm`: token confirmations (each valid one hashes a password);
  * - `oauth_register`: RFC 7591 registrations (an MCP client registers once per set-up);
  * - `notice_intake`: DSA and DMCA notices (GET /v1/notices/intake shows it);
- * - `password_reset_email`: the reset mails one email may trigger, counted per email (keyed hash
- *   of it) whoever asks, so the owner's audit chain and inbox cannot be flooded; past it the
- *   request is still 202 and nothing is done.
+ * - `password_reset_email`: the reset-link mails one email with an account may trigger (password
+ *   resets, and sign-ups of that registered email, whose mail carries a reset link), counted per
+ *   email (keyed hash of it) whoever asks, so the owner's audit chain and inbox cannot be
+ *   flooded; past it the request is still 202 and nothing is done (`issuePasswordResetLink`).
  */
 export const ANONYMOUS_LIMITS = {
   sign_up: { limit: 10, windowMs: HOUR_MS },

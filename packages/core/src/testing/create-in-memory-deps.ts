@@ -4,6 +4,7 @@ import type { IdSource, Stores } from "../ports.ts";
 import { InMemoryAccessTables, bindInMemoryAccessStores } from "./in-memory-access.ts";
 import { InMemoryAnonymousLimitStore } from "./in-memory-anonymous-limits.ts";
 import { InMemoryPeopleTables, InMemoryPersonSessionStore, InMemoryPersonStore, InMemorySignInThrottleStore } from "./in-memory-people.ts";
+import { InMemoryLinkedIdentityStore, InMemoryPendingSignUpStore } from "./in-memory-sign-up-stores.ts";
 import { InMemoryPersonTokenStore, InMemoryPersonTokenTables, InMemoryWorkspaceLifecycleStore, InMemoryWorkspacePeopleStore } from "./in-memory-person-admin.ts";
 import { InMemoryTable } from "./in-memory-transaction.ts";
 import { InMemoryAuditLog } from "./in-memory-audit-log.ts";
@@ -90,6 +91,8 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       imports: new InMemoryImportStore(records, tx),
       oauth: new InMemoryOAuthStore(oauth, access, tx),
       personTokens: new InMemoryPersonTokenStore(personTokens, tx),
+      pendingSignUps: new InMemoryPendingSignUpStore(people, tx),
+      linkedIdentities: new InMemoryLinkedIdentityStore(people, tx),
       workspacePeople: new InMemoryWorkspacePeopleStore({ access, people, tokens: personTokens }, tx),
       workspaceLifecycle: new InMemoryWorkspaceLifecycleStore({ access, messaging, payloadsDeleted }, tx),
     };

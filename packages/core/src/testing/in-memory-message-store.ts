@@ -1,5 +1,5 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
-import type { CallerGuard } from "../access/authenticate.ts";
+import type { CallerGuard } from "../access/caller-guard.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage } from "../messaging/message.ts";

@@ -1,4 +1,6 @@
 import type { Person, PersonSession, Workspace } from "../access/model.ts";
+import type { LinkedIdentity } from "../oidc/oidc-identity.ts";
+import type { PendingSignUp } from "../people/pending-sign-up.ts";
 import type { PersonMfa, PersonSessionStore, PersonStore, SignInThrottleStore, ThrottleWindowCount } from "../ports.ts";
 import type { InMemoryAccessTables } from "./in-memory-access.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
@@ -10,6 +12,10 @@ export class InMemoryPeopleTables {
   readonly recoveryCodes = new InMemoryTable<{ key: string; personId: string; codeHash: string; usedAt: Date | null }>();
   /** Sign-in attempts holding their place in the throttle windows (failures, and attempts being checked). */
   readonly failures = new InMemoryTable<{ id: string; emailKey: string; addressKey: string; at: Date }>();
+  /** Pending sign-ups by id (DESIGN §2c). */
+  readonly pendingSignUps = new InMemoryTable<PendingSignUp>();
+  /** Linked OIDC identities by id. */
+  readonly identities = new InMemoryTable<LinkedIdentity>();
 }
 
 /** In-memory PersonStore over the access tables' people. */

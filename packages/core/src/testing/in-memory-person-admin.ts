@@ -126,6 +126,7 @@ export class InMemoryWorkspacePeopleStore implements WorkspacePeopleStore {
     for (const t of this.tables.tokens.tokens.values().filter((t) => t.workspaceId === person.workspaceId && t.personId === person.id)) this.tables.tokens.tokens.delete(this.tx, t.id);
     for (const c of this.tables.people.recoveryCodes.values().filter((c) => c.personId === person.id)) this.tables.people.recoveryCodes.delete(this.tx, c.key);
     if (this.tables.people.mfa.has(person.id)) this.tables.people.mfa.delete(this.tx, person.id);
+    for (const i of this.tables.people.identities.values().filter((i) => i.workspaceId === person.workspaceId && i.personId === person.id)) this.tables.people.identities.delete(this.tx, i.id);
   }
 }
 

@@ -110,8 +110,9 @@ export async function workspacePeopleSetRole(sql: SqlClient, p: { workspaceId: s
   return { kind: "changed", before: read.person, person: toPerson(row) };
 }
 
-/** Deletes a person's row, sessions, recovery codes and tokens. */
+/** Deletes a person's row, sessions, recovery codes, tokens and linked identities. */
 async function deletePerson(sql: SqlClient, p: { workspaceId: string; personId: string }): Promise<void> {
+  await sql`delete from person_identities where workspace_id = ${p.workspaceId} and person_id = ${p.personId}`;
   await sql`delete from person_sessions where workspace_id = ${p.workspaceId} and person_id = ${p.personId}`;
   await sql`delete from person_recovery_codes where workspace_id = ${p.workspaceId} and person_id = ${p.personId}`;
   await sql`delete from person_tokens where workspace_id = ${p.workspaceId} and person_id = ${p.personId}`;

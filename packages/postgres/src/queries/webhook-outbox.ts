@@ -1,6 +1,6 @@
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState } from "../core-types.ts";
 import type { SqlClient } from "../sql-client.ts";
-import { toSigningKeys } from "./webhooks.ts";
+import { toSigningKeys } from "./webhook-signing-keys.ts";
 
 /** A webhook_outbox row as selected. */
 export interface OutboxRow {

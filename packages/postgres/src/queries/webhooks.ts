@@ -3,6 +3,7 @@ import type postgres from "postgres";
 import type { DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "../core-types.ts";
 import type { SqlClient } from "../sql-client.ts";
 import { toDelivery, type OutboxRow } from "./webhook-outbox.ts";
+import { storedKeys, toSigningKeys, type StoredSigningKey } from "./webhook-signing-keys.ts";
 
 interface WebhookRow {
   workspace_id: string;
@@ -17,23 +18,6 @@ interface WebhookRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
-}
-
-/** A signing key as stored in the `signing_keys` JSON array. */
-interface StoredSigningKey {
-  id: string;
-  seal: string;
-  createdAt: string;
-  expiresAt: string | null;
-}
-
-function storedKeys(keys: readonly SigningKey[]): StoredSigningKey[] {
-  return keys.map((k) => ({ id: k.id, seal: k.seal, createdAt: k.createdAt.toISOString(), expiresAt: k.expiresAt === null ? null : k.expiresAt.toISOString() }));
-}
-
-/** Signing keys from their stored JSON form. */
-export function toSigningKeys(keys: readonly StoredSigningKey[]): SigningKey[] {
-  return keys.map((k) => ({ id: k.id, seal: k.seal, createdAt: new Date(k.createdAt), expiresAt: k.expiresAt === null ? null : new Date(k.expiresAt) }));
 }
 
 function toWebhook(r: WebhookRow): WebhookRecord {

@@ -12,3 +12,5 @@ export { lessons, lessonObservations, lessonCandidates, rules } from "./learning
 export { usageReports, sessionImports, sessionImportRows, sessionImportFingerprints } from "./records.ts";
 export { oauthClients, oauthAuthorizationCodes, oauthGrants, oauthGrantCredentials, oauthRefreshTokens } from "./oauth.ts";
 export { personTokens } from "./person-tokens.ts";
+export { pendingSignUps } from "./pending-sign-ups.ts";
+export { personIdentities } from "./person-identities.ts";

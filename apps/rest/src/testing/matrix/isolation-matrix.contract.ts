@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIsolationWorld } from "./isolation-world.ts";
 import type { IsolationWorld, MatrixTarget } from "./isolation-world.ts";
 import { AIMED_FIELDS, plausibleInput } from "./plausible-input.ts";
-import { callOperationRoute, matrixCall, pathParamsOf } from "./route-request.ts";
+import { callOperationRoute, hasBody, matrixCall, pathParamsOf } from "./route-request.ts";
 import type { MatrixResult } from "./route-request.ts";
 
 // Catalogue-driven: every operation, whatever area added it, is called by workspace B's
@@ -13,14 +13,14 @@ import type { MatrixResult } from "./route-request.ts";
 // the in-memory run (apps/rest) and the PostgreSQL run (apps/server).
 
 /** One of A's records a path parameter can name. */
-interface NamedResource {
+export interface NamedResource {
   /** What it is, for messages ("leased message", "dead letter", ...). */
   label: string;
   id: string;
 }
 
 /** A's records each path parameter can name. Add one here when a new kind of record appears. */
-const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedResource[]>> = {
+export const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedResource[]>> = {
   message_id: (a) => [{ label: "leased message", id: a.leasedMessageId }, { label: "dead letter", id: a.deadLetterId }],
   ai_account_id: (a) => [{ label: "worker account", id: a.worker.id }, { label: "admin account", id: a.admin.accountId }],
   credential_id: (a) => [{ label: "worker credential", id: a.worker.credentialId }, { label: "admin credential", id: a.admin.credentialId }],
@@ -44,9 +44,6 @@ const GLOBAL_PATH_PARAMS: Readonly<Record<string, { reason: string; value: strin
 
 /** `*_id` input fields that name no record of a workspace, with the reason. */
 const FREE_FORM_ID_FIELDS: Readonly<Record<string, string>> = {
-  // Session-state operations aim it at A's project (plausible-input.ts); on a credential it is
-  // the label the credential is restricted to.
-  project_id: "a credential's project restriction (session-state operations aim it at A's project in plausible-input.ts)",
   correlation_id: "the sender's own free-form correlation label",
 };
 
@@ -63,6 +60,15 @@ const workspaceParams = (op: Operation) => pathParamsOf(op).filter((p) => !(p in
 const AIMED_OPERATIONS = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
 /** Operations whose path names no workspace record (none, or only global ones such as a template name). */
 const UNPARAMETERISED = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op).length === 0);
+/**
+ * Body fields that name another record (DESIGN §2c: one of another workspace's is 404
+ * SVC_RESOURCE_NOT_FOUND, as an unknown id is). The lease is left out: it guards the call on a
+ * message rather than naming a record, and a wrong one has the lease codes of the spec.
+ */
+const referenceFields = (op: Operation): string[] =>
+  hasBody(op) ? Object.keys(op.input.properties).filter((f) => AIMED_FIELDS.includes(f) && f !== "lease_id" && !pathParamsOf(op).includes(f) && !(op.http.query ?? []).includes(f)) : [];
+/** Operations with a body reference whose path, if any, B can fill with records of its own. */
+const REFERENCING_OPERATIONS = CREDENTIAL_OPERATIONS.filter((op) => referenceFields(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
 /** Path values of global parameters. */
 const globalPathValues = (op: Operation) => Object.fromEntries(pathParamsOf(op).flatMap((p) => (p in GLOBAL_PATH_PARAMS ? [[p, GLOBAL_PATH_PARAMS[p]?.value ?? ""]] : [])));
 
@@ -227,6 +233,30 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
             const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues: globalPathValues(op) });
             expect(leaked(res, ""), `${caller.label} GET ${op.http.path} -> ${res.text}`).toEqual([]);
           }
+        }
+      });
+    });
+
+    describe.each(REFERENCING_OPERATIONS.map((op) => [`${op.http.method} ${op.http.path} (${op.name})`, op] as const))("%s", (_label, op) => {
+      // B's own records everywhere (path and body), but for one body field naming A's record; the
+      // other optional references are left out (some exclude each other). In the path, the last
+      // fixture of a kind is B's record still open to change (a decision chain's tip).
+      it.each(referenceFields(op))("on B's own records, with A's record in %s: 404 SVC_RESOURCE_NOT_FOUND, nothing of A's in the answer", async (field) => {
+        const own = w.b.records;
+        const pathValues: Record<string, string> = {};
+        for (const p of pathParamsOf(op)) pathValues[p] = p in GLOBAL_PATH_PARAMS ? (GLOBAL_PATH_PARAMS[p]?.value ?? "") : (PATH_FIXTURES[p]?.(own).at(-1)?.id ?? "");
+        const required = new Set(op.input.required ?? []);
+        const base = Object.fromEntries(Object.entries(plausibleInput(op, own)).filter(([f]) => f === field || required.has(f) || !referenceFields(op).includes(f)));
+        const input = { ...base, [field]: plausibleInput(op, w.a)[field] };
+        const full = { ...input, ...pathValues };
+        expect(Value.Check(op.input, full), `the matrix's input for ${op.name} is not valid (${JSON.stringify([...Value.Errors(op.input, full)].slice(0, 3).map((e) => `${e.path} ${e.message}`))})`).toBe(true);
+        for (const caller of bCallers(op)) {
+          const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues, input });
+          const request = JSON.stringify({ pathValues, input });
+          const what = `${caller.label} ${op.http.method} ${op.http.path} with A's ${field} -> ${res.status} ${res.text}`;
+          expect(res.status, what).toBe(404);
+          expect(res.body?.error?.code, what).toBe("SVC_RESOURCE_NOT_FOUND");
+          expect(leaked(res, request), what).toEqual([]);
         }
       });
     });

@@ -74,10 +74,8 @@ export interface MatrixAdmin {
   credentialId: string;
 }
 
-/** Workspace A with one of each resource kind, and workspace B's two principals. */
-export interface IsolationWorld {
-  client: RequestClient;
-  a: {
+/** One workspace with one record of each kind (A's are what B aims at; B has its own, to aim references from). */
+export interface WorkspaceRecords {
     admin: MatrixAdmin;
     sender: MatrixAgent;
     worker: MatrixAgent;
@@ -103,11 +101,23 @@ export interface IsolationWorld {
     importId: string;
     /** A Connection (OAuth grant) of an MCP client acting as worker. */
     connectionId: string;
-    /** Every string of A's that B must never see: ids, unique names, tokens, payload text. */
+    /** Every string of the workspace's that another must never see: ids, unique names, tokens, payload text. */
     secrets: readonly string[];
-  };
-  b: { admin: MatrixAdmin; operational: MatrixAgent };
 }
+
+/**
+ * Workspace A with one of each resource kind, and workspace B's two principals and records of
+ * its own of each kind (made by its own sender and worker), so a request can name B's record in
+ * its path and one of A's in a body field.
+ */
+export interface IsolationWorld {
+  client: RequestClient;
+  a: WorkspaceRecords;
+  b: { admin: MatrixAdmin; operational: MatrixAgent; records: WorkspaceRecords };
+}
+
+/** Unique names of a workspace's records. */
+export type RecordNames = { readonly [K in keyof typeof A_NAMES]: string };
 
 /** Unique names of A's records (no other test data contains them). */
 export const A_NAMES = {
@@ -150,15 +160,26 @@ async function agent(client: RequestClient, ws: MatrixAdmin, name: string): Prom
   return { id: account.body.id, name, credentialId: cred.body.credential.id, authorization: `Bearer ${cred.body.token as string}` };
 }
 
+/** B's names: like A's, none of A's names inside. */
+const B_NAMES: RecordNames = Object.fromEntries(Object.entries(A_NAMES).map(([k, v]) => [k, v.replace("alpha", "beta").replace("q7", "k3")])) as RecordNames;
+
 /** Builds workspaces A and B in `target`, through the REST API as their users would. */
 export async function buildIsolationWorld(target: MatrixTarget): Promise<IsolationWorld> {
+  const a = await buildWorkspaceRecords(target, A_NAMES);
+  const records = await buildWorkspaceRecords(target, B_NAMES);
+  const bOperational = await agent(target.client, records.admin, "beta-agent");
+  return { client: target.client, a, b: { admin: records.admin, operational: bOperational, records } };
+}
+
+/** A workspace named `names.workspace` with one record of each kind, through the REST API as its users would make them. */
+export async function buildWorkspaceRecords(target: MatrixTarget, names: RecordNames): Promise<WorkspaceRecords> {
   const { client } = target;
-  const aAdmin = await admin(target, A_NAMES.workspace, (id) => target.setMaxDeliveries(id, 1));
-  const sender = await agent(client, aAdmin, A_NAMES.sender);
-  const worker = await agent(client, aAdmin, A_NAMES.worker);
+  const aAdmin = await admin(target, names.workspace, (id) => target.setMaxDeliveries(id, 1));
+  const sender = await agent(client, aAdmin, names.sender);
+  const worker = await agent(client, aAdmin, names.worker);
   const send = async (): Promise<string> => {
-    const body = directiveTo(A_NAMES.worker);
-    (body.payload as Record<string, unknown>).instructions = A_NAMES.instructions;
+    const body = directiveTo(names.worker);
+    (body.payload as Record<string, unknown>).instructions = names.instructions;
     return ok(await matrixCall(client, "POST", "/v1/messages/send", { authorization: sender.authorization, key: key(), body }), "send").body.message_id as string;
   };
   const claimOne = async (messageId: string, visibility: string): Promise<string> => {
@@ -180,34 +201,31 @@ export async function buildIsolationWorld(target: MatrixTarget): Promise<Isolati
   const leasedMessageId = await send();
   const leaseId = await claimOne(leasedMessageId, "PT600S");
 
-  const webhook = ok(await matrixCall(client, "POST", "/v1/webhooks", { authorization: aAdmin.authorization, key: key(), body: { ai_account_id: worker.id, url: A_NAMES.webhookUrl, name: A_NAMES.webhook } }), "create webhook");
-  const policy = ok(await matrixCall(client, "POST", "/v1/policies", { authorization: aAdmin.authorization, key: key(), body: { name: A_NAMES.policy, body: "Be kind.", required: false } }), "publish policy");
+  const webhook = ok(await matrixCall(client, "POST", "/v1/webhooks", { authorization: aAdmin.authorization, key: key(), body: { ai_account_id: worker.id, url: names.webhookUrl, name: names.webhook } }), "create webhook");
+  const policy = ok(await matrixCall(client, "POST", "/v1/policies", { authorization: aAdmin.authorization, key: key(), body: { name: names.policy, body: "Be kind.", required: false } }), "publish policy");
 
-  const project = ok(await matrixCall(client, "POST", "/v1/projects", { authorization: sender.authorization, body: { name: A_NAMES.project } }), "create project");
-  const decision = ok(await matrixCall(client, "POST", "/v1/decision-log", { authorization: sender.authorization, body: { title: A_NAMES.decision, decision_md: `${A_NAMES.decision} body` } }), "record decision");
-  const correction = ok(await matrixCall(client, "POST", `/v1/decision-log/${decision.body.id as string}/correct`, { authorization: sender.authorization, body: { decision_md: `${A_NAMES.decision} corrected`, rationale_md: "changed" } }), "correct decision");
+  const project = ok(await matrixCall(client, "POST", "/v1/projects", { authorization: sender.authorization, body: { name: names.project } }), "create project");
+  const decision = ok(await matrixCall(client, "POST", "/v1/decision-log", { authorization: sender.authorization, body: { title: names.decision, decision_md: `${names.decision} body` } }), "record decision");
+  const correction = ok(await matrixCall(client, "POST", `/v1/decision-log/${decision.body.id as string}/correct`, { authorization: sender.authorization, body: { decision_md: `${names.decision} corrected`, rationale_md: "changed" } }), "correct decision");
 
-  const session = ok(await matrixCall(client, "POST", "/v1/build-sessions", { authorization: sender.authorization, body: { title: A_NAMES.session } }), "start session");
-  const backlogItem = ok(await matrixCall(client, "POST", "/v1/backlog", { authorization: sender.authorization, body: { title: A_NAMES.backlogItem } }), "file backlog item");
-  const lesson = ok(await matrixCall(client, "POST", "/v1/lessons", { authorization: sender.authorization, body: { title: A_NAMES.lesson, body_md: "Do: keep `alpha/**` tidy." } }), "create lesson");
+  const session = ok(await matrixCall(client, "POST", "/v1/build-sessions", { authorization: sender.authorization, body: { title: names.session } }), "start session");
+  const backlogItem = ok(await matrixCall(client, "POST", "/v1/backlog", { authorization: sender.authorization, body: { title: names.backlogItem } }), "file backlog item");
+  const lesson = ok(await matrixCall(client, "POST", "/v1/lessons", { authorization: sender.authorization, body: { title: names.lesson, body_md: "Do: keep `alpha/**` tidy." } }), "create lesson");
   const rule = ok(await matrixCall(client, "POST", "/v1/rules/derive", { authorization: sender.authorization, body: { lesson_id: lesson.body.id } }), "derive rule");
   const learner = ok(await matrixCall(client, "POST", "/v1/build-sessions", { authorization: worker.authorization, body: { title: "alpha learner" } }), "start learner session");
-  ok(await matrixCall(client, "POST", `/v1/build-sessions/${learner.body.session.id as string}/end`, { authorization: worker.authorization, body: { learnings: [A_NAMES.learning] } }), "end learner session");
+  ok(await matrixCall(client, "POST", `/v1/build-sessions/${learner.body.session.id as string}/end`, { authorization: worker.authorization, body: { learnings: [names.learning] } }), "end learner session");
   const detected = ok(await matrixCall(client, "POST", "/v1/lesson-candidates/detect", { authorization: sender.authorization, body: {} }), "detect candidates");
   const candidateId = (detected.body.created as { id: string }[])[0]?.id;
   if (candidateId === undefined) throw new Error(`no candidate: ${detected.text}`);
-  const imported = ok(await matrixCall(client, "POST", "/v1/session-state/imports/upload", { authorization: sender.authorization, body: { parser: "lessons-list", filename: "LESSONS.md", content: `## ${A_NAMES.importedLesson}\nDo: keep it.\n` } }), "upload import");
+  const imported = ok(await matrixCall(client, "POST", "/v1/session-state/imports/upload", { authorization: sender.authorization, body: { parser: "lessons-list", filename: "LESSONS.md", content: `## ${names.importedLesson}\nDo: keep it.\n` } }), "upload import");
 
   const connection = await target.connectOAuthClient(aAdmin.workspaceId, worker.id);
-
-  const bAdmin = await admin(target, "isolation-beta-workspace");
-  const bOperational = await agent(client, bAdmin, "beta-agent");
 
   const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string, sessionId: session.body.session.id as string, backlogItemId: backlogItem.body.id as string, lessonId: lesson.body.id as string, ruleId: rule.body.id as string, candidateId, importId: imported.body.id as string, connectionId: connection.grantId };
   const tokens = [aAdmin.authorization, sender.authorization, worker.authorization].map((h) => h.slice("Bearer ".length));
   const secrets = [
     aAdmin.workspaceId, aAdmin.accountId, aAdmin.credentialId, sender.id, sender.credentialId, worker.id, worker.credentialId,
-    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, a.sessionId, a.backlogItemId, a.lessonId, a.ruleId, a.candidateId, a.importId, a.connectionId, connection.accessToken, connection.refreshToken, ...Object.values(A_NAMES), ...tokens,
+    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, a.sessionId, a.backlogItemId, a.lessonId, a.ruleId, a.candidateId, a.importId, a.connectionId, connection.accessToken, connection.refreshToken, ...Object.values(names), ...tokens,
   ];
-  return { client, a: { ...a, secrets }, b: { admin: bAdmin, operational: bOperational } };
+  return { ...a, secrets };
 }

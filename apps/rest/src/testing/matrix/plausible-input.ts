@@ -1,16 +1,14 @@
-import { SESSION_STATE_OPERATIONS } from "@agentq/core";
 import type { Operation } from "@agentq/core";
 import { Value } from "@sinclair/typebox/value";
 import { directiveTo } from "../rest-scenario.ts";
-import { A_NAMES } from "./isolation-world.ts";
-import type { IsolationWorld } from "./isolation-world.ts";
+import type { WorkspaceRecords } from "./isolation-world.ts";
 
 /**
- * Values by input field name, aimed at workspace A wherever the field names a record (so a
+ * Values by input field name, aimed at workspace `a` wherever the field names a record (so a
  * cross-workspace call is as close as B can get to touching A's data), plausible otherwise.
  * Used for any operation that has a field of that name, required or not.
  */
-function knownFields(a: IsolationWorld["a"]): Record<string, unknown> {
+function knownFields(a: WorkspaceRecords): Record<string, unknown> {
   return {
     ai_account_id: a.worker.id,
     message_id: a.leasedMessageId,
@@ -36,22 +34,23 @@ function knownFields(a: IsolationWorld["a"]): Record<string, unknown> {
     source_lesson_id: a.lessonId,
     candidate_id: a.candidateId,
     supersedes_rule_id: a.ruleId,
+    project_id: a.projectId,
   };
 }
 
 /** Input fields (top level, outside the path) that the field table aims at one of A's records. */
 export const AIMED_FIELDS: readonly string[] = [
   "ai_account_id", "message_id", "lease_id", "build_session_id", "chain_root_id", "discovered_from_id", "duplicate_of_id", "assignee_ai_account_id",
-  "lesson_id", "into_lesson_id", "superseded_by_id", "source_lesson_id", "candidate_id", "supersedes_rule_id",
+  "lesson_id", "into_lesson_id", "superseded_by_id", "source_lesson_id", "candidate_id", "supersedes_rule_id", "project_id",
 ];
 
 /**
  * Per-operation inputs the field table cannot derive (nested shapes, semantics). Keyed by
  * operation name; merged over the derived input.
  */
-const OVERRIDES: Readonly<Record<string, (a: IsolationWorld["a"]) => Record<string, unknown>>> = {
-  send: () => directiveTo(A_NAMES.worker),
-  validate: () => directiveTo(A_NAMES.worker),
+const OVERRIDES: Readonly<Record<string, (a: WorkspaceRecords) => Record<string, unknown>>> = {
+  send: (a) => directiveTo(a.worker.name),
+  validate: (a) => directiveTo(a.worker.name),
   ack_batch: (a) => ({ items: [{ message_id: a.leasedMessageId, lease_id: a.leaseId }] }),
   publish_policy: () => ({ name: "mallory-q7", body: "B's policy." }),
   create_project: () => ({ name: "mallory-q7" }),
@@ -81,15 +80,13 @@ const OVERRIDES: Readonly<Record<string, (a: IsolationWorld["a"]) => Record<stri
   upload_import: () => ({ parser: "lessons-list", filename: "LESSONS.md", content: "## mallory-q7\nB's lesson." }),
 };
 
-/** Session-state operations: their project_id names a record, so it is aimed at A's project. */
-const SESSION_STATE_NAMES: ReadonlySet<string> = new Set(SESSION_STATE_OPERATIONS.map((op) => op.name));
-
 /**
- * A minimal valid input of `op` (path parameters excluded: the caller fills the path): every
- * field the table knows, every other required field from TypeBox's `Value.Create` (defaults,
- * minimal values), then the operation's override.
+ * A minimal valid input of `op` (path parameters excluded: the caller fills the path) aimed at
+ * workspace `a`'s records: every field the table knows (a credential's project restriction is
+ * aimed at a's project too), every other required field from TypeBox's `Value.Create`
+ * (defaults, minimal values), then the operation's override.
  */
-export function plausibleInput(op: Operation, a: IsolationWorld["a"]): Record<string, unknown> {
+export function plausibleInput(op: Operation, a: WorkspaceRecords): Record<string, unknown> {
   const known = knownFields(a);
   const required = new Set(op.input.required ?? []);
   const input: Record<string, unknown> = {};
@@ -103,6 +100,5 @@ export function plausibleInput(op: Operation, a: IsolationWorld["a"]): Record<st
       }
     }
   }
-  if (SESSION_STATE_NAMES.has(op.name) && "project_id" in op.input.properties) input.project_id = a.projectId;
   return { ...input, ...(OVERRIDES[op.name]?.(a) ?? {}) };
 }
