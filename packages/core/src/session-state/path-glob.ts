@@ -183,7 +183,8 @@ function translate(s: string, start: number, end: number, atBoundary: boolean, e
         continue;
       }
       if (after === "/") {
-        out += "(?:[^/]*/)*";
+        // `a/**/x`: zero or more segments, or (picomatch's reading) the path may end right after `a`.
+        out = out.endsWith("/") ? `${out.slice(0, -1)}(?:/(?:[^/]*/)*|$)` : `${out}(?:[^/]*/)*`;
         i = j + 1;
         boundary = true;
         continue;
