@@ -155,14 +155,21 @@ function tryPattern(p: string): string | null {
 export function inferTriggers(text: string): RuleTriggers {
   const paths: string[] = [];
   const patterns: string[] = [];
+  // Each candidate is compiled once at most, and none once the list is full (a lesson may hold
+  // thousands of backticked tokens).
+  const tried = new Set<string>();
   const addPath = (g: string) => {
+    if (paths.length >= TRIGGER_LIMITS.paths || tried.has(`p:${g}`)) return;
+    tried.add(`p:${g}`);
     const ok = tryGlob(g);
-    if (ok !== null && !paths.includes(ok) && paths.length < TRIGGER_LIMITS.paths) paths.push(ok);
+    if (ok !== null && !paths.includes(ok)) paths.push(ok);
   };
   let programs = 0;
   const addPattern = (p: string) => {
+    if (patterns.length >= TRIGGER_LIMITS.patterns || tried.has(`r:${p}`)) return;
+    tried.add(`r:${p}`);
     const ok = tryPattern(p);
-    if (ok === null || patterns.includes(ok) || patterns.length >= TRIGGER_LIMITS.patterns) return;
+    if (ok === null || patterns.includes(ok)) return;
     const size = RE2JS.compile(ok).programSize();
     if (programs + size > TRIGGER_LIMITS.patternProgramTotal) return;
     programs += size;
