@@ -161,6 +161,12 @@ export const WORST_INPUTS: readonly WorstInput[] = [
     expect: { status: 200 },
   },
   {
+    name: "paths past their 64 KB",
+    operation: "find_applicable_rules",
+    input: (ctx) => ({ project_id: ctx.projectId, paths: [...widePaths(), abPath(99, 1_000), abPath(98, 1_000)], operations: ["modify"] }),
+    expect: { status: 400, code: "SVC_MALFORMED_REQUEST" },
+  },
+  {
     name: "a rule with code patterns of the widest shape against 128 KB of code",
     operation: "find_applicable_rules",
     rules: [{ triggers: { code_patterns: [WIDEST_PATTERN(TRIGGER_LIMITS.patternProgramTotal - 4)] } }],
