@@ -37,9 +37,15 @@ interface CompiledRule {
   patterns: { pattern: string; re: RE2JS }[];
 }
 
-/** Compiled globs and patterns per rule id and version (rules are immutable): at most this many kept. */
-const CACHE_MAX = 5_000;
+/**
+ * Compiled globs and patterns per rule id and version (rules are immutable), least recently used
+ * first out: at most this many automata kept in all. Each keeps the DFA states it has built (up
+ * to a few hundred KB for the widest glob the limits allow), so the bound is on automata, not rules.
+ */
+const CACHE_AUTOMATA_MAX = 5_000;
 const compiled = new Map<string, CompiledRule>();
+let cachedAutomata = 0;
+const automataOf = (c: CompiledRule) => c.globs.length + c.patterns.length;
 
 function compile(rule: MatchableRule): CompiledRule {
   const key = `${rule.id}:${rule.version}`;
@@ -58,9 +64,11 @@ function compile(rule: MatchableRule): CompiledRule {
     patterns: rule.triggers.code_patterns.map((pattern) => ({ pattern, re: RE2JS.compile(pattern) })),
   };
   compiled.set(key, c);
-  if (compiled.size > CACHE_MAX) {
-    const oldest = compiled.keys().next().value;
-    if (oldest !== undefined) compiled.delete(oldest);
+  cachedAutomata += automataOf(c);
+  while (cachedAutomata > CACHE_AUTOMATA_MAX && compiled.size > 1) {
+    const [oldest, entry] = compiled.entries().next().value as [string, CompiledRule];
+    compiled.delete(oldest);
+    cachedAutomata -= automataOf(entry);
   }
   return c;
 }
