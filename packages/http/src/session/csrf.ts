@@ -42,7 +42,7 @@ export function fromOwnOrigin(c: Context, publicOrigin: string): boolean {
   return c.req.header("sec-fetch-site") === "same-origin";
 }
 
-/** The refusal of a request from another origin (a cookie-authenticated write, a sign-in). */
+/** The refusal of a request from another origin (a cookie-authenticated write, a sign-in, a request to /mcp). */
 export function csrfRejected(): DomainError {
   return new DomainError("SVC_CSRF_REJECTED", "The request must come from the service's own origin.");
 }
@@ -59,9 +59,9 @@ export function checkCookieWrite(c: Context, publicOrigin: string): void {
 
 /**
  * The origin check of a request that needs no cookie (sign-in, sign-up, password reset: so
- * another site cannot sign a browser in): a request whose
- * Origin header is present and not the service's own origin is refused. A request without Origin
- * (a program, not a browser page) passes.
+ * another site cannot sign a browser in; /mcp: DNS rebinding, DESIGN §2c): a request whose Origin
+ * header is present and not the service's own origin is refused. A request without Origin (a
+ * program, not a browser page) passes.
  * @throws DomainError SVC_CSRF_REJECTED
  */
 export function refuseForeignOrigin(c: Context, publicOrigin: string): void {
