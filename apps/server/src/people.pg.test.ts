@@ -42,8 +42,9 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
     smtp = await startSmtpReceiver();
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@people.test>" }) });
+    // Composed once the socket listens: its address is the public base URL, so the Origin of a page of the service is its own.
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.url, logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@people.test>" }) });
   });
   afterAll(async () => {
     await served?.close();
@@ -64,7 +65,7 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
     expect(pending?.password_hash).toMatch(/^\$argon2id\$/);
     expect((await call("POST", "/v1/auth/sign-in", { body: { email: "founder@people.test", password: PASSWORD } })).status).toBe(401);
     const mail = await nextMailTo(smtp, "founder@people.test", 0);
-    const link = /http:\/\/127\.0\.0\.1:8080\/verify-email#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1] ?? "";
+    const link = new RegExp(`${served.url.replaceAll(".", "\\.")}/verify-email#token=(agq_ev_[A-Za-z0-9_-]{43})`).exec(mail.text)?.[1] ?? "";
     expect(link).not.toBe("");
     expect(pending?.token_hash).not.toContain(link.slice(7));
     expect(mail.text).not.toContain("Founders");

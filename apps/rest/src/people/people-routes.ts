@@ -10,7 +10,7 @@ import type { RouteTable } from "../routes/route-table.ts";
 import { json, readBody } from "./auth-routes.ts";
 import { authenticateCaller } from "./authenticate-caller.ts";
 import { mailAfterAnswer, sendLoggedMail } from "./logged-mail.ts";
-import { csrfRejected, fromOwnOrigin } from "@agentq/http";
+import { refuseForeignOrigin } from "@agentq/http";
 import { clearCookieHeader } from "@agentq/http";
 import type { SessionEdge } from "@agentq/http";
 
@@ -85,9 +85,6 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
       return errorResponse(c, err, logger);
     }
   };
-  const refuseForeignOrigin = (c: Context<RestEnv>) => {
-    if (c.req.header("origin") !== undefined && !fromOwnOrigin(c, sessions.publicOrigin)) throw csrfRejected();
-  };
   const requestId = (c: Context<RestEnv>) => c.get("requestId");
   const caller = async (c: Context<RestEnv>): Promise<Principal> => {
     const principal = await authenticateCaller(c, { core, authenticator: deps.authenticator, sessions }, { deferCallerCheck: false });
@@ -104,7 +101,7 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
 
   routes.add("POST", "/v1/auth/password-reset");
   app.post("/v1/auth/password-reset", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, sessions.publicOrigin);
     const body = await readBody(c, PasswordResetBody);
     const requested = await requestPasswordReset(core, body, { requestId: requestId(c) });
     mailAfterAnswer(deps, requested.mail, { requestId: requestId(c), what: "password_reset" });
@@ -113,7 +110,7 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
 
   routes.add("POST", "/v1/auth/password-reset/confirm");
   app.post("/v1/auth/password-reset/confirm", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, sessions.publicOrigin);
     const body = await readBody(c, PasswordResetConfirmBody);
     await confirmPasswordReset(core, body, { requestId: requestId(c) });
     const headers = new Headers({ "Cache-Control": "no-store" });
