@@ -1,18 +1,19 @@
 import { authenticateSession, isDomainError } from "@agentq/core";
 import type { CoreDeps } from "@agentq/core";
-import { csrfRejected, fromOwnOrigin, readCookie, type SessionEdge } from "@agentq/http";
+import { checkCookieWrite, readCookie, type SessionEdge } from "@agentq/http";
 import type { MiddlewareHandler } from "hono";
 import type { DashboardEnv } from "./dashboard-env.ts";
 
 /**
  * Every POST to the dashboard must come from the service's own origin (Origin, else
- * Sec-Fetch-Site same-origin), signed in or not: sign-in, sign-up and sign-out included, so
- * another site can neither act for a signed-in person nor sign a browser in or out.
+ * Sec-Fetch-Site same-origin: the one check of @agentq/http, as REST's), signed in or not:
+ * sign-in, sign-up, sign-out and the OAuth consent included, so another site can neither act
+ * for a signed-in person nor sign a browser in or out.
  * @throws DomainError SVC_CSRF_REJECTED (rendered as a page)
  */
 export function sameOriginPosts(sessions: SessionEdge): MiddlewareHandler<DashboardEnv> {
   return async (c, next) => {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !fromOwnOrigin(c, sessions.publicOrigin)) throw csrfRejected();
+    checkCookieWrite(c, sessions.publicOrigin);
     await next();
   };
 }

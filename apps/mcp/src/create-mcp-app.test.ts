@@ -321,6 +321,30 @@ describe("authentication and metadata", () => {
     return fetch(`${served.url}/mcp`, init);
   };
 
+  it("refuses a request whose Origin is not the service's own (scheme, host and port) with 403 SVC_CSRF_REJECTED, credential or not, preflight included (DNS rebinding)", async () => {
+    for (const origin of ["https://evil.example", "http://queue.example.test", "https://queue.example.test:8443", "https://other.example.test", "null", `http://127.0.0.1:${new URL(served.url).port}`]) {
+      for (const authorization of [admin.authorization, undefined]) {
+        const res = await fetch(`${served.url}/mcp`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Origin: origin, ...(authorization === undefined ? {} : { Authorization: authorization }) },
+          body: JSON.stringify(initialize),
+        });
+        expect(res.status, origin).toBe(403);
+        const body = (await res.json()) as { error: { code: string }; request_id: string };
+        expect(body.error.code, origin).toBe("SVC_CSRF_REJECTED");
+        expect(body.request_id).toBe(res.headers.get("x-request-id"));
+      }
+      const preflight = await fetch(`${served.url}/mcp`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" } });
+      expect(preflight.status, origin).toBe(403);
+      expect(preflight.headers.get("access-control-allow-origin"), origin).toBeNull();
+    }
+    // The service's own origin, and no Origin at all (a program), are served.
+    for (const headers of [{ Origin: BASE }, {}] as Record<string, string>[]) {
+      const res = await fetch(`${served.url}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: admin.authorization, ...headers }, body: JSON.stringify(initialize) });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
   it("answers an authenticated POST with X-Request-Id and Cache-Control: no-store", async () => {
     const res = await post(JSON.stringify(initialize));
     expect(res.status).toBe(200);

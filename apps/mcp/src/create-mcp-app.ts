@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { accessLog, closeAfterUnreadBody, refuseUnsafeQuery, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, publicOriginOf, refuseForeignOrigin, refuseUnsafeQuery, type ServedRequest } from "@agentq/http";
 import { callTool, type ToolCallContext, type ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
 import { MAX_MCP_BODY_BYTES, readMcpBody, type McpNodeBody } from "./read-mcp-body.ts";
@@ -55,6 +55,10 @@ function errorResponse(c: Context<Env>, error: unknown, extraHeaders: Record<str
  * MCP clients can start the OAuth flow) and the JSON error envelope. Other refusals of the
  * caller (SVC_FROZEN, SVC_WORKSPACE_CLOSED) are reported in every tool result, like REST reports
  * them on every route. Every response carries `X-Request-Id`.
+ *
+ * Origin: a request to `/mcp` whose Origin header is present and not the service's own origin
+ * (PUBLIC_BASE_URL's: scheme, host and port) is refused first, credential or not: 403
+ * SVC_CSRF_REJECTED in the error envelope (DNS rebinding, DESIGN §2c).
  */
 export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<Env> {
   const base = normalizeBaseUrl(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
@@ -88,16 +92,17 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   app.get(METADATA_PATH_INSERTED, serveMetadata);
   app.get(METADATA_PATH_APPENDED, serveMetadata);
 
-  // Bearer tokens only, never cookies: any origin may call.
-  app.use(
-    MCP_PATH,
-    cors({
-      origin: "*",
-      allowMethods: ["POST", "GET", "DELETE"],
-      allowHeaders: ["Authorization", "Content-Type", "Accept", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
-      exposeHeaders: ["WWW-Authenticate", "X-Request-Id", "Mcp-Session-Id"],
-    }),
-  );
+  // DNS rebinding (DESIGN §2c, the MCP transport's security warning): a page of another site
+  // whose name resolves to this server must not reach /mcp, so a request whose Origin header is
+  // present and not the service's own origin is refused before anything else, a preflight
+  // included (no CORS: only the service's own pages, which need none, may call from a browser).
+  // Programs send no Origin. The Host header is not checked: behind a proxy it names whatever
+  // the proxy forwards to, and a browser always sends Origin on a POST, the only method served.
+  const ownOrigin = publicOriginOf(base);
+  app.use(MCP_PATH, async (c: Context<Env>, next) => {
+    refuseForeignOrigin(c, ownOrigin);
+    await next();
+  });
 
   app.all(MCP_PATH, async (c) => {
     let caller: ToolCaller;

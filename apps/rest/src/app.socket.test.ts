@@ -1,5 +1,4 @@
-import { serve } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
+import { listenHttp } from "@agentq/http";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TOKENS } from "./testing/test-app.ts";
@@ -10,13 +9,9 @@ describe("the REST app over a real socket", () => {
 
   beforeAll(async () => {
     const { app } = createTestApp();
-    await new Promise<void>((resolve) => {
-      const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
-        baseUrl = `http://127.0.0.1:${info.port}`;
-        resolve();
-      });
-      close = () => new Promise((done) => server.close(() => done()));
-    });
+    const listener = await listenHttp(app.fetch, { hostname: "127.0.0.1", port: 0 });
+    baseUrl = `http://127.0.0.1:${listener.address.port}`;
+    close = listener.close;
   });
   afterAll(() => close());
 

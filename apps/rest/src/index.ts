@@ -8,7 +8,7 @@ export { buildOpenApiDocument } from "./openapi.ts";
 export { versionInfo } from "./version.ts";
 export type { VersionInfo } from "./version.ts";
 export { sessionCookies, readCookie, setCookieHeader, clearCookieHeader } from "@agentq/http";
-export { checkCookieWrite, fromOwnOrigin, changesState } from "@agentq/http";
+export { checkCookieWrite, fromOwnOrigin, changesState, refuseForeignOrigin } from "@agentq/http";
 export { requestOrigin, trustedProxyMatcher } from "@agentq/http";
 export type { SessionCookies } from "@agentq/http";
 export type { AfterAnswerWork, OriginSettings } from "@agentq/http";

@@ -75,8 +75,9 @@ describe("closing, erasing and exporting (PostgreSQL, real HTTP)", () => {
 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: new InMemoryMailer() });
+    // Composed once the socket listens: its address is the public base URL, so the Origin of a page of the service is its own.
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.url, logger: createLogger("silent"), rateLimiter: "off", clock, mailer: new InMemoryMailer() });
   });
   afterAll(async () => {
     await served?.close();

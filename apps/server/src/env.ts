@@ -24,8 +24,15 @@ export interface ServerEnv {
    * 4, about 990 with 8 or 2, and 797-804 with 20 (docs/performance.md).
    */
   poolMax: number;
-  /** The address clients use to reach this server (MCP metadata, mcp_config); default from host and port. */
+  /**
+   * PUBLIC_BASE_URL: the address clients use to reach this server (its origin is the service's
+   * own origin: the origin check, the OAuth issuer, the MCP metadata, mcp_config); default
+   * `http://HOST:PORT` (127.0.0.1 for a wildcard HOST). A server uses `publicBaseUrlOf`, which
+   * puts the port actually bound into the default.
+   */
   publicBaseUrl: string;
+  /** True when PUBLIC_BASE_URL was set (else `publicBaseUrl` is the default from HOST and PORT). */
+  publicBaseUrlSet: boolean;
   logLevel: string;
   /** The source commit shown by GET /v1/version (AGENTQ_COMMIT), if known. */
   commit: string | null;
@@ -70,6 +77,24 @@ export interface ServerEnv {
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
+/**
+ * The base URL of a server listening on `host:port` when PUBLIC_BASE_URL is not set:
+ * `http://HOST:PORT`, with 127.0.0.1 for a wildcard address (0.0.0.0, ::) and an IPv6 address in
+ * brackets.
+ */
+export function defaultPublicBaseUrl(host: string, port: number): string {
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
+}
+
+/**
+ * The public base URL of a server bound to `boundPort`: PUBLIC_BASE_URL when set, else the
+ * default with the port really bound (PORT=0 picks one only when listening).
+ */
+export function publicBaseUrlOf(env: Pick<ServerEnv, "host" | "publicBaseUrl" | "publicBaseUrlSet">, boundPort: number): string {
+  return env.publicBaseUrlSet ? env.publicBaseUrl : defaultPublicBaseUrl(env.host, boundPort);
+}
+
 /** Reads the server configuration from `env`; refuses a malformed PORT, AGENTQ_PG_PORT or AGENTQ_PG_POOL_MAX. */
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const host = env.HOST?.trim() || "127.0.0.1";
@@ -84,8 +109,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const poolText = env.AGENTQ_PG_POOL_MAX?.trim() || "4";
   const poolMax = Number(poolText);
   if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 1000) throw new Error(`AGENTQ_PG_POOL_MAX must be an integer from 1 to 1000, got ${JSON.stringify(poolText)}.`);
-  const displayHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
-  const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, "");
+  const configuredBaseUrl = env.PUBLIC_BASE_URL?.trim() || null;
+  const publicBaseUrl = configuredBaseUrl === null ? defaultPublicBaseUrl(host, port) : configuredBaseUrl.replace(/\/+$/, "");
   return {
     host,
     port,
@@ -95,6 +120,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     embeddedPostgresPort,
     poolMax,
     publicBaseUrl,
+    publicBaseUrlSet: configuredBaseUrl !== null,
     logLevel: env.LOG_LEVEL?.trim() || "info",
     commit: env.AGENTQ_COMMIT?.trim() || null,
     rateLimiter: readRateLimiter(env.SVC_RATE_LIMITER),

@@ -1,12 +1,12 @@
 import { bootstrapWorkspace } from "@agentq/core";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
-import { serve } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
+import { listenHttp } from "@agentq/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
 import { createLogger } from "./logger.ts";
 
+// The timeouts of an idle kept-alive connection (65 s) are keep-alive-timeouts.process.test.ts's.
 // Node's built-in fetch keeps connections alive. A request refused before its body was read to
 // the end (413 on a chunked upload past the limit, 415 on a declared non-JSON type, 400 on a
 // corrupt gzip stream) must answer `Connection: close`: the server closes that socket, so a
@@ -22,13 +22,9 @@ describe("keep-alive connections after early refusals (REST and MCP over a real 
     db = await createTestSchema({ max: 3 });
     service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1", logger: createLogger("silent"), rateLimiter: "off" });
     token = (await bootstrapWorkspace(service.deps, { workspaceName: "kept-alive", email: "owner@kept-alive.test" })).token;
-    await new Promise<void>((resolve) => {
-      const server = serve({ fetch: (request, env) => service.fetch(request, env), hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
-        baseUrl = `http://127.0.0.1:${info.port}`;
-        resolve();
-      });
-      close = () => new Promise((done) => server.close(() => done()));
-    });
+    const listener = await listenHttp((request, env) => service.fetch(request, env), { hostname: "127.0.0.1", port: 0 });
+    baseUrl = `http://127.0.0.1:${listener.address.port}`;
+    close = listener.close;
   });
   afterAll(async () => {
     await close();

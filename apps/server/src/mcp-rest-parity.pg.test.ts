@@ -53,7 +53,7 @@ interface Scenario {
 const NOT_FROM_A_TOOL = {
   SVC_STEP_UP_REQUIRED: "the step-up rule guards people's routes (sessions); /mcp takes only bearer credentials",
   SVC_GEOFENCE_BLOCKED: "sign-up is a human route (POST /v1/auth/sign-up), not a tool",
-  SVC_CSRF_REJECTED: "the origin check applies to cookie-authenticated REST writes; /mcp takes only bearer credentials",
+  SVC_CSRF_REJECTED: "an HTTP-level refusal of a /mcp request with a foreign Origin before any tool runs (create-mcp-app.test.ts asserts it); on REST, cookie writes",
   SVC_IDEMPOTENCY_KEY_REQUIRED: "a tool call without idempotency_key runs under a fresh server-side key, by design",
   SVC_UNSUPPORTED_CONTENT_TYPE: "an HTTP-level refusal of the /mcp request before any tool runs; the SDK client always sends uncompressed application/json",
   SVC_PAYLOAD_TOO_LARGE: "an HTTP-level refusal of the /mcp request body (256 KB) before any tool runs; create-mcp-app.test.ts asserts it",

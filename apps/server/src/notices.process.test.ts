@@ -1,7 +1,6 @@
 import { DAY_MS, type Clock } from "@agentq/core";
 import { testDatabaseUrl } from "@agentq/postgres/testing";
-import { serve, type ServerType } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
+import { listenHttp, type HttpListener } from "@agentq/http";
 import { Secret, TOTP } from "otpauth";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +31,7 @@ describe("notices end to end: public intake, operator commands, 451, counter-not
   let sql: postgres.Sql;
   let service: ComposedService;
   let background: { stop(): Promise<void> };
-  let server: ServerType;
+  let server: HttpListener;
   let baseUrl: string;
   const clock = new OffsetClock();
   let workspaceId: string;
@@ -58,16 +57,12 @@ describe("notices end to end: public intake, operator commands, 451, counter-not
       maintenance: { sealAuditMs: 200, expireMessagesMs: 5_000, purgeIdempotencyMs: 60_000, restoreNoticesMs: 100 },
     });
     background = service.startBackground();
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: (request, bindings) => service.fetch(request, bindings), hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
-        baseUrl = `http://127.0.0.1:${info.port}`;
-        resolve();
-      });
-    });
+    server = await listenHttp((request, bindings) => service.fetch(request, bindings), { hostname: "127.0.0.1", port: 0 });
+    baseUrl = `http://127.0.0.1:${server.address.port}`;
   }, 120_000);
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
     await background.stop();
     await service.close();
     await sql.end({ timeout: 5 });

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { conformanceChecksUnder, spawnConformance } from "./testing/conformance-suite.ts";
 import { answerConsent } from "./testing/oauth-consent.ts";
 import { signUpPerson, type SignedInPerson } from "./testing/people.ts";
 import { serveComposed, type ServedService } from "./testing/serve-composed.ts";
@@ -14,27 +13,12 @@ import { serveComposed, type ServedService } from "./testing/serve-composed.ts";
 // on its callback port; this test answers the consent as a signed-in person and lets the browser's
 // redirect reach the suite's callback. On Node 20 the suite needs fs.globSync: register-fs-shim.
 
-const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
-const CONFORMANCE = join(SERVER_DIR, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-const SHIM = fileURLToPath(new URL("../conformance/register-fs-shim.mjs", import.meta.url));
-
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** Every check the suite wrote under `dir` (checks.json files), flattened. */
-function checksUnder(dir: string): Array<{ id?: string; status: string; errorMessage?: string }> {
-  const found: Array<{ id?: string; status: string; errorMessage?: string }> = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) found.push(...checksUnder(path));
-    else if (name === "checks.json") found.push(...(JSON.parse(readFileSync(path, "utf8")) as Array<{ status: string }>));
-  }
-  return found;
 }
 
 describe("the MCP conformance suite's authorization mode against the composed server", () => {
@@ -59,7 +43,7 @@ describe("the MCP conformance suite's authorization mode against the composed se
     expect(reg.status).toBe(201);
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
 
-    const child = spawn(process.execPath, ["--import", SHIM, CONFORMANCE, "authorization", "--url", base, "--client-id", clientId, "--resource", `${base}/mcp`, "--port", String(port), "-o", out], { cwd: SERVER_DIR, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnConformance(["authorization", "--url", base, "--client-id", clientId, "--resource", `${base}/mcp`, "--port", String(port), "-o", out]);
     let output = "";
     const consents: Promise<void>[] = [];
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -80,7 +64,7 @@ describe("the MCP conformance suite's authorization mode against the composed se
     });
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     await Promise.all(consents);
-    const checks = checksUnder(out);
+    const checks = conformanceChecksUnder(out);
     const failed = checks.filter((c) => c.status === "FAILURE");
     expect(failed, output).toEqual([]);
     expect(checks.filter((c) => c.status === "SUCCESS").length, output).toBeGreaterThan(0);

@@ -63,8 +63,9 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
     smtp = await startSmtpReceiver();
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@admin.test>" }), people: { origin: TRUSTED_LOOPBACK } });
+    // Composed once the socket listens: its address is the public base URL, so the Origin of a page of the service is its own.
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.url, logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@admin.test>" }), people: { origin: TRUSTED_LOOPBACK } });
   });
   afterAll(async () => {
     await served?.close();
@@ -87,7 +88,7 @@ describe("people: password reset and the people of a workspace (PostgreSQL, real
     const { token, mail } = await mailedToken(address);
     expect(token).toMatch(/^agq_pr_/);
     expect(mail.subject).toBe("Reset your agentq password");
-    expect(mail.text).toContain(`http://127.0.0.1:8080/reset-password#token=${token}`);
+    expect(mail.text).toContain(`${served.url}/reset-password#token=${token}`);
     const stored = await db.sql<{ token_hash: string; expires_at: Date; created_at: Date }[]>`select token_hash, expires_at, created_at from person_tokens where person_id = ${owner.body.person.id}`;
     expect(stored).toHaveLength(1);
     expect(stored[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);

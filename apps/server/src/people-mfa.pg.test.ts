@@ -62,8 +62,9 @@ describe("people: MFA and step-up (PostgreSQL, real HTTP, real TOTP codes)", () 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
     smtp = await startSmtpReceiver();
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@mfa.test>" }) });
+    // Composed once the socket listens: its address is the public base URL, so the Origin of a page of the service is its own.
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.url, logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@mfa.test>" }) });
   });
   afterAll(async () => {
     await served?.close();

@@ -45,8 +45,9 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
   beforeAll(async () => {
     db = await createTestSchema({ max: 5 });
     smtp = await startSmtpReceiver();
-    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: "http://127.0.0.1:8080", logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@people.test>" }), people: { origin: TRUSTED_LOOPBACK } });
+    // Composed once the socket listens: its address is the public base URL, so the Origin of a page of the service is its own.
     served = await serveOnFreePort((request: Request, env?: unknown) => service.fetch(request, env));
+    service = composeService({ sql: db.sql, secrets: TEST_SECRETS, publicBaseUrl: served.url, logger: createLogger("silent"), rateLimiter: "off", clock, mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@people.test>" }), people: { origin: TRUSTED_LOOPBACK } });
   });
   afterAll(async () => {
     await served?.close();
@@ -68,7 +69,7 @@ describe("people: sign-up, sign-in and sessions (PostgreSQL, real HTTP)", () => 
     // The password is stored only as its argon2id hash, the token only as its keyed hash.
     const [pending] = await db.sql<{ password_hash: string; token_hash: string }[]>`select password_hash, token_hash from pending_sign_ups where email = 'founder@people.test'`;
     expect(pending?.password_hash).toMatch(/^\$argon2id\$/);
-    const link = /http:\/\/127\.0\.0\.1:8080\/verify-email#token=(agq_ev_[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1] ?? "";
+    const link = new RegExp(`${served.url.replaceAll(".", "\\.")}/verify-email#token=(agq_ev_[A-Za-z0-9_-]{43})`).exec(mail.text)?.[1] ?? "";
     expect(link).not.toBe("");
     expect(pending?.token_hash).not.toContain(link.slice(7));
     expect(mail.text).not.toContain("Founders");

@@ -1,9 +1,8 @@
 import { DomainError, toErrorEnvelope } from "@agentq/core";
-import { serve } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
-import { ACCESS_LOG_MESSAGE, composeService, listenForPlanChanges } from "./compose.ts";
+import { listenHttp } from "@agentq/http";
+import { ACCESS_LOG_MESSAGE, composeService, listenForPlanChanges, type ComposedService } from "./compose.ts";
 import { openDatabase } from "./database.ts";
-import { readEnv } from "./env.ts";
+import { publicBaseUrlOf, readEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/create-mailer.ts";
 import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
@@ -61,10 +60,35 @@ export async function runService(options: { serves: ServedInterfaces; background
   logger.info({ mail: mail.describe }, "mail transport");
   // Checked in the background: an SMTP server that is down at start-up must not keep the API down.
   mail.verify().catch((error: unknown) => logger.warn({ err: error, mail: mail.describe }, "the SMTP server could not be reached or refused the login; mails will fail until it can"));
+  // The socket listens first: without PUBLIC_BASE_URL the service's own origin (the origin
+  // check, the OAuth issuer, the MCP metadata) is http://HOST:PORT with the port actually bound,
+  // which PORT=0 only tells once listening. Nothing is accepted before the service is composed
+  // (composing is synchronous, within the listening callback's turn).
+  const holder: { service?: ComposedService } = {};
+  const only = options.serves === "all" ? null : SERVES[options.serves];
+  const fetch = (request: Request, bindings?: unknown): Response | Promise<Response> => {
+    const service = holder.service as ComposedService;
+    if (only === null || only.matches(new URL(request.url).pathname)) return service.fetch(request, bindings);
+    const requestId = service.deps.ids.next();
+    const envelope = toErrorEnvelope(new DomainError("SVC_ROUTE_NOT_FOUND", only.refusal), requestId);
+    // Answered here, not by an app, so its access-log line is written here (same fields).
+    logger.info({ method: request.method, route: null, path: new URL(request.url).pathname, status: 404, duration_ms: 0, request_id: requestId }, ACCESS_LOG_MESSAGE);
+    return Response.json(envelope, { status: 404, headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" } });
+  };
+  const listener = await listenHttp(fetch, { hostname: env.host, port: env.port }).catch((error: unknown) => {
+    logger.fatal({ err: error }, "server could not listen");
+    process.exit(1);
+  });
+  const { server } = listener;
+  server.on("error", (error) => {
+    logger.fatal({ err: error }, "server failed");
+    process.exit(1);
+  });
+  const publicBaseUrl = publicBaseUrlOf(env, listener.address.port);
   const service = composeService({
     sql: db.sql,
     secrets,
-    publicBaseUrl: env.publicBaseUrl,
+    publicBaseUrl,
     logger,
     rateLimiter: env.rateLimiter,
     mailer: mail.mailer,
@@ -74,26 +98,14 @@ export async function runService(options: { serves: ServedInterfaces; background
     ...(sanctions === null ? {} : { sanctions: sanctions.screen }),
     ...(env.commit === null ? {} : { commit: env.commit }),
   });
+  holder.service = service;
   const background = options.background ? service.startBackground() : { stop: async () => undefined };
   const planChanges = await listenForPlanChanges(db.sql, service.deps, logger);
-
-  const only = options.serves === "all" ? null : SERVES[options.serves];
-  const fetch = (request: Request, bindings?: unknown): Response | Promise<Response> => {
-    if (only === null || only.matches(new URL(request.url).pathname)) return service.fetch(request, bindings);
-    const requestId = service.deps.ids.next();
-    const envelope = toErrorEnvelope(new DomainError("SVC_ROUTE_NOT_FOUND", only.refusal), requestId);
-    // Answered here, not by an app, so its access-log line is written here (same fields).
-    logger.info({ method: request.method, route: null, path: new URL(request.url).pathname, status: 404, duration_ms: 0, request_id: requestId }, ACCESS_LOG_MESSAGE);
-    return Response.json(envelope, { status: 404, headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" } });
-  };
-
-  const server = serve({ fetch, hostname: env.host, port: env.port }, (info: AddressInfo) => {
-    logger.info({ host: info.address, port: info.port, base_url: env.publicBaseUrl, serves: options.serves, background: options.background }, "agentq listening");
-  });
-  server.on("error", (error) => {
-    logger.fatal({ err: error }, "server could not listen");
-    process.exit(1);
-  });
+  // The timeouts are read back from the listening server, so the log says what it really does.
+  logger.info(
+    { host: listener.address.address, port: listener.address.port, base_url: publicBaseUrl, serves: options.serves, background: options.background, keep_alive_timeout_ms: server.keepAliveTimeout, headers_timeout_ms: server.headersTimeout },
+    "agentq listening",
+  );
 
   let draining = false;
   const drain = async (signal: string) => {
@@ -105,10 +117,7 @@ export async function runService(options: { serves: ServedInterfaces; background
       process.exit(1);
     }, DRAIN_TIMEOUT_MS + 5_000);
     forced.unref();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      if ("closeIdleConnections" in server) server.closeIdleConnections();
-    });
+    await listener.close();
     await background.stop();
     await planChanges.stop();
     // Work that followed an answer (a password reset's mail) finishes before the pool closes.

@@ -43,7 +43,7 @@ export const ERROR_CATALOGUE = {
   // Added by agentq (DESIGN §2b, notices): a message withheld after a DSA or DMCA notice (RFC 7725).
   SVC_LEGALLY_WITHHELD: { status: 451, retryable: false, summary: "The message is withheld after a legal notice." },
   // Added by agentq (DESIGN §2b): a cookie-authenticated write from another origin.
-  SVC_CSRF_REJECTED: { status: 403, retryable: false, summary: "A write authenticated by the session cookie did not come from the service's own origin." },
+  SVC_CSRF_REJECTED: { status: 403, retryable: false, summary: "The request did not come from the service's own origin: a write authenticated by the session cookie, or a request to /mcp with a foreign Origin." },
 } as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
 
 /**

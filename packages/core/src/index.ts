@@ -199,6 +199,8 @@ export type { ChangeDescription, RuleMatch, MatchableRule } from "./session-stat
 export { checkTriggers, inferTriggers, populatedDimensions, NO_TRIGGERS } from "./session-state/rule-triggers.ts";
 export { languagesOfPath, isLanguageName } from "./session-state/languages.ts";
 export { HEURISTIC_ENRICHER } from "./session-state/heuristic-enricher.ts";
+export { DETECTOR_FUNCTIONS } from "./session-state/candidate-detectors.ts";
+export type { DetectionSnapshot, Proposal } from "./session-state/candidate-detectors.ts";
 export { keywordSet, sha256Hex } from "./session-state/text.ts";
 export { USAGE_GROUPS, microToUsd, checkUsage } from "./session-state/usage.ts";
 export type { UsageInput, UsageGroup } from "./session-state/usage.ts";

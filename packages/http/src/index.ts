@@ -7,8 +7,10 @@ export { acceptPasswordReset, acceptSignUp, type AnswerFirstDeps } from "./answe
 export { closeAfterUnreadBody, type UnreadBodyDrainLimits } from "./close-after-unread-body.ts";
 export { bearerChallenge } from "./bearer-challenge.ts";
 export { refuseUnsafeQuery } from "./unsafe-query.ts";
-// People's sessions at the HTTP edge (REST and the dashboard): cookies, the origin check, where a request came from.
-export { changesState, checkCookieWrite, csrfRejected, fromOwnOrigin } from "./session/csrf.ts";
+// The one way an agentq HTTP server listens: with the keep-alive and headers timeouts of DESIGN §2c.
+export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, listenHttp, type HttpListener, type ServedFetch } from "./listen-http.ts";
+// The origin check (REST, the dashboard, /mcp) and people's sessions at the HTTP edge: cookies, where a request came from.
+export { changesState, checkCookieWrite, csrfRejected, fromOwnOrigin, publicOriginOf, refuseForeignOrigin } from "./session/csrf.ts";
 export { clearCookieHeader, readCookie, sessionCookies, setCookieHeader, type SessionCookies } from "./session/session-cookie.ts";
 export { DEFAULT_ORIGIN_SETTINGS, requestOrigin, trustedProxyMatcher, type OriginSettings } from "./session/request-origin.ts";
 export { createSessionEdge, type SessionEdge } from "./session/session-edge.ts";

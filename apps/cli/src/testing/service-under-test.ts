@@ -1,11 +1,10 @@
-import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { OPERATIONAL_SCOPES, createAuthenticator } from "@agentq/core";
 import { bootstrapScenarioWorkspace, createInMemoryDeps, seedAccount, seedTokenCredential } from "@agentq/core/testing";
 import type { InMemoryWorld } from "@agentq/core/testing";
 import { createMcpApp } from "@agentq/mcp";
 import { createRestApp } from "@agentq/rest";
-import { serve } from "@hono/node-server";
+import { listenHttp } from "@agentq/http";
 import type { CliIo } from "../cli-io.ts";
 
 /** The real REST and MCP apps over in-memory core deps, on one real socket (tests only). */
@@ -29,14 +28,10 @@ export async function startService(): Promise<ServiceUnderTest> {
     const path = new URL(request.url).pathname;
     return path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/.well-known/") ? mcp.fetch(request) : rest.fetch(request);
   };
-  const { url, close } = await new Promise<{ url: string; close: () => Promise<void> }>((resolve) => {
-    const server = serve({ fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) =>
-      resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise<void>((done) => server.close(() => done())) }),
-    );
-    // On a loaded machine a client may reuse a keep-alive socket just as the server's 5 s idle
-    // timeout closes it ("fetch failed"); tests keep sockets open longer than any test runs.
-    if ("keepAliveTimeout" in server) server.keepAliveTimeout = 120_000;
-  });
+  // The production server's timeouts (keep-alive 65 s): a client never reuses a socket the server is closing.
+  const listener = await listenHttp(fetch, { hostname: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${listener.address.port}`;
+  const close = listener.close;
   const ws = await bootstrapScenarioWorkspace(world, "cli-test", authenticator);
   return {
     world,

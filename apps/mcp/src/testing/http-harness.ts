@@ -1,5 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { listenHttp } from "@agentq/http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -11,19 +10,10 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-/** Serves `fetch` on 127.0.0.1 at a free port (tests only). */
+/** Serves `fetch` on 127.0.0.1 at a free port, with the production server's timeouts (`listenHttp`; tests only). */
 export async function serveOnFreePort(fetch: (request: Request) => Response | Promise<Response>): Promise<ServedApp> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
-      resolve({
-        url: `http://127.0.0.1:${info.port}`,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      });
-    });
-    // On a loaded machine a client may reuse a keep-alive socket just as the server's 5 s idle
-    // timeout closes it ("fetch failed"); tests keep sockets open longer than any test runs.
-    if ("keepAliveTimeout" in server) server.keepAliveTimeout = 120_000;
-  });
+  const listener = await listenHttp(fetch, { hostname: "127.0.0.1", port: 0 });
+  return { url: `http://127.0.0.1:${listener.address.port}`, close: listener.close };
 }
 
 /** An SDK Client connected over Streamable HTTP to `<url>/mcp` with the given Authorization header. */

@@ -10,7 +10,7 @@ import type { RestLogger } from "../logger.ts";
 import type { PlainRouteDescription } from "../openapi.ts";
 import type { RestEnv } from "../rest-env.ts";
 import type { RouteTable } from "../routes/route-table.ts";
-import { acceptSignUp, checkCookieWrite, csrfRejected, fromOwnOrigin, requestOrigin, clearCookieHeader, readCookie, setCookieHeader, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
+import { acceptSignUp, checkCookieWrite, refuseForeignOrigin, requestOrigin, clearCookieHeader, readCookie, setCookieHeader, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
 
 const Email = Type.String({ minLength: 1, maxLength: 320, description: "The person's email address." });
 const Password = Type.String({ minLength: 1, maxLength: 1024, description: "12 to 256 characters; not a common password; not containing the email's local part." });
@@ -115,9 +115,6 @@ export function json(status: number, body: unknown, cookies: readonly string[] =
  */
 export function registerAuthRoutes(app: Hono<RestEnv>, routes: RouteTable, deps: AuthRouteDeps): void {
   const { cookies } = deps.sessions;
-  const refuseForeignOrigin = (c: Context<RestEnv>) => {
-    if (c.req.header("origin") !== undefined && !fromOwnOrigin(c, deps.sessions.publicOrigin)) throw csrfRejected();
-  };
   const handle = (run: (c: Context<RestEnv>) => Promise<Response>) => async (c: Context<RestEnv>) => {
     try {
       return await run(c);
@@ -130,7 +127,7 @@ export function registerAuthRoutes(app: Hono<RestEnv>, routes: RouteTable, deps:
 
   routes.add("POST", "/v1/auth/sign-up");
   app.post("/v1/auth/sign-up", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, deps.sessions.publicOrigin);
     const body = await readBody(c, SignUpBody);
     // The client address's sign_up limit (DESIGN §2c) is counted first in requestSignUp, before the body's work; the
     // answer does not wait for the rest: whether the address has an account, and so which mail leaves, must not show.
@@ -140,7 +137,7 @@ export function registerAuthRoutes(app: Hono<RestEnv>, routes: RouteTable, deps:
 
   routes.add("POST", "/v1/auth/verify-email");
   app.post("/v1/auth/verify-email", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, deps.sessions.publicOrigin);
     const body = await readBody(c, VerifyEmailBody);
     // verifyEmail counts the client address's verify_email limit (DESIGN §2c) before it looks at the token.
     const r = await verifyEmail(deps.core, body, { origin: origin(c), requestId: c.get("requestId") });
@@ -149,7 +146,7 @@ export function registerAuthRoutes(app: Hono<RestEnv>, routes: RouteTable, deps:
 
   routes.add("POST", "/v1/auth/sign-in");
   app.post("/v1/auth/sign-in", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, deps.sessions.publicOrigin);
     const body = await readBody(c, SignInBody);
     const r = await signIn(deps.core, body, { origin: origin(c), requestId: c.get("requestId") });
     if (r.kind === "mfa_required") {
@@ -204,7 +201,7 @@ export function registerAuthRoutes(app: Hono<RestEnv>, routes: RouteTable, deps:
 
   routes.add("POST", "/v1/auth/mfa/verify");
   app.post("/v1/auth/mfa/verify", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, deps.sessions.publicOrigin);
     const body = await readBody(c, SecondFactorBody);
     const r = await verifyMfaSignIn(deps.core, readCookie(c, cookies.pendingMfa), body, { origin: origin(c), requestId: c.get("requestId") });
     return json(200, { person: personView(r.person), mfa_required: false }, [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);

@@ -10,7 +10,7 @@ import type { RouteTable } from "../routes/route-table.ts";
 import { json, readBody } from "./auth-routes.ts";
 import { authenticateCaller } from "./authenticate-caller.ts";
 import { sendLoggedMail } from "./logged-mail.ts";
-import { acceptPasswordReset, csrfRejected, fromOwnOrigin, requestOrigin, type AfterAnswerWork } from "@agentq/http";
+import { acceptPasswordReset, refuseForeignOrigin, requestOrigin, type AfterAnswerWork } from "@agentq/http";
 import { clearCookieHeader } from "@agentq/http";
 import type { SessionEdge } from "@agentq/http";
 
@@ -90,9 +90,6 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
       return errorResponse(c, err, logger);
     }
   };
-  const refuseForeignOrigin = (c: Context<RestEnv>) => {
-    if (c.req.header("origin") !== undefined && !fromOwnOrigin(c, sessions.publicOrigin)) throw csrfRejected();
-  };
   const requestId = (c: Context<RestEnv>) => c.get("requestId");
   const caller = async (c: Context<RestEnv>): Promise<Principal> => {
     const principal = await authenticateCaller(c, { core, authenticator: deps.authenticator, sessions }, { deferCallerCheck: false });
@@ -109,7 +106,7 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
 
   routes.add("POST", "/v1/auth/password-reset");
   app.post("/v1/auth/password-reset", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, sessions.publicOrigin);
     const body = await readBody(c, PasswordResetBody);
     // The answer does not wait for the work: whether the email has an account, and whether a mail leaves, must not show in the answer or its timing.
     await acceptPasswordReset({ core, afterAnswer }, body, { origin: origin(c), requestId: requestId(c) });
@@ -118,7 +115,7 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
 
   routes.add("POST", "/v1/auth/password-reset/confirm");
   app.post("/v1/auth/password-reset/confirm", handle(async (c) => {
-    refuseForeignOrigin(c);
+    refuseForeignOrigin(c, sessions.publicOrigin);
     const body = await readBody(c, PasswordResetConfirmBody);
     await confirmPasswordReset(core, body, { origin: origin(c), requestId: requestId(c) });
     const headers = new Headers({ "Cache-Control": "no-store" });

@@ -64,14 +64,14 @@ describe("dashboard: managing a workspace in Chromium", () => {
     await page.getByRole("button", { name: "Create the workspace" }).click();
     await expect.poll(() => page.locator("[data-sign-up=sent]").count()).toBe(1);
     expect((await context.cookies()).some((c) => c.name.endsWith("agentq_session"))).toBe(false);
-    await checkPage("sign-up-sent");
+    await checkPage(); // its screenshot comes from `pnpm start` (newcomer.process.test.ts)
     const link = /http:\/\/127\.0\.0\.1:\d+\/verify-email#token=agq_ev_[A-Za-z0-9_-]{43}/.exec((await nextMailTo(served.smtp, email, 0)).text)?.[0] ?? "";
     expect(link.startsWith(`${served.baseUrl}/verify-email#token=`)).toBe(true);
     await page.goto(link);
     // The page's script moved the token from the fragment into the form and out of the address bar.
     await expect.poll(() => page.getByLabel("Code from the link").inputValue()).toBe(link.split("#token=")[1]);
     expect(page.url()).toBe(`${served.baseUrl}/verify-email`);
-    await checkPage("verify-email");
+    await checkPage();
     await page.getByRole("button", { name: "Confirm and sign in" }).click();
     await page.waitForURL(`${served.baseUrl}/`);
     // One delivery per message (before any credential is used, so no process holds an older

@@ -1,4 +1,4 @@
-import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { launchChromium, overflowsSideways, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
@@ -37,7 +37,6 @@ describe("dashboard, signed out, in Chromium", () => {
     // No identity provider configured: no OIDC button (oidc-sign-in-page.pg.test.ts has one).
     expect(await page.locator("a[href^='/v1/auth/oidc/start']").count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await saveDocScreenshot(page, "sign-in");
     expect(problems.seen).toEqual([]);
   });
 

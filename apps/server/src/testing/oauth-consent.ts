@@ -24,12 +24,12 @@ export function parseConsentForm(html: string): ConsentForm {
 /**
  * Plays the browser of a signed-in person at the authorization endpoint: GET the authorization
  * URL with the session cookie, read the consent form, POST the decision from the service's own
- * origin. Returns both responses (the POST is not followed: its 303 goes to the client).
+ * origin (or with `originHeaders` in place of that Origin header). Returns both responses (the POST is not followed: its 303 goes to the client).
  */
 export async function answerConsent(
   authorizationUrl: string,
   cookie: string,
-  decision: { approve: boolean; aiAccount?: string; newAccountName?: string; alter?: (fields: Record<string, string>) => void },
+  decision: { approve: boolean; aiAccount?: string; newAccountName?: string; alter?: (fields: Record<string, string>) => void; originHeaders?: Record<string, string> },
 ): Promise<{ page: Response; html: string; form: ConsentForm; answer: Response | null }> {
   const page = await fetch(authorizationUrl, { headers: { Cookie: cookie, Accept: "text/html" }, redirect: "manual" });
   const html = await page.text();
@@ -44,7 +44,7 @@ export async function answerConsent(
   const origin = new URL(authorizationUrl).origin;
   const answer = await fetch(`${origin}/oauth/authorize`, {
     method: "POST",
-    headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+    headers: { Cookie: cookie, ...(decision.originHeaders ?? { Origin: origin }), "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
     body: new URLSearchParams(fields).toString(),
     redirect: "manual",
   });

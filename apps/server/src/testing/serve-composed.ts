@@ -2,8 +2,7 @@ import type { Clock, Mailer, OidcProvider } from "@agentq/core";
 import type { OriginSettings } from "@agentq/rest";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
-import { serve } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
+import { listenHttp } from "@agentq/http";
 import { createHttpWebhookTransport } from "@agentq/dispatcher";
 import { composeService, type ComposedService } from "../compose.ts";
 import { createLogger } from "../logger.ts";
@@ -24,7 +23,7 @@ export interface ServedService {
 }
 
 /**
- * Serves `composeService` as `pnpm start` does, on a free port whose address is the public base
+ * Serves `composeService` as `pnpm start` does (`listenHttp`: the same timeouts), on a free port whose address is the public base
  * URL (so same-origin checks see the browser's Origin as the service's own), with the background
  * work off unless asked for, the given clock (else the system clock), webhooks to loopback
  * receivers allowed when asked for, mail through SMTP to a real receiver on 127.0.0.1 (`smtp`)
@@ -38,9 +37,8 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
   const smtp = await startSmtpReceiver();
   // The service needs the port in its public base URL, so it is composed once the socket listens.
   const holder: { service?: ComposedService } = {};
-  const server = serve({ fetch: (request, env) => (holder.service as ComposedService).fetch(request, env), hostname: "127.0.0.1", port: 0 });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listener = await listenHttp((request, env) => (holder.service as ComposedService).fetch(request, env), { hostname: "127.0.0.1", port: 0 });
+  const baseUrl = `http://127.0.0.1:${listener.address.port}`;
   const oidc = options.oidc === undefined ? undefined : await options.oidc(baseUrl);
   const service = composeService({
     sql: db.sql,
@@ -64,10 +62,9 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     baseUrl,
     smtp,
     close: async () => {
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        if ("closeAllConnections" in server) server.closeAllConnections();
-      });
+      const closed = listener.close();
+      listener.server.closeAllConnections();
+      await closed;
       await background.stop();
       await composed.close();
       await db.drop();

@@ -14,7 +14,7 @@ import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, Pr
 
 const OperationName = Type.Union(RULE_OPERATIONS.map((o) => Type.Literal(o)));
 const TriggersShape = {
-  paths: Type.Array(Type.String({ minLength: 1, maxLength: TRIGGER_LIMITS.globMax }), { maxItems: TRIGGER_LIMITS.paths, description: "Globs (picomatch; dot files included; relative POSIX)." }),
+  paths: Type.Array(Type.String({ minLength: 1, maxLength: TRIGGER_LIMITS.globMax }), { maxItems: TRIGGER_LIMITS.paths, description: "Globs (picomatch syntax, at most 16 wildcards of which 8 single-character; matched in linear time; dot files included; relative POSIX)." }),
   operations: Type.Array(OperationName, { maxItems: 4 }),
   languages: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: TRIGGER_LIMITS.languages, description: "Lower-case Linguist names (typescript, python, c++)." }),
   code_patterns: Type.Array(Type.String({ minLength: 1, maxLength: TRIGGER_LIMITS.patternMax }), { maxItems: TRIGGER_LIMITS.patterns, description: "RE2 regular expressions (linear time)." }),
@@ -102,7 +102,7 @@ const applicableOp = defineOperation({
   mutates: false,
   input: Type.Object({
     project_id: ProjectIdField,
-    paths: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { maxItems: RULE_LIMITS.changePaths, description: "Relative POSIX paths the change touches ('..' or absolute: 400)." }),
+    paths: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { maxItems: RULE_LIMITS.changePaths, description: "Relative POSIX paths the change touches ('..' or absolute: 400; 64 KB in all)." }),
     operations: Type.Array(OperationName, { maxItems: 4, description: "What the change does to them." }),
     languages: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: RULE_LIMITS.requestLanguages, description: "Default: inferred from the paths' extensions." })),
     code: Type.Optional(Type.Array(Type.String(), { maxItems: 200, description: "Code snippets of the change (128 KB in all)." })),

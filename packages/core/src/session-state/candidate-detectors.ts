@@ -1,6 +1,7 @@
 import type { BacklogItem, BuildSession, DecisionEntry, RecordEvent } from "./model.ts";
 import type { CandidateEvidence, Detector } from "./learning-model.ts";
-import { jaccard, keywordSet, oneLine, sha256Hex } from "./text.ts";
+import { SimilarityIndex, tokenOrder } from "./similarity-index.ts";
+import { keywordSet, oneLine, sha256Hex } from "./text.ts";
 
 // The five deterministic detectors of lesson candidates (SESSION-STATE §7): pure functions from
 // a snapshot of a project's records in a window to proposals. Merging proposals with the stored
@@ -48,13 +49,22 @@ const excerpt = (text: string) => (text.length <= EXCERPT_MAX ? text : `${text.s
 const inWindow = (at: Date, s: DetectionSnapshot) => at.getTime() >= s.since.getTime() && at.getTime() <= s.until.getTime();
 const evidence = (kind: string, refId: string, buildSessionId: string | null, text: string, at: Date): CandidateEvidence => ({ kind, ref_id: refId, build_session_id: buildSessionId, excerpt: excerpt(text), observed_at: at.toISOString() });
 
-/** Merges proposals of one detector that are the same thing (Jaccard >= 0.6), in order; the first one's text wins. */
+/**
+ * Merges proposals of one detector that are the same thing (Jaccard >= 0.6), in order; the first
+ * one's text wins. Each proposal joins the earliest cluster it resembles, found through a
+ * similarity index (comparing every pair was quadratic in the window's records).
+ */
 function clusterBySimilarity(items: Proposal[]): Proposal[] {
   const out: Proposal[] = [];
+  const index = new SimilarityIndex<number>(SAME_THING, tokenOrder(items.map((p) => p.keywords)));
   for (const p of items) {
-    const hit = out.find((o) => jaccard(o.keywords, p.keywords) >= SAME_THING);
-    if (hit === undefined) out.push({ ...p, evidence: [...p.evidence] });
-    else hit.evidence.push(...p.evidence);
+    const hit = out[index.similar(p.keywords)[0]?.id ?? -1];
+    if (hit !== undefined) {
+      hit.evidence.push(...p.evidence);
+      continue;
+    }
+    index.add(out.length, p.keywords);
+    out.push({ ...p, evidence: [...p.evidence] });
   }
   return out;
 }
@@ -117,14 +127,23 @@ export function detectDecisionCorrections(s: DetectionSnapshot): Proposal[] {
   return [...byChain.values()];
 }
 
-/** backlog_regression: an item created in the window that duplicates, or resembles (>= 0.6), a resolved one. */
+/** backlog_regression: an item created in the window that duplicates, or resembles (>= 0.6), a resolved one (the first such, in the resolved items' order). */
 export function detectBacklogRegressions(s: DetectionSnapshot): Proposal[] {
   const byOriginal = new Map<string, Proposal>();
-  for (const item of s.newItems) {
-    const words = keywordSet(item.title);
+  const resolvedById = new Map<string, BacklogItem>();
+  for (const r of s.resolvedItems) if (!resolvedById.has(r.id)) resolvedById.set(r.id, r);
+  const resolvedWords = s.resolvedItems.map((r) => keywordSet(r.title));
+  const newWords = s.newItems.map((item) => keywordSet(item.title));
+  const index = new SimilarityIndex<number>(SAME_THING, tokenOrder([...resolvedWords, ...newWords]));
+  resolvedWords.forEach((words, i) => index.add(i, words));
+  for (const [n, item] of s.newItems.entries()) {
+    const duplicateOf = item.duplicateOfId === null ? undefined : resolvedById.get(item.duplicateOfId);
     const original =
-      s.resolvedItems.find((r) => r.id === item.duplicateOfId && r.id !== item.id) ??
-      s.resolvedItems.filter((r) => r.id !== item.id && r.createdAt.getTime() <= item.createdAt.getTime()).find((r) => jaccard(words, keywordSet(r.title)) >= SAME_THING);
+      (duplicateOf !== undefined && duplicateOf.id !== item.id ? duplicateOf : undefined) ??
+      index
+        .similar(newWords[n] ?? [])
+        .map(({ id }) => s.resolvedItems[id])
+        .find((r) => r !== undefined && r.id !== item.id && r.createdAt.getTime() <= item.createdAt.getTime());
     if (original === undefined) continue;
     const ev = evidence("backlog", item.id, item.source.buildSessionId, `#${item.number} ${item.title}`, item.createdAt);
     const existing = byOriginal.get(original.id);

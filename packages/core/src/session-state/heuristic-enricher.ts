@@ -2,6 +2,7 @@ import { canonicalJson } from "../idempotency/canonical-json.ts";
 import type { Enricher, EnrichmentInput } from "../ports.ts";
 import type { Enrichment, RelatedRule, Rule } from "./learning-model.ts";
 import { inferTriggers } from "./rule-triggers.ts";
+import { SimilarityIndex, tokenOrder } from "./similarity-index.ts";
 import { jaccard, keywordSet, sha256Hex, stripMarkdown, tokenize } from "./text.ts";
 
 /** Jaccard thresholds (SESSION-STATE §1): the same scope, the same thing. */
@@ -38,13 +39,22 @@ function topKeywords(text: string): string[] {
 const NEGATIVE = /^\s*(?:[-*]\s*)?(?:don't|do not|never|avoid|must not|should not)\b[:\s]*/i;
 const POSITIVE = /^\s*(?:[-*]\s*)?(?:do|always|use|prefer|must|should)\b[:\s]*/i;
 
-/** The rule's instructions split into what it says to do and what it says not to do (keyword sets). */
+/**
+ * Instruction lines of each kind a rule's conflicts are read from (the first ones): comparing Do
+ * and Don't lines is quadratic in their number when they share words, and a rule body holds up
+ * to 12,000 characters (DESIGN §2c).
+ */
+export const INSTRUCTIONS_READ = 100;
+
+/** The rule's instructions split into what it says to do and what it says not to do (keyword sets; at most INSTRUCTIONS_READ of each). */
 export function instructions(md: string): { do: string[][]; dont: string[][] } {
   const out = { do: [] as string[][], dont: [] as string[][] };
   for (const raw of md.split("\n")) {
+    if (out.do.length >= INSTRUCTIONS_READ && out.dont.length >= INSTRUCTIONS_READ) break;
     const line = stripMarkdown(raw);
-    if (NEGATIVE.test(line)) out.dont.push(keywordSet(line.replace(NEGATIVE, "")));
-    else if (POSITIVE.test(line)) out.do.push(keywordSet(line.replace(POSITIVE, "")));
+    if (NEGATIVE.test(line)) {
+      if (out.dont.length < INSTRUCTIONS_READ) out.dont.push(keywordSet(line.replace(NEGATIVE, "")));
+    } else if (POSITIVE.test(line) && out.do.length < INSTRUCTIONS_READ) out.do.push(keywordSet(line.replace(POSITIVE, "")));
   }
   return out;
 }
@@ -58,11 +68,16 @@ function sharedScope(a: Rule, b: Rule): boolean {
   return ta.paths.length === 0 && tb.paths.length === 0 && ta.languages.length === 0 && tb.languages.length === 0;
 }
 
-/** Whether one rule says to do what the other says not to (their instructions share at least the "same scope" part of their words). */
-function opposite(a: Rule, b: Rule): boolean {
-  const ia = instructions(a.bodyMd);
-  const ib = instructions(b.bodyMd);
-  const clash = (dos: string[][], donts: string[][]) => dos.some((d) => donts.some((n) => d.length > 0 && n.length > 0 && jaccard(d, n) >= RELATED_AT));
+/** Whether some Do line and some Don't line share at least the "same scope" part of their words (through a similarity index: a rule may hold thousands of lines). */
+function clash(dos: readonly string[][], donts: readonly string[][]): boolean {
+  if (dos.length === 0 || donts.length === 0) return false;
+  const index = new SimilarityIndex<number>(RELATED_AT, tokenOrder([...dos, ...donts]));
+  donts.forEach((n, i) => index.add(i, n));
+  return dos.some((d) => index.similar(d).length > 0);
+}
+
+/** Whether one rule says to do what the other says not to (their instructions, read once each). */
+function opposite(ia: ReturnType<typeof instructions>, ib: ReturnType<typeof instructions>): boolean {
   return clash(ia.do, ib.dont) || clash(ib.do, ia.dont);
 }
 
@@ -82,12 +97,13 @@ export const HEURISTIC_ENRICHER: Enricher = {
     const tokens = keywordSet(text);
     const others = input.others.filter((o) => o.id !== rule.id).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
     const scored = others.map((o) => ({ o, s: jaccard(tokens, keywordSet(ruleText(o))) }));
+    const own = instructions(rule.bodyMd);
     return {
       keywords: topKeywords(text),
       suggested_triggers: inferTriggers(`${text}\n${lesson === null ? "" : `${lesson.title}\n${lesson.bodyMd}\n${lesson.whyMd}`}`),
       related: scored.filter((x) => x.s >= RELATED_AT).map((x) => related(x.o, x.s)),
       duplicates: scored.filter((x) => x.s >= DUPLICATE_AT).map((x) => related(x.o, x.s)),
-      conflicts: scored.filter((x) => sharedScope(rule, x.o) && opposite(rule, x.o)).map((x) => ({ ...related(x.o, x.s), reason: "shared scope and opposite instructions" })),
+      conflicts: scored.filter((x) => sharedScope(rule, x.o) && opposite(own, instructions(x.o.bodyMd))).map((x) => ({ ...related(x.o, x.s), reason: "shared scope and opposite instructions" })),
       token_estimate: Math.ceil(text.length / 4),
       input_sha256: enrichmentInputSha256(input, "heuristic-v1"),
       enricher: "heuristic-v1",

@@ -13,7 +13,8 @@ import type { BacklogItem, DecisionEntry, Project } from "./model.ts";
 import { mutateWithProject } from "./record-mutation.ts";
 import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
 import { actorOf, recordChange } from "./session-state-audit.ts";
-import { jaccard, keywordSet } from "./text.ts";
+import { SimilarityIndex, tokenOrder } from "./similarity-index.ts";
+import { keywordSet } from "./text.ts";
 
 /** How far back detect looks without `since`, and at most. */
 export const DETECT_DEFAULT_WINDOW_MS = 30 * DAY_MS;
@@ -33,18 +34,34 @@ export async function findCandidate(stores: Stores, ctx: Pick<OperationContext, 
   return { record: c, project };
 }
 
-/** A candidate's figures recomputed from its evidence: counts, score, readiness, and the active lesson it resembles. */
-export function scoreCandidate(c: LessonCandidate, project: Pick<Project, "settings">, activeLessons: readonly Lesson[]): LessonCandidate {
+/**
+ * The active lesson a keyword set resembles most (Jaccard >= 0.6; ties by id), or null: the
+ * lessons' keywords are read once and indexed, so scoring many candidates stays linear.
+ */
+export function lessonSuggester(activeLessons: readonly Lesson[]): (keywords: readonly string[]) => string | null {
+  const words = activeLessons.map((l) => keywordSet(`${l.title} ${l.bodyMd}`));
+  const index = new SimilarityIndex<number>(SAME_THING, tokenOrder(words));
+  words.forEach((w, i) => index.add(i, w));
+  return (keywords) => {
+    const best = index
+      .similar(keywords)
+      .map(({ id, similarity }) => ({ l: activeLessons[id], s: similarity }))
+      .sort((a, b) => b.s - a.s || ((a.l?.id ?? "") < (b.l?.id ?? "") ? -1 : 1))[0];
+    return best?.l?.id ?? null;
+  };
+}
+
+/** A candidate's figures recomputed from its evidence: counts, score, readiness, and the active lesson it resembles (`suggest`: lessonSuggester). */
+export function scoreCandidate(c: LessonCandidate, project: Pick<Project, "settings">, suggest: (keywords: readonly string[]) => string | null): LessonCandidate {
   const sessions = new Set(c.evidence.map((e) => e.build_session_id).filter((s) => s !== null)).size;
   const strong = STRONG_DETECTORS.includes(c.detector);
-  const suggested = activeLessons.map((l) => ({ l, s: jaccard(c.keywords, keywordSet(`${l.title} ${l.bodyMd}`)) })).filter((x) => x.s >= SAME_THING).sort((a, b) => b.s - a.s || (a.l.id < b.l.id ? -1 : 1))[0];
   return {
     ...c,
     observationCount: c.evidence.length,
     distinctSessionCount: sessions,
     score: 2 * sessions + c.evidence.length + (strong ? 3 : 1),
     ready: strong || sessions >= project.settings.candidate_min_sessions,
-    suggestedLessonId: suggested?.l.id ?? null,
+    suggestedLessonId: suggest(c.keywords),
   };
 }
 
@@ -142,36 +159,35 @@ export async function detectCandidates(deps: CoreDeps, stores: Stores, ctx: Oper
   const at = { workspaceId: project.workspaceId, projectId: project.id };
   const known = new Set(await stores.candidates.evidenceKeys(at));
   const pending = await stores.candidates.all({ ...at, statuses: ["pending"], limit: 10_000 });
-  const activeLessons = await stores.lessons.list({ ...at, filters: { status: "active", tag: null, q: null }, sort: "last_observed_at", offset: 0, limit: 1_000 });
+  const suggest = lessonSuggester(await stores.lessons.list({ ...at, filters: { status: "active", tag: null, q: null }, sort: "last_observed_at", offset: 0, limit: 1_000 }));
   const created = new Map<string, LessonCandidate>();
   const updated = new Map<string, { before: LessonCandidate; after: LessonCandidate }>();
   let unchanged = 0;
   const buildSessionId = await sessionOfChange(stores, ctx, project.id, null);
 
-  for (const detector of detectors as Detector[]) {
-    for (const proposal of DETECTOR_FUNCTIONS[detector](snap)) {
-      const fresh = proposal.evidence.filter((e) => !known.has(evidenceKey(detector, e)));
-      if (fresh.length === 0) {
-        unchanged++;
-        continue;
-      }
-      const target = findTarget(proposal, [...pending, ...created.values()].filter((c) => c.status === "pending"));
-      if (target === undefined && proposal.mergeOnly === true) continue;
-      for (const e of fresh) known.add(evidenceKey(detector, e));
-      const now = deps.clock.now();
-      if (target === undefined) {
-        const c = scoreCandidate(newCandidate(deps, ctx, project, proposal, fresh, now), project, activeLessons);
-        created.set(c.id, c);
-        continue;
-      }
-      const next = scoreCandidate({ ...target, evidence: [...target.evidence, ...fresh], updatedAt: now }, project, activeLessons);
-      if (created.has(target.id)) created.set(target.id, next);
-      else {
-        updated.set(target.id, { before: updated.get(target.id)?.before ?? target, after: next });
-        const i = pending.findIndex((c) => c.id === target.id);
-        if (i >= 0) pending[i] = next;
-      }
+  const proposals = (detectors as Detector[]).flatMap((detector) => DETECTOR_FUNCTIONS[detector](snap));
+  const targets = new CandidateTargets(pending, tokenOrder([...pending.map((c) => c.keywords), ...proposals.map((p) => p.keywords)]));
+  for (const proposal of proposals) {
+    const detector = proposal.detector;
+    const fresh = proposal.evidence.filter((e) => !known.has(evidenceKey(detector, e)));
+    if (fresh.length === 0) {
+      unchanged++;
+      continue;
     }
+    const target = targets.find(proposal);
+    if (target === undefined && proposal.mergeOnly === true) continue;
+    for (const e of fresh) known.add(evidenceKey(detector, e));
+    const now = deps.clock.now();
+    if (target === undefined) {
+      const c = scoreCandidate(newCandidate(deps, ctx, project, proposal, fresh, now), project, suggest);
+      created.set(c.id, c);
+      targets.put(c);
+      continue;
+    }
+    const next = scoreCandidate({ ...target, evidence: [...target.evidence, ...fresh], updatedAt: now }, project, suggest);
+    targets.put(next);
+    if (created.has(target.id)) created.set(target.id, next);
+    else updated.set(target.id, { before: updated.get(target.id)?.before ?? target, after: next });
   }
   if (input.dry_run !== true) {
     for (const [id, c] of created) {
@@ -189,15 +205,40 @@ export async function detectCandidates(deps: CoreDeps, stores: Stores, ctx: Oper
   return { project, window: { since, until }, created: [...created.values()], updated: [...updated.values()].map((u) => u.after), unchanged };
 }
 
-function findTarget(p: Proposal, pending: readonly LessonCandidate[]): LessonCandidate | undefined {
-  const fp = fingerprintOf(p.keywords);
-  const same = pending.find((c) => c.fingerprint === fp);
-  if (same !== undefined || !p.similarMerges) return same;
-  return pending
-    .filter((c) => c.detector === p.detector)
-    .map((c) => ({ c, s: jaccard(c.keywords, p.keywords) }))
-    .filter((x) => x.s >= SAME_THING)
-    .sort((a, b) => b.s - a.s || (a.c.id < b.c.id ? -1 : 1))[0]?.c;
+/**
+ * The pending candidates (stored, then created by the run) a proposal may join: the first with
+ * its fingerprint, else, when the proposal merges by similarity, the most similar of its detector
+ * (>= 0.6; ties by id). Looked up by fingerprint and through one similarity index per detector,
+ * so a run stays linear in what it reads; a candidate's keywords never change, `put` replaces its
+ * figures.
+ */
+class CandidateTargets {
+  private readonly byId = new Map<string, LessonCandidate>();
+  private readonly byFingerprint = new Map<string, string>();
+  private readonly byDetector = new Map<string, SimilarityIndex<string>>();
+
+  constructor(
+    pending: readonly LessonCandidate[],
+    private readonly order: ReadonlyMap<string, number>,
+  ) {
+    for (const c of pending) this.put(c);
+  }
+
+  put(c: LessonCandidate): void {
+    if (c.status !== "pending") return;
+    this.byId.set(c.id, c);
+    if (!this.byFingerprint.has(c.fingerprint)) this.byFingerprint.set(c.fingerprint, c.id);
+    let index = this.byDetector.get(c.detector);
+    if (index === undefined) this.byDetector.set(c.detector, (index = new SimilarityIndex<string>(SAME_THING, this.order)));
+    index.add(c.id, c.keywords);
+  }
+
+  find(p: Proposal): LessonCandidate | undefined {
+    const same = this.byFingerprint.get(fingerprintOf(p.keywords));
+    if (same !== undefined || !p.similarMerges) return same === undefined ? undefined : this.byId.get(same);
+    const best = (this.byDetector.get(p.detector)?.similar(p.keywords) ?? []).sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))[0];
+    return best === undefined ? undefined : this.byId.get(best.id);
+  }
 }
 
 function newCandidate(deps: Pick<CoreDeps, "ids">, ctx: OperationContext, project: Project, p: Proposal, evidence: CandidateEvidence[], now: Date): LessonCandidate {
@@ -316,11 +357,11 @@ export async function observeCandidate(deps: CoreDeps, stores: Stores, ctx: Oper
   const buildSessionId = await sessionOfChange(stores, ctx, record.projectId, input.build_session_id);
   const now = deps.clock.now();
   const ev: CandidateEvidence = { kind: input.evidence?.kind ?? "manual", ref_id: input.evidence === undefined ? deps.ids.next() : checkTitle(input.evidence.ref, "evidence.ref", LESSON_LIMITS.evidenceRefMax), build_session_id: buildSessionId, excerpt: note.slice(0, 500), observed_at: now.toISOString() };
-  const activeLessons = await stores.lessons.list({ workspaceId: record.workspaceId, projectId: record.projectId, filters: { status: "active", tag: null, q: null }, sort: "last_observed_at", offset: 0, limit: 1_000 });
+  const suggest = lessonSuggester(await stores.lessons.list({ workspaceId: record.workspaceId, projectId: record.projectId, filters: { status: "active", tag: null, q: null }, sort: "last_observed_at", offset: 0, limit: 1_000 }));
   const r = await mutate(stores, ctx, id, (c, p) => {
     pendingOnly(c, p);
     if (c.evidence.some((e) => e.kind === ev.kind && e.ref_id === ev.ref_id)) throw new DomainError("SVC_RESOURCE_CONFLICT", "The candidate already has that evidence.", { reason: "evidence_exists" });
-    return scoreCandidate({ ...c, evidence: [...c.evidence, ev], updatedAt: now }, p, activeLessons);
+    return scoreCandidate({ ...c, evidence: [...c.evidence, ev], updatedAt: now }, p, suggest);
   });
   await candidateChange(deps, stores, ctx, r.after, "evidence_added", { evidence: r.before.evidence.length }, { evidence: r.after.evidence.length, score: r.after.score });
   return r.after;

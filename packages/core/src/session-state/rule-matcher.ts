@@ -1,12 +1,12 @@
-import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { RULE_LEVELS, type Rule, type RuleOperation } from "./learning-model.ts";
-import { GLOB_OPTIONS, populatedDimensions } from "./rule-triggers.ts";
+import { compileGlob } from "./path-glob.ts";
+import { populatedDimensions } from "./rule-triggers.ts";
 
 // The applicable-rules matcher (SESSION-STATE §8): pure, no I/O. A rule matches a change when it
 // is always_apply, or when EVERY dimension it populates matches; a dimension the rule populates
-// and the change leaves empty does not match. Globs are picomatch, patterns RE2 (linear time:
-// stored patterns meet request input).
+// and the change leaves empty does not match. Globs and patterns are matched in linear time by
+// RE2 automata (DFA first; stored patterns meet request input): path-glob.ts, re2js.
 
 /** A change as the matcher sees it (already checked: relative paths, known operations). */
 export interface ChangeDescription {
@@ -37,9 +37,15 @@ interface CompiledRule {
   patterns: { pattern: string; re: RE2JS }[];
 }
 
-/** Compiled globs and patterns per rule id and version (rules are immutable): at most this many kept. */
-const CACHE_MAX = 5_000;
+/**
+ * Compiled globs and patterns per rule id and version (rules are immutable), least recently used
+ * first out: at most this many automata kept in all. Each keeps the DFA states it has built (up
+ * to a few hundred KB for the widest glob the limits allow), so the bound is on automata, not rules.
+ */
+const CACHE_AUTOMATA_MAX = 5_000;
 const compiled = new Map<string, CompiledRule>();
+let cachedAutomata = 0;
+const automataOf = (c: CompiledRule) => c.globs.length + c.patterns.length;
 
 function compile(rule: MatchableRule): CompiledRule {
   const key = `${rule.id}:${rule.version}`;
@@ -50,13 +56,19 @@ function compile(rule: MatchableRule): CompiledRule {
     return hit;
   }
   const c: CompiledRule = {
-    globs: rule.triggers.paths.map((glob) => ({ glob, test: picomatch(glob, GLOB_OPTIONS) })),
+    // A stored glob the matcher refuses (written before globs were checked as now) never matches.
+    globs: rule.triggers.paths.map((glob) => {
+      const c = compileGlob(glob);
+      return { glob, test: c.ok ? (path: string) => c.glob.test(path) : () => false };
+    }),
     patterns: rule.triggers.code_patterns.map((pattern) => ({ pattern, re: RE2JS.compile(pattern) })),
   };
   compiled.set(key, c);
-  if (compiled.size > CACHE_MAX) {
-    const oldest = compiled.keys().next().value;
-    if (oldest !== undefined) compiled.delete(oldest);
+  cachedAutomata += automataOf(c);
+  while (cachedAutomata > CACHE_AUTOMATA_MAX && compiled.size > 1) {
+    const [oldest, entry] = compiled.entries().next().value as [string, CompiledRule];
+    compiled.delete(oldest);
+    cachedAutomata -= automataOf(entry);
   }
   return c;
 }
@@ -87,7 +99,8 @@ export function matchRule(rule: MatchableRule, change: ChangeDescription): RuleM
   }
   if (stop && t.paths.length > 0 && match.paths.length === 0) return null;
   for (const p of c.patterns) {
-    const i = change.code.findIndex((snippet) => p.re.matcher(snippet).find());
+    // test() runs RE2's DFA (a Matcher's find() would run the slower NFA over every snippet).
+    const i = change.code.findIndex((snippet) => p.re.test(snippet));
     if (i >= 0) match.code_patterns.push({ pattern: p.pattern, snippet_index: i });
   }
   if (stop && t.code_patterns.length > 0 && match.code_patterns.length === 0) return null;

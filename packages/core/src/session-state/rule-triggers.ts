@@ -1,12 +1,16 @@
-import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { malformed } from "../errors.ts";
 import { ATTRIBUTE_KEY_PATTERN } from "./fields.ts";
 import { isKnownExtension, isKnownFilename, isLanguageName } from "./languages.ts";
 import { RULE_OPERATIONS, type RuleOperation, type RuleTriggers } from "./learning-model.ts";
+import { compileGlob } from "./path-glob.ts";
 
-/** Limits of rule triggers (SESSION-STATE §8). */
-export const TRIGGER_LIMITS = { paths: 50, globMax: 500, patterns: 20, patternMax: 500, languages: 20, attributes: 20, attributeValues: 20, attributeValueMax: 200 } as const;
+/**
+ * Limits of rule triggers (SESSION-STATE §8). `patternProgramMax` bounds a code pattern's compiled
+ * RE2 program and `patternProgramTotal` a rule's patterns together: RE2 matching is linear in the
+ * code's length times the program's size, and the code may be 128 KB (DESIGN §2c).
+ */
+export const TRIGGER_LIMITS = { paths: 50, globMax: 500, patterns: 20, patternMax: 500, patternProgramMax: 100, patternProgramTotal: 100, languages: 20, attributes: 20, attributeValues: 20, attributeValueMax: 200 } as const;
 
 /** Triggers with no dimension populated. */
 export const NO_TRIGGERS: Readonly<RuleTriggers> = { paths: [], operations: [], languages: [], code_patterns: [], project_attributes: {} };
@@ -19,9 +23,6 @@ export interface TriggersInput {
   code_patterns?: string[];
   project_attributes?: Record<string, string[]>;
 }
-
-/** picomatch's options for rule globs and change paths: dot files included, POSIX separators. */
-export const GLOB_OPTIONS = { dot: true, windows: false } as const;
 
 /**
  * A relative POSIX path (or glob): not empty, no leading `/`, no backslash, no `..` segment.
@@ -37,30 +38,34 @@ export function checkRelativePath(value: string, field: string, max: number = TR
 }
 
 /**
- * A glob, compiled once to check it.
- * @throws DomainError SVC_MALFORMED_REQUEST (details.reason bad_glob).
+ * A glob, compiled once to check it: its syntax (path-glob.ts) and its shape (GLOB_LIMITS), so
+ * that matching it stays linear and cheap (DESIGN §2c).
+ * @throws DomainError SVC_MALFORMED_REQUEST (details.reason bad_glob, or glob_too_complex with details.limit).
  */
 export function checkGlob(glob: string, field = "triggers.paths"): string {
   const g = checkRelativePath(glob, field);
-  try {
-    picomatch(g, GLOB_OPTIONS);
-  } catch {
-    throw malformed(`${field} holds a glob picomatch cannot compile.`, { field, value: glob, reason: "bad_glob" });
+  const compiled = compileGlob(g);
+  if (!compiled.ok) {
+    const { refusal } = compiled;
+    throw malformed(`${field} holds a glob that is refused: ${refusal.problem}.`, { field, value: glob, reason: refusal.reason, ...(refusal.reason === "glob_too_complex" ? { limit: refusal.limit } : {}) });
   }
   return g;
 }
 
 /**
- * An RE2 regular expression (linear-time matching; no backreferences or lookaround).
- * @throws DomainError SVC_MALFORMED_REQUEST (details.reason bad_pattern).
+ * An RE2 regular expression (linear-time matching; no backreferences or lookaround) whose program
+ * is at most TRIGGER_LIMITS.patternProgramMax instructions.
+ * @throws DomainError SVC_MALFORMED_REQUEST (details.reason bad_pattern, or pattern_too_complex with details.limit).
  */
 export function checkPattern(pattern: string, field = "triggers.code_patterns"): string {
   if (pattern.length === 0 || pattern.length > TRIGGER_LIMITS.patternMax) throw malformed(`${field} entries must be 1 to ${TRIGGER_LIMITS.patternMax} characters.`, { field });
+  let re: RE2JS;
   try {
-    RE2JS.compile(pattern);
+    re = RE2JS.compile(pattern);
   } catch {
     throw malformed(`${field} holds a pattern that is not an RE2 regular expression.`, { field, value: pattern, reason: "bad_pattern" });
   }
+  if (re.programSize() > TRIGGER_LIMITS.patternProgramMax) throw malformed(`${field} holds a pattern that compiles to more than ${TRIGGER_LIMITS.patternProgramMax} instructions.`, { field, value: pattern, reason: "pattern_too_complex", limit: TRIGGER_LIMITS.patternProgramMax });
   return pattern;
 }
 
@@ -93,11 +98,14 @@ export function checkTriggers(input: TriggersInput | undefined): RuleTriggers {
     }
     projectAttributes[k] = [...new Set(values)];
   }
+  const codePatterns = list(t.code_patterns, "triggers.code_patterns", TRIGGER_LIMITS.patterns).map((p) => checkPattern(p));
+  const programs = codePatterns.reduce((n, p) => n + RE2JS.compile(p).programSize(), 0);
+  if (programs > TRIGGER_LIMITS.patternProgramTotal) throw malformed(`triggers.code_patterns compile to more than ${TRIGGER_LIMITS.patternProgramTotal} instructions together.`, { field: "triggers.code_patterns", reason: "pattern_too_complex", limit: TRIGGER_LIMITS.patternProgramTotal });
   return {
     paths: [...new Set(list(t.paths, "triggers.paths", TRIGGER_LIMITS.paths).map((g) => checkGlob(g)))],
     operations: operations as RuleOperation[],
     languages: [...new Set(languages)],
-    code_patterns: list(t.code_patterns, "triggers.code_patterns", TRIGGER_LIMITS.patterns).map((p) => checkPattern(p)),
+    code_patterns: codePatterns,
     project_attributes: projectAttributes,
   };
 }
@@ -147,13 +155,25 @@ function tryPattern(p: string): string | null {
 export function inferTriggers(text: string): RuleTriggers {
   const paths: string[] = [];
   const patterns: string[] = [];
+  // Each candidate is compiled once at most, and none once the list is full (a lesson may hold
+  // thousands of backticked tokens).
+  const tried = new Set<string>();
   const addPath = (g: string) => {
+    if (paths.length >= TRIGGER_LIMITS.paths || tried.has(`p:${g}`)) return;
+    tried.add(`p:${g}`);
     const ok = tryGlob(g);
-    if (ok !== null && !paths.includes(ok) && paths.length < TRIGGER_LIMITS.paths) paths.push(ok);
+    if (ok !== null && !paths.includes(ok)) paths.push(ok);
   };
+  let programs = 0;
   const addPattern = (p: string) => {
+    if (patterns.length >= TRIGGER_LIMITS.patterns || tried.has(`r:${p}`)) return;
+    tried.add(`r:${p}`);
     const ok = tryPattern(p);
-    if (ok !== null && !patterns.includes(ok) && patterns.length < TRIGGER_LIMITS.patterns) patterns.push(ok);
+    if (ok === null || patterns.includes(ok)) return;
+    const size = RE2JS.compile(ok).programSize();
+    if (programs + size > TRIGGER_LIMITS.patternProgramTotal) return;
+    programs += size;
+    patterns.push(ok);
   };
   for (const m of text.matchAll(/`([^`\n]+)`/g)) {
     const token = (m[1] ?? "").trim();

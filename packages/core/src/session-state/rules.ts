@@ -17,7 +17,7 @@ import { checkRelativePath, checkTriggers, inferTriggers, populatedDimensions, t
 import { actorOf, recordChange } from "./session-state-audit.ts";
 
 /** Limits of rules (SESSION-STATE §8). */
-export const RULE_LIMITS = { bodyMax: 12_000, reasonMax: 2_000, changePaths: 500, codeBytes: 128 * 1024, requestLanguages: 50 } as const;
+export const RULE_LIMITS = { bodyMax: 12_000, reasonMax: 2_000, changePaths: 500, changePathBytes: 64 * 1024, codeBytes: 128 * 1024, requestLanguages: 50 } as const;
 
 /**
  * The rule as the caller may see it, with its project.
@@ -192,14 +192,17 @@ export interface ApplicableInput {
 }
 
 /**
- * A change checked and completed: relative paths (`..` or absolute: 400), known operations,
- * languages lower-case (inferred from the paths' extensions when none are named), code up to
- * 128 KB in all, attributes over the project's own.
+ * A change checked and completed: relative paths (`..` or absolute: 400; 64 KB in all), known
+ * operations, languages lower-case (inferred from the paths' extensions when none are named), code
+ * up to 128 KB in all, attributes over the project's own.
  * @throws DomainError SVC_MALFORMED_REQUEST.
  */
 export function describeChange(project: Pick<Project, "attributes">, input: ApplicableInput): ChangeDescription {
   if (input.paths.length > RULE_LIMITS.changePaths) throw malformed(`paths holds at most ${RULE_LIMITS.changePaths} entries.`, { field: "paths" });
   const paths = input.paths.map((p) => checkRelativePath(p, "paths", 1_000));
+  // Every glob of every rule reads every path: the paths' total is bounded like the code's (DESIGN §2c).
+  const pathBytes = paths.reduce((n, p) => n + new TextEncoder().encode(p).length, 0);
+  if (pathBytes > RULE_LIMITS.changePathBytes) throw malformed(`paths hold at most ${RULE_LIMITS.changePathBytes} bytes in all.`, { field: "paths", max_bytes: RULE_LIMITS.changePathBytes });
   for (const op of input.operations) if (!(RULE_OPERATIONS as readonly string[]).includes(op)) throw malformed(`operations must be a subset of ${RULE_OPERATIONS.join(", ")}.`, { field: "operations", value: op });
   const code = input.code ?? [];
   const bytes = code.reduce((n, s) => n + new TextEncoder().encode(s).length, 0);

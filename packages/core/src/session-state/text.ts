@@ -1,5 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { RE2JS } from "re2js";
 
 // Text heuristics shared by the session-state areas (SESSION-STATE §1): one tokenizer, slugs,
 // one-line summaries, Jaccard similarity. Pure; no language model.
@@ -39,12 +40,15 @@ export function slugify(text: string): string {
   return base.length === 0 ? "project" : base;
 }
 
-/** Markdown reduced to plain text: code fences, inline code marks, emphasis, links, headings and list marks removed. */
+// Images and links: RE2 (linear). A backtracking engine retries `[^\]]*` from every "[" (and
+// `[^)]*` from every "](") of a text that never closes them: quadratic in the text's length.
+const IMAGE = RE2JS.compile("!\\[([^\\]]*)\\]\\([^)]*\\)");
+const LINK = RE2JS.compile("\\[([^\\]]*)\\]\\([^)]*\\)");
+const replaceAll = (re: RE2JS, text: string, replacement: string) => (text.includes("](") ? re.matcher(text).replaceAll(replacement) : text);
+
+/** Markdown reduced to plain text: code fences, inline code marks, emphasis, links, headings and list marks removed. Linear in the text's length. */
 export function stripMarkdown(md: string): string {
-  return md
-    .replace(/```[\s\S]*?```/g, " ")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+  return replaceAll(LINK, replaceAll(IMAGE, md.replace(/```[\s\S]*?```/g, " "), "$1"), "$1")
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, "")
     .replace(/[`*_~]+/g, "")
     .replace(/\s+/g, " ")

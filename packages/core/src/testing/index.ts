@@ -68,3 +68,5 @@ export type { LinkedIdentityStoresUnderTest } from "./linked-identity-store.cont
 export { InMemoryPersonTokenTables, InMemoryPersonTokenStore, InMemoryWorkspacePeopleStore, InMemoryWorkspaceLifecycleStore } from "./in-memory-person-admin.ts";
 export { describePersonAdminStoresContract, makePersonToken } from "./person-admin-stores.contract.ts";
 export type { PersonAdminStoresUnderTest } from "./person-admin-stores.contract.ts";
+export { WORST_INPUTS, BACKTRACKING_GLOB, WIDEST_GLOB, WIDEST_PATTERN, fill } from "./worst-inputs.ts";
+export type { WorstInput, WorstInputContext } from "./worst-inputs.ts";

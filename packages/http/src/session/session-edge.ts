@@ -1,4 +1,5 @@
 import type { CoreDeps } from "@agentq/core";
+import { publicOriginOf } from "./csrf.ts";
 import { DEFAULT_ORIGIN_SETTINGS, trustedProxyMatcher, type OriginSettings } from "./request-origin.ts";
 import { sessionCookies, type SessionCookies } from "./session-cookie.ts";
 
@@ -18,11 +19,5 @@ export interface SessionEdge {
  */
 export function createSessionEdge(deps: Pick<CoreDeps, "publicBaseUrl">, origin: OriginSettings = DEFAULT_ORIGIN_SETTINGS): SessionEdge {
   const base = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
-  let publicOrigin: string;
-  try {
-    publicOrigin = new URL(base).origin;
-  } catch {
-    publicOrigin = base;
-  }
-  return { cookies: sessionCookies(base), publicOrigin, origin, isTrustedProxy: trustedProxyMatcher(origin.trustedProxies) };
+  return { cookies: sessionCookies(base), publicOrigin: publicOriginOf(base), origin, isTrustedProxy: trustedProxyMatcher(origin.trustedProxies) };
 }

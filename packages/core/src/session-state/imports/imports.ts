@@ -112,8 +112,9 @@ export async function previewImport(deps: CoreDeps, stores: Stores, ctx: Operati
   if (parser === undefined) throw malformed(`parser must be one of ${IMPORT_PARSERS.map((p) => p.name).join(", ")}.`, { field: "parser" });
   const filename = checkTitle(input.filename, "filename", IMPORT_LIMITS.filenameMax);
   if (new TextEncoder().encode(input.content).length > IMPORT_LIMITS.contentBytes) throw malformed(`content must be at most ${IMPORT_LIMITS.contentBytes} bytes.`, { field: "content", max_bytes: IMPORT_LIMITS.contentBytes });
-  const parsed = parser.parse(input.content, filename);
-  if (parsed.length > IMPORT_LIMITS.rows) throw malformed(`The file holds more than ${IMPORT_LIMITS.rows} rows.`, { field: "content", rows: parsed.length });
+  // The parser stops at the first row past the cap: a file past it costs no more than one at it.
+  const parsed = parser.parse(input.content, filename, IMPORT_LIMITS.rows);
+  if (parsed.length > IMPORT_LIMITS.rows) throw malformed(`The file holds more than ${IMPORT_LIMITS.rows} rows.`, { field: "content", max_rows: IMPORT_LIMITS.rows });
   const id = deps.ids.next();
   const at = { workspaceId: project.workspaceId, projectId: project.id };
   const fingerprintOf = (r: ParsedRow) => sha256Hex(`${r.target}\n${r.identity}`);

@@ -19,13 +19,17 @@ export const BACKLOG_CHECKLIST: ImportParser = {
   target: "backlog_item",
   description: "A BACKLOG.md checklist: `- [ ]` open and `- [x]` done items under `## P0`..`## P4` headings (or `(P1)` in the line), `#label` tokens, indented lines as the description.",
   example: "## P1\n- [ ] Retry webhooks with jitter #webhooks\n  Backoff alone bunches retries.\n- [x] Fix the login redirect #bug\n",
-  parse(content, filename) {
+  parse(content, filename, maxRows = Number.MAX_SAFE_INTEGER) {
     const o = outline(content);
     const rows: ParsedRow[] = [];
+    // Items come in document order: the heading above each one is found by walking forward.
+    let above = -1;
     for (const item of o.items) {
+      if (rows.length > maxRows) break;
+      while (above + 1 < o.headings.length && (o.headings[above + 1]?.line ?? Number.MAX_SAFE_INTEGER) < item.start) above++;
       const m = CHECKBOX.exec(item.text);
       if (item.depth !== 1 || m === null) continue;
-      const heading = [...o.headings].reverse().find((h) => h.line < item.start);
+      const heading = o.headings[above];
       const sectionPriority = heading === undefined ? null : PRIORITY_HEADING.exec(heading.text)?.[1];
       let text = m[2] ?? "";
       const inline = INLINE_PRIORITY.exec(text);

@@ -23,15 +23,21 @@ export const LESSONS_LIST: ImportParser = {
   target: "lesson",
   description: "A LESSONS.md file: `## Title` sections with a body, or `- **Title**: body` list items; a `Why:` line starts the lesson's why.",
   example: "## Pin the Node version\nDo: keep `.nvmrc` in the repository.\nWhy: CI and laptops drifted apart.\n\n- **Small commits**: one change per commit.\n",
-  parse(content) {
+  parse(content, _filename, maxRows = Number.MAX_SAFE_INTEGER) {
     const o = outline(content);
-    const h2 = sections(o, 2);
-    if (h2.length > 0) return h2.map(({ heading, start, end }) => lesson(heading.text.trim(), block(o.lines, start, end), heading.line + 1, end));
-    return o.items.flatMap((item) => {
+    const rows: ParsedRow[] = [];
+    for (const { heading, start, end } of sections(o, 2)) {
+      if (rows.length > maxRows) return rows;
+      rows.push(lesson(heading.text.trim(), block(o.lines, start, end), heading.line + 1, end));
+    }
+    if (rows.length > 0) return rows;
+    for (const item of o.items) {
+      if (rows.length > maxRows) break;
       const m = item.depth === 1 ? BOLD_ITEM.exec(item.text) : null;
-      if (m === null) return [];
+      if (m === null) continue;
       const rest = block(o.lines, item.start + 1, item.end);
-      return [lesson((m[1] ?? "").trim(), [m[2] ?? "", rest].filter((x) => x !== "").join("\n"), item.start + 1, item.end)];
-    });
+      rows.push(lesson((m[1] ?? "").trim(), [m[2] ?? "", rest].filter((x) => x !== "").join("\n"), item.start + 1, item.end));
+    }
+    return rows;
   },
 };

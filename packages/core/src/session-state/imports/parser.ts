@@ -22,5 +22,9 @@ export interface ImportParser {
   target: ImportTarget;
   description: string;
   example: string;
-  parse(content: string, filename: string): ParsedRow[];
+  /**
+   * The rows of `content`, in order. Linear in the content's size; stops once it holds
+   * `maxRows + 1` rows (the caller refuses a file past the cap without the parser reading on).
+   */
+  parse(content: string, filename: string, maxRows?: number): ParsedRow[];
 }
