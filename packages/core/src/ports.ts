@@ -30,7 +30,7 @@ import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
 import type { Notice, NoticeItem, NoticeLocation, NoticeState } from "./notices/notice.ts";
 import type { CandidateFilters, Enrichment, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, CandidateStatus, Detector, Rule, RuleFilters } from "./session-state/learning-model.ts";
-import type { ImportRecord, ImportRow } from "./session-state/imports/imports.ts";
+import type { ImportRecord, ImportRow } from "./session-state/imports/import-record.ts";
 import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage-model.ts";
 import type { AuthorizationCode, GrantRevocationCause, OAuthClient, OAuthGrant, RefreshTokenRecord } from "./oauth/model.ts";
 import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/model.ts";

@@ -1,5 +1,5 @@
 import { DomainError } from "../errors.ts";
-import type { OperationAuth } from "../operations/operation.ts";
+import type { OperationAuth } from "../operation.ts";
 import { authorizePerson } from "../people/person-access.ts";
 import type { Principal, Tier } from "./model.ts";
 

@@ -1,6 +1,6 @@
 import type { ErrorCode } from "../errors.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { actorColumns, actorDetails } from "../access/principal.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { DomainError } from "../errors.ts";
-import type { OperationContext, OperationResult } from "../operations/operation.ts";
+import type { OperationContext, OperationResult } from "../operation.ts";
 import type { IdempotencyRecord } from "./idempotency-record.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext, OperationResult } from "../operations/operation.ts";
+import type { OperationContext, OperationResult } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import { IDEMPOTENCY_RETENTION_MS } from "./idempotency-record.ts";
 import { replayOrConflict } from "./replay.ts";

@@ -1,7 +1,7 @@
 import { verifyCaller } from "../access/authenticate.ts";
 import { callerGuardOf, type CallerGuard } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { parseLeaseId, parseMessageId, parseOptionalText } from "./message-fields.ts";

@@ -3,7 +3,7 @@ import { verifyCaller } from "../access/authenticate.ts";
 import { callerGuardOf, type CallerGuard } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
 import { isDomainError, malformed, type DomainError, type ErrorCode, type ErrorDetails } from "../errors.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import type { AckMessageInput, AckMessageResponse } from "./ack-message.ts";
 import { leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";

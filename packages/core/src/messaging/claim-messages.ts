@@ -1,7 +1,7 @@
 import { verifyCaller } from "../access/authenticate.ts";
 import { callerGuardOf } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { parseDurationMs } from "../time/duration.ts";
 import type { MessageRecord } from "./message.ts";
 import { parseBoundedInteger } from "./message-fields.ts";

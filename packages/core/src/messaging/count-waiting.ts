@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 
 /** The body of GET /v1/message-counts. */
 export interface WaitingCountsView {

@@ -3,7 +3,7 @@ import { notFound } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import type { OperationContext, OperationResult } from "../operations/operation.ts";
+import type { OperationContext, OperationResult } from "../operation.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { parseMessageId } from "./message-fields.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { parseDurationMs } from "../time/duration.ts";
 import { leaseAlreadyCovers, leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { effectiveState, type MessageState } from "./message.ts";
 import { parseMessageId } from "./message-fields.ts";
 import { legallyWithheld } from "./legally-withheld.ts";

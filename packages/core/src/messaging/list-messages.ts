@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { MESSAGE_STATES, effectiveState, type MessageState } from "./message.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
 

@@ -1,6 +1,6 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { actorColumns, actorDetails } from "../access/principal.ts";
 
 /** Message activities written to the audit log (one row per state change). */

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { parseDurationMs } from "../time/duration.ts";
 import { leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";

@@ -2,7 +2,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { AiAccount } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { findTemplate } from "../templates/built-in-templates.ts";
 import { parseDurationMs } from "../time/duration.ts";
 import { PRIORITIES, type NewMessage, type Priority } from "./message.ts";

@@ -4,7 +4,7 @@ import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError } from "../errors.ts";
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { replayOrConflict } from "../idempotency/replay.ts";
-import type { OperationContext, OperationResult } from "../operations/operation.ts";
+import type { OperationContext, OperationResult } from "../operation.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import type { AccountRef } from "./message-views.ts";
 import { prepareSend, type SendMessageInput } from "./prepare-send.ts";

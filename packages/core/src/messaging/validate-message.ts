@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import type { AccountRef } from "./message-views.ts";
 import { prepareSend, type SendMessageInput } from "./prepare-send.ts";
 

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { malformed } from "../errors.ts";
 import { isUlid } from "../ids.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Schemas

@@ -10,7 +10,7 @@ import { parseBooleanFlag, parseEnum, parseTimestamp } from "../session-state/fi
 import { BACKLOG_KINDS, BACKLOG_SORTS, BACKLOG_STATUSES, type BacklogFilters, type BacklogItem, type BacklogStatus, type Project } from "../session-state/model.ts";
 import { resolveProject } from "../session-state/resolve-project.ts";
 import { DAY_MS, parseDurationMs } from "../time/duration.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
 

@@ -8,7 +8,7 @@ import { BUILD_SESSION_STATES, PR_STATES, type BuildSession, type BuildSessionFi
 import type { CoreDeps } from "../deps.ts";
 import { settingMs } from "../session-state/projects.ts";
 import { resolveProject } from "../session-state/resolve-project.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { keysetPage } from "./paged-list.ts";
 import { BacklogItemSchema } from "./backlog-operations.ts";
 import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";

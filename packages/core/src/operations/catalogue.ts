@@ -2,7 +2,7 @@ import { ACCESS_OPERATIONS } from "./access-operations.ts";
 import { MESSAGING_OPERATIONS } from "./messaging-operations.ts";
 import { AUDIT_OPERATIONS } from "./audit-operations.ts";
 import { POLICY_OPERATIONS } from "./policy-operations.ts";
-import type { Operation } from "./operation.ts";
+import type { Operation } from "../operation.ts";
 import { WEBHOOK_OPERATIONS } from "./webhook-operations.ts";
 import { SESSION_STATE_OPERATIONS } from "./session-state-operations.ts";
 import { NOTICE_OPERATIONS } from "./notice-operations.ts";

@@ -7,7 +7,7 @@ import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { disconnectConnection, listConnections } from "../oauth/connections.ts";
 import { forgetCredentials } from "../oauth/grants.ts";
 import { GRANT_REVOCATION_CAUSES } from "../oauth/model.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 
 const Timestamp = (description: string) => Type.String({ format: "date-time", description });
 const Limit = Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Page size: default 50, clamped to 1..100; not an integer gives 400." }));

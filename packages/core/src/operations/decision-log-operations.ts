@@ -6,7 +6,7 @@ import { COUNT_PERIODS, amendDecisionSource, amendmentView, correctDecision, cou
 import { parseEnum, parseTimestamp } from "../session-state/fields.ts";
 import { DECISION_KINDS, SOURCE_KINDS, type DecisionListFilters } from "../session-state/model.ts";
 import { resolveProject } from "../session-state/resolve-project.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { keysetPage, offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
 

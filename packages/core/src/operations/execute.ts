@@ -3,7 +3,7 @@ import { authorize } from "../access/authorize.ts";
 import type { Principal } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
-import type { Operation, OperationContext, OperationResult } from "./operation.ts";
+import type { Operation, OperationContext, OperationResult } from "../operation.ts";
 import { validateInput } from "./validate-input.ts";
 import { personWorkspaceRefusal } from "../people/step-up.ts";
 import { enforceRateLimit } from "../rate-limits/enforce-rate-limit.ts";

@@ -7,7 +7,7 @@ import { candidateView, detectCandidates, findCandidate, observeCandidate, promo
 import { LESSON_LIMITS, lessonView } from "../session-state/lessons.ts";
 import { resolveProject } from "../session-state/resolve-project.ts";
 import { LessonSchema, ObservationInputSchema } from "./lesson-operations.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
 

@@ -4,7 +4,7 @@ import { parseEnum } from "../session-state/fields.ts";
 import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "../session-state/learning-model.ts";
 import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "../session-state/lessons.ts";
 import { findBySlug, resolveProject } from "../session-state/resolve-project.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
 

@@ -14,7 +14,7 @@ import { sendMessage } from "../messaging/send-message.ts";
 import { validateMessage } from "../messaging/validate-message.ts";
 import { getTemplate } from "../templates/get-template.ts";
 import { listTemplates } from "../templates/list-templates.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Schemas. Types are exact; ranges, durations and ids are checked by the use cases so that each

@@ -5,7 +5,7 @@ import { getNotice, listWorkspaceNotices } from "../notices/notice-reads.ts";
 import { submitNotice } from "../notices/submit-notice.ts";
 import { supplementNotice, withdrawNotice } from "../notices/notifier-steps.ts";
 import { NOTICE_TOKEN_PREFIX } from "../notices/notice-token.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 
 const NoticeIdParam = Type.String({ maxLength: 64, description: "The notice's id (ULID)." });
 const NoticeToken = Type.String({ maxLength: 128, description: `The status token (${NOTICE_TOKEN_PREFIX}...) from the 201 of POST /v1/notices, in the Notice-Token header.` });

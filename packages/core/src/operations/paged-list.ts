@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
-import type { OperationContext } from "./operation.ts";
+import type { OperationContext } from "../operation.ts";
 
 // The paging of session-state lists, in one place: the cursor is bound to the resource, the
 // caller's workspace and every filter (dates as ISO text, lists comma-joined), and holds either

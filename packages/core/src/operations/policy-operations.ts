@@ -4,7 +4,7 @@ import { parsePageLimit } from "../cursors/page-limit.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { acknowledgePolicy, auditAcknowledgeRefusal, policyListView, policyView, publishPolicy } from "../policies/workspace-policies.ts";
 import { listPolicyAcknowledgements } from "../policies/policy-acknowledgements.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { callerKey } from "../access/principal.ts";
 
 const PolicyFields = {

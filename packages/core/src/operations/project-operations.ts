@@ -7,7 +7,7 @@ import { parseEnum } from "../session-state/fields.ts";
 import { PROJECT_STATES } from "../session-state/model.ts";
 import { createProject, findProject, projectCounts, projectView, setDefaultProject, setProjectState, updateProject } from "../session-state/projects.ts";
 import { restrictedProjectId } from "../session-state/resolve-project.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { CreatedBySchema, CursorField, ExpectedVersionField, IdField, LimitField, Nullable, PROJECT_WRITE, PageOf, SESSION_STATE_READ, Timestamp } from "./session-state-schemas.ts";
 
 const SettingsInput = Type.Object(

@@ -1,11 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { parseEnum } from "../session-state/fields.ts";
-import { IMPORT_LIMITS, IMPORT_ROW_STATUSES, IMPORT_STATUSES, commitImport, findImport, importRowView, importView, parserList, previewImport } from "../session-state/imports/imports.ts";
+import { IMPORT_ROW_STATUSES, IMPORT_STATUSES } from "../session-state/imports/import-record.ts";
+import { IMPORT_LIMITS, commitImport, findImport, importRowView, importView, parserList, previewImport } from "../session-state/imports/imports.ts";
 import { IMPORT_PARSERS } from "../session-state/imports/parsers.ts";
 import { resolveProject } from "../session-state/resolve-project.ts";
 import { USAGE_GROUPS, usageReport } from "../session-state/usage.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
 

@@ -8,7 +8,7 @@ import { findBySlug, resolveProject } from "../session-state/resolve-project.ts"
 import { matchRule } from "../session-state/rule-matcher.ts";
 import { RULE_LIMITS, archiveRule, deriveRule, describeChange, enrichRule, findApplicableRules, findRule, reenrichRule, ruleView } from "../session-state/rules.ts";
 import { TRIGGER_LIMITS, checkRelativePath } from "../session-state/rule-triggers.ts";
-import { defineOperation } from "./operation.ts";
+import { defineOperation } from "../operation.ts";
 import { offsetPage } from "./paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
 

@@ -1,5 +1,5 @@
 import { DECISION_LOG_OPERATIONS } from "./decision-log-operations.ts";
-import type { Operation } from "./operation.ts";
+import type { Operation } from "../operation.ts";
 import { PROJECT_OPERATIONS } from "./project-operations.ts";
 import { BACKLOG_OPERATIONS } from "./backlog-operations.ts";
 import { BUILD_SESSION_OPERATIONS } from "./build-session-operations.ts";

@@ -14,8 +14,8 @@ import { verifyDestination } from "../webhooks/verify-destination.ts";
 import { signingSecretFromSeal } from "../webhooks/signing.ts";
 import { deliveryView, webhookView, type WebhookView } from "../webhooks/webhook-views.ts";
 import { DELIVERY_STATES, MAX_DELIVERY_ATTEMPTS, type DeliveryState } from "../webhooks/webhook.ts";
-import type { OperationContext, OperationResult } from "./operation.ts";
-import { defineOperation } from "./operation.ts";
+import type { OperationContext, OperationResult } from "../operation.ts";
+import { defineOperation } from "../operation.ts";
 import { callerKey } from "../access/principal.ts";
 
 // ---------------------------------------------------------------------------------------------

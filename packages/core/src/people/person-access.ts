@@ -1,6 +1,6 @@
 import { ADMINISTRATIVE_SCOPES, type PersonPrincipal, type Role, type Scope, type Tier } from "../access/model.ts";
 import { DomainError } from "../errors.ts";
-import type { OperationAuth } from "../operations/operation.ts";
+import type { OperationAuth } from "../operation.ts";
 
 /** What a person's session may do, by role (DESIGN §2b). */
 export interface PersonAccess {

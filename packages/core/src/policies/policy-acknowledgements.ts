@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 
 /** The body of GET /v1/policies/{policy_id}/acknowledgements. */
 export interface PolicyAcknowledgementsView {

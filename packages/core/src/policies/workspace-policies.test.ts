@@ -5,7 +5,7 @@ import { isDomainError } from "../errors.ts";
 import { requestFingerprint } from "../idempotency/request-fingerprint.ts";
 import { findOperation } from "../operations/catalogue.ts";
 import { executeOperation } from "../operations/execute.ts";
-import type { OperationResult } from "../operations/operation.ts";
+import type { OperationResult } from "../operation.ts";
 import { fixtureId } from "../testing/access-fixtures.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
 import { callContext } from "../testing/principal-fixtures.ts";

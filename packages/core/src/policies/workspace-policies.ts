@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError, malformed, notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import { auditRefusal } from "../audit/refusal-audit.ts";
 import { POLICY_LIMITS, type Policy, type PolicyListItem } from "./policy.ts";

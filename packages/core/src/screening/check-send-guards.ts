@@ -2,7 +2,7 @@ import type { AiAccount } from "../access/model.ts";
 import { auditRefusal } from "../audit/refusal-audit.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError } from "../errors.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { checkMonthlyMessageCap } from "../plans/plan-caps.ts";
 import { checkPolicyGate } from "../policies/workspace-policies.ts";
 import { credentialCaller, callerKey } from "../access/principal.ts";

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed, notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import { backlogView, readyBacklog, staleCount } from "./backlog.ts";
 import { checkMarkdown, checkStringList, checkTitle } from "./fields.ts";

@@ -1,6 +1,6 @@
 import { DomainError, malformed, notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import { SLUG_PATTERN } from "./fields.ts";
 import type { Project } from "./model.ts";

@@ -1,6 +1,6 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import type { CreatedBy, RecordEvent } from "./model.ts";
 import { actorColumns, actorDetails } from "../access/principal.ts";

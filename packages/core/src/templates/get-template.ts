@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { findTemplate, templateJsonSchema } from "./built-in-templates.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { BUILT_IN_TEMPLATES } from "./built-in-templates.ts";
 
 /** A template in the list. */

@@ -4,7 +4,7 @@ import { bootstrapWorkspace } from "../access/bootstrap-workspace.ts";
 import type { BootstrapResult } from "../access/bootstrap-workspace.ts";
 import type { AiAccount, Credential, CredentialPrincipal, Principal } from "../access/model.ts";
 import { hashToken, newTokenSeal, tokenFromSeal } from "../access/token.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import { makeAccount, makeCredential } from "./access-fixtures.ts";
 import type { InMemoryWorld } from "./create-in-memory-deps.ts";
 

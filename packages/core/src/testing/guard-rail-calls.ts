@@ -4,7 +4,7 @@ import { isDomainError } from "../errors.ts";
 import { requestFingerprint } from "../idempotency/request-fingerprint.ts";
 import { findOperation } from "../operations/catalogue.ts";
 import { executeOperation } from "../operations/execute.ts";
-import type { OperationResult } from "../operations/operation.ts";
+import type { OperationResult } from "../operation.ts";
 import type { RateLimitStatus } from "../rate-limits/rate-limit-status.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { callContext } from "./principal-fixtures.ts";

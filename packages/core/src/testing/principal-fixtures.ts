@@ -1,5 +1,5 @@
 import type { AiAccount, CredentialPrincipal, Principal, Tier, Workspace } from "../access/model.ts";
-import type { OperationContext } from "../operations/operation.ts";
+import type { OperationContext } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import { fixtureId, makeAccount, makeCredential, makePerson, makeWorkspace } from "./access-fixtures.ts";
 

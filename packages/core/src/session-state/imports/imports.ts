@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../../deps.ts";
 import { DomainError, isDomainError, malformed, notFound } from "../../errors.ts";
 import { isUlid } from "../../ids.ts";
-import type { OperationContext } from "../../operations/operation.ts";
+import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { closingNotes, createBacklogItem } from "../backlog.ts";
 import { chainTipId, correctDecision, recordDecision } from "../decision-log.ts";
@@ -11,7 +11,8 @@ import type { Project } from "../model.ts";
 import { projectArchived, resolveProject, visibleTo } from "../resolve-project.ts";
 import { recordChange, actorOf } from "../session-state-audit.ts";
 import { sha256Hex, slugify } from "../text.ts";
-import type { ImportTarget, ParsedRow } from "./parser.ts";
+import type { ImportRecord, ImportRow, ImportRowStatus } from "./import-record.ts";
+import type { ParsedRow } from "./parser.ts";
 import { IMPORT_PARSERS, findParser } from "./parsers.ts";
 
 // The markdown import (SESSION-STATE §10): upload parses a file into rows and previews them
@@ -20,49 +21,6 @@ import { IMPORT_PARSERS, findParser } from "./parsers.ts";
 
 /** Limits of an import. */
 export const IMPORT_LIMITS = { contentBytes: 200 * 1024, rows: 2_000, filenameMax: 255 } as const;
-
-/** Import statuses. */
-export const IMPORT_STATUSES = ["previewed", "committed"] as const;
-/** Row statuses: after preview, then after commit. */
-export const IMPORT_ROW_STATUSES = ["ready", "invalid", "duplicate", "created", "skipped_duplicate", "skipped_invalid"] as const;
-/** A row status. */
-export type ImportRowStatus = (typeof IMPORT_ROW_STATUSES)[number];
-
-/** An import: one uploaded file, previewed, then maybe committed. */
-export interface ImportRecord {
-  workspaceId: string;
-  id: string;
-  projectId: string;
-  parser: string;
-  parserVersion: number;
-  filename: string;
-  contentSha256: string;
-  status: (typeof IMPORT_STATUSES)[number];
-  counts: { rows: number; ready: number; invalid: number; duplicate: number };
-  created: number | null;
-  skipped: number | null;
-  committedAt: Date | null;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
-  createdBy: { aiAccountId: string; friendlyName: string };
-}
-
-/** One row of an import. */
-export interface ImportRow {
-  workspaceId: string;
-  importId: string;
-  rowNumber: number;
-  lineStart: number;
-  lineEnd: number;
-  target: ImportTarget;
-  parsed: Record<string, unknown>;
-  fingerprint: string;
-  status: ImportRowStatus;
-  errors: { field: string; message: string }[];
-  existingRecordId: string | null;
-  createdRecordId: string | null;
-}
 
 /** The parsers as GET /session-state/import-parsers lists them. */
 export function parserList() {

@@ -1,7 +1,11 @@
+// The operation type: the one definition from which every interface is derived (DESIGN §1). It
+// is the bottom of the core's layers: the areas' use cases and their \`operations.ts\` import it,
+// and it imports only types that import nothing back (the dependencies, the caller's model, the
+// rate-limit status), so no import circle runs through it.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
-import type { Principal, Scope, Tier } from "../access/model.ts";
-import type { CoreDeps } from "../deps.ts";
-import type { RateLimitStatus } from "../rate-limits/rate-limit-status.ts";
+import type { Principal, Scope, Tier } from "./access/model.ts";
+import type { CoreDeps } from "./deps.ts";
+import type { RateLimitStatus } from "./rate-limits/rate-limit-status.ts";
 
 /** HTTP methods the REST API uses. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
