@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { expireDueMessages } from "../messaging/expire-due-messages.ts";
-import { OPERATIONS } from "../operations/catalogue.ts";
-import { SESSION_STATE_OPERATIONS } from "../operations/session-state-operations.ts";
-import { NOTICE_OPERATIONS } from "../operations/notice-operations.ts";
+import { OPERATIONS } from "../catalogue.ts";
+import { SESSION_STATE_OPERATIONS } from "../session-state/operations.ts";
+import { NOTICE_OPERATIONS } from "../notices/operations.ts";
 import { callOperation, sendBody } from "../testing/guard-rail-calls.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
 import { connectForTest } from "../testing/oauth-flow.ts";
@@ -10,7 +10,7 @@ import { sealAuditChains } from "./seal-audit-chain.ts";
 import { verifyWorkspaceChain } from "./verify-workspace-chain.ts";
 
 // Every mutation of the specification writes its audit row. Webhook mutations are covered by the
-// webhook tests, session-state mutations by operations/session-state-operations.test.ts, notice
+// webhook tests, session-state mutations by session-state/projects-and-decision-log.test.ts, notice
 // steps by notices/notices.test.ts (audited in the affected workspace); every other mutating
 // operation of the catalogue must appear below.
 const SESSION_STATE_NAMES: ReadonlySet<string> = new Set([...SESSION_STATE_OPERATIONS, ...NOTICE_OPERATIONS].map((op) => op.name));

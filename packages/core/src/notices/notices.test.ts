@@ -3,8 +3,8 @@ import type { PersonPrincipal, Principal, Role, Workspace } from "../access/mode
 import { claimMessages } from "../messaging/claim-messages.ts";
 import { ackMessage } from "../messaging/ack-message.ts";
 import { getMessage } from "../messaging/get-message.ts";
-import { findOperation } from "../operations/catalogue.ts";
-import { executeOperation } from "../operations/execute.ts";
+import { findOperation } from "../catalogue.ts";
+import { executeOperation } from "../execution/execute.ts";
 import { callOperation, refusalOf } from "../testing/guard-rail-calls.ts";
 import { createMessagingScenario, type MessagingScenario } from "../testing/messaging-scenario.ts";
 import { callContext, seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { authorize } from "../access/authorize.ts";
 import type { PersonPrincipal } from "../access/model.ts";
 import { isDomainError } from "../errors.ts";
-import { findOperation } from "../operations/catalogue.ts";
+import { findOperation } from "../catalogue.ts";
 import { createInMemoryDeps } from "../testing/create-in-memory-deps.ts";
 import { InMemoryMailer } from "../testing/in-memory-mailer.ts";
 import { seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";

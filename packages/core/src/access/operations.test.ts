@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createAuthenticator } from "../access/authenticate.ts";
-import type { Authenticator } from "../access/authenticate.ts";
-import type { AiAccountView, CredentialDetailView, CredentialView, WorkspaceView } from "../access/access-views.ts";
-import type { McpClientConfig } from "../access/mcp-config.ts";
-import type { Principal } from "../access/model.ts";
+import { createAuthenticator } from "./authenticate.ts";
+import type { Authenticator } from "./authenticate.ts";
+import type { AiAccountView, CredentialDetailView, CredentialView, WorkspaceView } from "./access-views.ts";
+import type { McpClientConfig } from "./mcp-config.ts";
+import type { Principal } from "./model.ts";
 import { DomainError, isDomainError } from "../errors.ts";
 import { requestFingerprint } from "../idempotency/request-fingerprint.ts";
 import type { Stores } from "../ports.ts";
@@ -14,9 +14,9 @@ import type { InMemoryWorld } from "../testing/create-in-memory-deps.ts";
 import { InMemoryTxRunner } from "../testing/in-memory-tx-runner.ts";
 import { makeProject } from "../testing/session-state-stores.contract.ts";
 import { DAY_MS, HOUR_MS } from "../time/duration.ts";
-import { ACCESS_OPERATIONS } from "./access-operations.ts";
-import { OPERATIONS } from "./catalogue.ts";
-import { executeOperation } from "./execute.ts";
+import { ACCESS_OPERATIONS } from "./operations.ts";
+import { OPERATIONS } from "../catalogue.ts";
+import { executeOperation } from "../execution/execute.ts";
 
 const anyString: unknown = expect.any(String);
 const matching = (re: RegExp): unknown => expect.stringMatching(re);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sealAuditChains } from "../audit/seal-audit-chain.ts";
-import { verifyAuditExport } from "../audit/verify-audit-export.ts";
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import { sealAuditChains } from "./seal-audit-chain.ts";
+import { verifyAuditExport } from "./verify-audit-export.ts";
+import type { NewAuditEntry } from "./audit-entry.ts";
 import { callOperation, refusalCode } from "../testing/guard-rail-calls.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
 import { seedPrincipal } from "../testing/principal-fixtures.ts";

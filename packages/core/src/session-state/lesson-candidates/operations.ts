@@ -1,15 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { malformed } from "../errors.ts";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { parseBooleanFlag, parseEnum } from "../session-state/fields.ts";
-import { CANDIDATE_STATUSES, DETECTORS } from "../session-state/learning-model.ts";
-import { candidateView, detectCandidates, findCandidate, observeCandidate, promoteCandidate, rejectCandidate, supersedeCandidate } from "../session-state/lesson-candidates.ts";
-import { LESSON_LIMITS, lessonView } from "../session-state/lessons.ts";
-import { resolveProject } from "../session-state/resolve-project.ts";
-import { LessonSchema, ObservationInputSchema } from "./lesson-operations.ts";
-import { defineOperation } from "../operation.ts";
-import { offsetPage } from "./paged-list.ts";
-import { CreatedBySchema, CursorField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
+import { malformed } from "../../errors.ts";
+import { runIdempotent } from "../../idempotency/run-idempotent.ts";
+import { parseBooleanFlag, parseEnum } from "../fields.ts";
+import { CANDIDATE_STATUSES, DETECTORS } from "../learning-model.ts";
+import { candidateView, detectCandidates, findCandidate, observeCandidate, promoteCandidate, rejectCandidate, supersedeCandidate } from "../lesson-candidates.ts";
+import { LESSON_LIMITS, lessonView } from "../lessons.ts";
+import { resolveProject } from "../resolve-project.ts";
+import { LessonSchema, ObservationInputSchema } from "../lessons/operations.ts";
+import { defineOperation } from "../../operation.ts";
+import { offsetPage } from "../../cursors/paged-list.ts";
+import { CreatedBySchema, CursorField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
 
 const DetectorSchema = Type.Union(DETECTORS.map((d) => Type.Literal(d)));
 

@@ -1,56 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { parseEnum } from "../session-state/fields.ts";
-import { IMPORT_ROW_STATUSES, IMPORT_STATUSES } from "../session-state/imports/import-record.ts";
-import { IMPORT_LIMITS, commitImport, findImport, importRowView, importView, parserList, previewImport } from "../session-state/imports/imports.ts";
-import { IMPORT_PARSERS } from "../session-state/imports/parsers.ts";
-import { resolveProject } from "../session-state/resolve-project.ts";
-import { USAGE_GROUPS, usageReport } from "../session-state/usage.ts";
-import { defineOperation } from "../operation.ts";
-import { offsetPage } from "./paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
+import { runIdempotent } from "../../idempotency/run-idempotent.ts";
+import { parseEnum } from "../fields.ts";
+import { IMPORT_ROW_STATUSES, IMPORT_STATUSES } from "./import-record.ts";
+import { IMPORT_LIMITS, commitImport, findImport, importRowView, importView, parserList, previewImport } from "./imports.ts";
+import { IMPORT_PARSERS } from "./parsers.ts";
+import { resolveProject } from "../resolve-project.ts";
+import { defineOperation } from "../../operation.ts";
+import { offsetPage } from "../../cursors/paged-list.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
 
-// Usage (SESSION-STATE §9) and the markdown import (§10).
-
-const UsageRowSchema = Type.Object({
-  group: Type.Record(Type.String(), Type.String(), { description: "The group's values, by dimension (period: the bucket's start)." }),
-  sessions: Type.Integer(),
-  input_tokens: Type.Integer(),
-  output_tokens: Type.Integer(),
-  cache_read_tokens: Type.Integer(),
-  cache_write_tokens: Type.Integer(),
-  total_tokens: Type.Integer(),
-  cost_usd: Type.String({ description: "Dollars as a decimal string (\"12.345678\"), summed as integer micro-dollars." }),
-  wall_seconds: Type.Integer({ description: "Of the group's distinct sessions." }),
-  active_seconds: Type.Integer(),
-});
-
-const usageOp = defineOperation({
-  name: "get_usage",
-  summary: "What the work cost: token and cost figures reported on ping and end, summed as differences between cumulative reports inside the window (default the last 30 days), grouped by one or two of session, project, account, model, period.",
-  http: { method: "GET", path: "/v1/usage", query: ["group_by", "period", "since", "until", "project_id", "ai_account_id", "build_session_id", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
-  input: Type.Object({
-    group_by: Type.Optional(Type.String({ maxLength: 40, description: `One or two of ${USAGE_GROUPS.join(", ")}, comma-separated (default model).` })),
-    period: Type.Optional(Type.String({ description: "day (default), week or month: the buckets of group_by period (UTC)." })),
-    since: Type.Optional(Type.String()),
-    until: Type.Optional(Type.String()),
-    project_id: Type.Optional(IdField("Only this project (a project-restricted credential: always its own).")),
-    ai_account_id: Type.Optional(IdField("Only this agent's sessions.")),
-    build_session_id: Type.Optional(IdField("Only this session.")),
-    limit: LimitField,
-    cursor: CursorField,
-  }),
-  output: Type.Object({ rows: Type.Array(UsageRowSchema), totals: UsageRowSchema, window: Type.Object({ since: Timestamp(), until: Timestamp() }), group_by: Type.Array(Type.String()), next_cursor: Nullable(Type.String()) }),
-  successStatus: 200,
-  async handler(deps, ctx, input) {
-    const r = await usageReport(deps, deps.stores, ctx, input);
-    const page = await offsetPage(deps, ctx, { resource: "usage", filters: { group_by: r.groupBy.join(","), period: input.period ?? "day", since: r.window.since, until: r.window.until, project: input.project_id ?? null, account: input.ai_account_id ?? null, session: input.build_session_id ?? null }, limit: input.limit, cursor: input.cursor }, async (offset, limit) => r.rows.slice(offset, offset + limit + 1), (row) => row);
-    return { status: 200, body: { rows: page.items, totals: r.totals, window: { since: r.window.since.toISOString(), until: r.window.until.toISOString() }, group_by: r.groupBy, next_cursor: page.next_cursor } };
-  },
-});
+// The markdown import (SESSION-STATE §10).
 
 const ImportSchema = Type.Object(
   {
@@ -179,5 +138,5 @@ const commitOp = defineOperation({
   handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: importView((await commitImport(deps, stores, ctx, input.import_id)).record) })),
 });
 
-/** Usage and markdown-import operations (SESSION-STATE §9-10); fixed paths before `{import_id}`. */
-export const RECORD_OPERATIONS = [usageOp, parsersOp, uploadOp, listOp, getOp, rowsOp, commitOp];
+/** The markdown-import operations (SESSION-STATE §10); fixed paths before `{import_id}`. */
+export const IMPORT_OPERATIONS = [parsersOp, uploadOp, listOp, getOp, rowsOp, commitOp];

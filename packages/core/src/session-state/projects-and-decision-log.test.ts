@@ -5,7 +5,7 @@ import { createInMemoryDeps, type InMemoryWorld } from "../testing/create-in-mem
 import { callOperation } from "../testing/guard-rail-calls.ts";
 import { seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
 import { outcomeOf } from "../testing/session-state-tables.contract.ts";
-import { SESSION_STATE_OPERATIONS } from "./session-state-operations.ts";
+import { SESSION_STATE_OPERATIONS } from "./operations.ts";
 import { LEARNING_AUDITED, RECORDS_AUDITED as AUDITED } from "../testing/session-state-audited.ts";
 
 describe("session-state operations: projects and the decision log (in memory)", () => {

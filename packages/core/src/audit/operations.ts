@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { auditRowView, exportedAuditRowView } from "../audit/audit-row-view.ts";
-import { verifyWorkspaceChain } from "../audit/verify-workspace-chain.ts";
+import { auditRowView, exportedAuditRowView } from "./audit-row-view.ts";
+import { verifyWorkspaceChain } from "./verify-workspace-chain.ts";
 import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { malformed } from "../errors.ts";

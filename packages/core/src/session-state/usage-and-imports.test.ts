@@ -4,7 +4,7 @@ import { createInMemoryDeps, type InMemoryWorld } from "../testing/create-in-mem
 import { callOperation } from "../testing/guard-rail-calls.ts";
 import { seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
 import { outcomeOf } from "../testing/session-state-tables.contract.ts";
-import { fixture } from "../session-state/imports/fixtures/fixtures.ts";
+import { fixture } from "./imports/fixtures/fixtures.ts";
 
 // Usage and the markdown import through the catalogue, in memory (SESSION-STATE §9-10).
 

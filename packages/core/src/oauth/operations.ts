@@ -4,9 +4,9 @@ import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { disconnectConnection, listConnections } from "../oauth/connections.ts";
-import { forgetCredentials } from "../oauth/grants.ts";
-import { GRANT_REVOCATION_CAUSES } from "../oauth/model.ts";
+import { disconnectConnection, listConnections } from "./connections.ts";
+import { forgetCredentials } from "./grants.ts";
+import { GRANT_REVOCATION_CAUSES } from "./model.ts";
 import { defineOperation } from "../operation.ts";
 
 const Timestamp = (description: string) => Type.String({ format: "date-time", description });

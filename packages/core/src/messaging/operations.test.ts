@@ -5,9 +5,9 @@ import { isDomainError } from "../errors.ts";
 import { requestFingerprint } from "../idempotency/request-fingerprint.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
 import { callContext } from "../testing/principal-fixtures.ts";
-import { findOperation, OPERATIONS } from "./catalogue.ts";
-import { executeOperation } from "./execute.ts";
-import { MESSAGING_OPERATIONS } from "./messaging-operations.ts";
+import { findOperation, OPERATIONS } from "../catalogue.ts";
+import { executeOperation } from "../execution/execute.ts";
+import { MESSAGING_OPERATIONS } from "./operations.ts";
 
 // TypeBox checks `format` only for registered formats; outputs carry ISO 8601 timestamps.
 if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v));

@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { parseEnum } from "../session-state/fields.ts";
-import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "../session-state/learning-model.ts";
-import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "../session-state/lessons.ts";
-import { findBySlug, resolveProject } from "../session-state/resolve-project.ts";
-import { defineOperation } from "../operation.ts";
-import { offsetPage } from "./paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
+import { runIdempotent } from "../../idempotency/run-idempotent.ts";
+import { parseEnum } from "../fields.ts";
+import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "../learning-model.ts";
+import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "../lessons.ts";
+import { findBySlug, resolveProject } from "../resolve-project.ts";
+import { defineOperation } from "../../operation.ts";
+import { offsetPage } from "../../cursors/paged-list.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 /** The wire schema of evidence an observation points at. */
 export const EvidenceInput = Type.Object({ kind: Type.Union(EVIDENCE_KINDS.map((k) => Type.Literal(k))), ref: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: "What the observation points at." });

@@ -2,8 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { acknowledgePolicy, auditAcknowledgeRefusal, policyListView, policyView, publishPolicy } from "../policies/workspace-policies.ts";
-import { listPolicyAcknowledgements } from "../policies/policy-acknowledgements.ts";
+import { acknowledgePolicy, auditAcknowledgeRefusal, policyListView, policyView, publishPolicy } from "./workspace-policies.ts";
+import { listPolicyAcknowledgements } from "./policy-acknowledgements.ts";
 import { defineOperation } from "../operation.ts";
 import { callerKey } from "../access/principal.ts";
 

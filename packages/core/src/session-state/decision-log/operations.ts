@@ -1,14 +1,14 @@
 import { Type } from "@sinclair/typebox";
-import { malformed } from "../errors.ts";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { isUlid } from "../ids.ts";
-import { COUNT_PERIODS, amendDecisionSource, amendmentView, correctDecision, countDecisionsByPeriod, decisionDetail, decisionSummary, decisionView, recordDecision } from "../session-state/decision-log.ts";
-import { parseEnum, parseTimestamp } from "../session-state/fields.ts";
-import { DECISION_KINDS, SOURCE_KINDS, type DecisionListFilters } from "../session-state/model.ts";
-import { resolveProject } from "../session-state/resolve-project.ts";
-import { defineOperation } from "../operation.ts";
-import { keysetPage, offsetPage } from "./paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
+import { malformed } from "../../errors.ts";
+import { runIdempotent } from "../../idempotency/run-idempotent.ts";
+import { isUlid } from "../../ids.ts";
+import { COUNT_PERIODS, amendDecisionSource, amendmentView, correctDecision, countDecisionsByPeriod, decisionDetail, decisionSummary, decisionView, recordDecision } from "../decision-log.ts";
+import { parseEnum, parseTimestamp } from "../fields.ts";
+import { DECISION_KINDS, SOURCE_KINDS, type DecisionListFilters } from "../model.ts";
+import { resolveProject } from "../resolve-project.ts";
+import { defineOperation } from "../../operation.ts";
+import { keysetPage, offsetPage } from "../../cursors/paged-list.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 const SourceInput = Type.Object(
   {

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { LOCATION_TYPES, NOTICE_KINDS, NOTICE_STATES } from "../notices/notice.ts";
-import { NOTICE_INPUT_SCHEMA, NOTICE_KIND_SCHEMAS, NOTICE_LIMITS } from "../notices/notice-elements.ts";
-import { getNotice, listWorkspaceNotices } from "../notices/notice-reads.ts";
-import { submitNotice } from "../notices/submit-notice.ts";
-import { supplementNotice, withdrawNotice } from "../notices/notifier-steps.ts";
-import { NOTICE_TOKEN_PREFIX } from "../notices/notice-token.ts";
+import { LOCATION_TYPES, NOTICE_KINDS, NOTICE_STATES } from "./notice.ts";
+import { NOTICE_INPUT_SCHEMA, NOTICE_KIND_SCHEMAS, NOTICE_LIMITS } from "./notice-elements.ts";
+import { getNotice, listWorkspaceNotices } from "./notice-reads.ts";
+import { submitNotice } from "./submit-notice.ts";
+import { supplementNotice, withdrawNotice } from "./notifier-steps.ts";
+import { NOTICE_TOKEN_PREFIX } from "./notice-token.ts";
 import { defineOperation } from "../operation.ts";
 
 const NoticeIdParam = Type.String({ maxLength: 64, description: "The notice's id (ULID)." });

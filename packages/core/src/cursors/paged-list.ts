@@ -1,10 +1,10 @@
 import type { CoreDeps } from "../deps.ts";
-import { decodeCursor } from "../cursors/cursor.ts";
-import { pageOf } from "../cursors/page.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
+import { decodeCursor } from "./cursor.ts";
+import { pageOf } from "./page.ts";
+import { parsePageLimit } from "./page-limit.ts";
 import type { OperationContext } from "../operation.ts";
 
-// The paging of session-state lists, in one place: the cursor is bound to the resource, the
+// The paging of list operations (the session-state lists use it), in one place: the cursor is bound to the resource, the
 // caller's workspace and every filter (dates as ISO text, lists comma-joined), and holds either
 // an offset (ranked or sorted lists) or the last item's id (keyset lists).
 

@@ -10,12 +10,12 @@ import { sendMessage } from "../messaging/send-message.ts";
 import type { WebhookTransport } from "../ports.ts";
 import { bootstrapScenarioWorkspace, scenarioContext, seedAccount, seedTokenCredential, type AccessScenarioWorkspace } from "../testing/access-scenario.ts";
 import { createInMemoryDeps, type InMemoryWorld } from "../testing/create-in-memory-deps.ts";
-import { toBase64 } from "../webhooks/base64.ts";
-import { dispatchDueDeliveries } from "../webhooks/dispatch-deliveries.ts";
-import { signingKeyFromSeal } from "../webhooks/signing.ts";
-import type { DeliveryView, WebhookView } from "../webhooks/webhook-views.ts";
-import { executeOperation } from "./execute.ts";
-import { WEBHOOK_OPERATIONS } from "./webhook-operations.ts";
+import { toBase64 } from "./base64.ts";
+import { dispatchDueDeliveries } from "./dispatch-deliveries.ts";
+import { signingKeyFromSeal } from "./signing.ts";
+import type { DeliveryView, WebhookView } from "./webhook-views.ts";
+import { executeOperation } from "../execution/execute.ts";
+import { WEBHOOK_OPERATIONS } from "./operations.ts";
 
 const anyString: unknown = expect.any(String);
 

@@ -1,18 +1,18 @@
 import { Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../deps.ts";
-import { malformed } from "../errors.ts";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { isUlid } from "../ids.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { malformed } from "../../errors.ts";
+import { runIdempotent } from "../../idempotency/run-idempotent.ts";
+import { isUlid } from "../../ids.ts";
 import {
   BACKLOG_EVENTS_SHOWN, acknowledgeStaleness, amendBacklogItem, assignBacklogItem, backlogView, closingNotes, createBacklogItem, findBacklogItem, reassignBacklogItem, reprioritizeBacklogItem, thresholdsOf, triageBacklogItem,
-} from "../session-state/backlog.ts";
-import { parseBooleanFlag, parseEnum, parseTimestamp } from "../session-state/fields.ts";
-import { BACKLOG_KINDS, BACKLOG_SORTS, BACKLOG_STATUSES, type BacklogFilters, type BacklogItem, type BacklogStatus, type Project } from "../session-state/model.ts";
-import { resolveProject } from "../session-state/resolve-project.ts";
-import { DAY_MS, parseDurationMs } from "../time/duration.ts";
-import { defineOperation } from "../operation.ts";
-import { offsetPage } from "./paged-list.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "./session-state-schemas.ts";
+} from "../backlog.ts";
+import { parseBooleanFlag, parseEnum, parseTimestamp } from "../fields.ts";
+import { BACKLOG_KINDS, BACKLOG_SORTS, BACKLOG_STATUSES, type BacklogFilters, type BacklogItem, type BacklogStatus, type Project } from "../model.ts";
+import { resolveProject } from "../resolve-project.ts";
+import { DAY_MS, parseDurationMs } from "../../time/duration.ts";
+import { defineOperation } from "../../operation.ts";
+import { offsetPage } from "../../cursors/paged-list.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 const StatusSchema = Type.Union(BACKLOG_STATUSES.map((s) => Type.Literal(s)), { description: "untriaged -> open -> in_progress; resolved and dismissed are final." });
 

@@ -1,17 +1,17 @@
 import { Type } from "@sinclair/typebox";
-import { malformed } from "../errors.ts";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { isUlid } from "../ids.ts";
-import { aggregateSession, briefingFor, continueSession, endSession, findSession, pingSession, prependLead, putCurrentState, putPrs, sessionView, startSession } from "../session-state/build-sessions.ts";
-import { parseBooleanFlag, parseEnum, parseTimestamp } from "../session-state/fields.ts";
-import { BUILD_SESSION_STATES, PR_STATES, type BuildSession, type BuildSessionFilters, type Project } from "../session-state/model.ts";
-import type { CoreDeps } from "../deps.ts";
-import { settingMs } from "../session-state/projects.ts";
-import { resolveProject } from "../session-state/resolve-project.ts";
-import { defineOperation } from "../operation.ts";
-import { keysetPage } from "./paged-list.ts";
-import { BacklogItemSchema } from "./backlog-operations.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
+import { malformed } from "../../errors.ts";
+import { runIdempotent } from "../../idempotency/run-idempotent.ts";
+import { isUlid } from "../../ids.ts";
+import { aggregateSession, briefingFor, continueSession, endSession, findSession, pingSession, prependLead, putCurrentState, putPrs, sessionView, startSession } from "../build-sessions.ts";
+import { parseBooleanFlag, parseEnum, parseTimestamp } from "../fields.ts";
+import { BUILD_SESSION_STATES, PR_STATES, type BuildSession, type BuildSessionFilters, type Project } from "../model.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { settingMs } from "../projects.ts";
+import { resolveProject } from "../resolve-project.ts";
+import { defineOperation } from "../../operation.ts";
+import { keysetPage } from "../../cursors/paged-list.ts";
+import { BacklogItemSchema } from "../backlog/operations.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
 
 const Lines = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description });
 const CurrentStateFields = {

@@ -1,16 +1,16 @@
 import { Type } from "@sinclair/typebox";
-import { malformed } from "../errors.ts";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
-import { isUlid } from "../ids.ts";
-import { parseEnum } from "../session-state/fields.ts";
-import { RULE_LEVELS, RULE_OPERATIONS, RULE_STATUSES, type Rule } from "../session-state/learning-model.ts";
-import { findBySlug, resolveProject } from "../session-state/resolve-project.ts";
-import { matchRule } from "../session-state/rule-matcher.ts";
-import { RULE_LIMITS, archiveRule, deriveRule, describeChange, enrichRule, findApplicableRules, findRule, reenrichRule, ruleView } from "../session-state/rules.ts";
-import { TRIGGER_LIMITS, checkRelativePath } from "../session-state/rule-triggers.ts";
-import { defineOperation } from "../operation.ts";
-import { offsetPage } from "./paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "./session-state-schemas.ts";
+import { malformed } from "../../errors.ts";
+import { runIdempotent } from "../../idempotency/run-idempotent.ts";
+import { isUlid } from "../../ids.ts";
+import { parseEnum } from "../fields.ts";
+import { RULE_LEVELS, RULE_OPERATIONS, RULE_STATUSES, type Rule } from "../learning-model.ts";
+import { findBySlug, resolveProject } from "../resolve-project.ts";
+import { matchRule } from "../rule-matcher.ts";
+import { RULE_LIMITS, archiveRule, deriveRule, describeChange, enrichRule, findApplicableRules, findRule, reenrichRule, ruleView } from "../rules.ts";
+import { TRIGGER_LIMITS, checkRelativePath } from "../rule-triggers.ts";
+import { defineOperation } from "../../operation.ts";
+import { offsetPage } from "../../cursors/paged-list.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
 
 const OperationName = Type.Union(RULE_OPERATIONS.map((o) => Type.Literal(o)));
 const TriggersShape = {
