@@ -29,11 +29,11 @@ import type { PersonToken, PersonTokenPurpose } from "./people/person-tokens.ts"
 import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
 import type { Notice, NoticeItem, NoticeLocation, NoticeState } from "./notices/notice.ts";
-import type { CandidateFilters, Enrichment, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, CandidateStatus, Detector, Rule, RuleFilters } from "./session-state/learning-model.ts";
+import type { CandidateFilters, Enrichment, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, CandidateStatus, Detector, Rule, RuleFilters } from "./session-state/rules/rule.ts";
 import type { ImportRecord, ImportRow } from "./session-state/imports/import-record.ts";
-import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage-model.ts";
+import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage/usage-report.ts";
 import type { AuthorizationCode, GrantRevocationCause, OAuthClient, OAuthGrant, RefreshTokenRecord } from "./oauth/model.ts";
-import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/model.ts";
+import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/decision-log/decision-entry.ts";
 
 export type { IdSource };
 

@@ -10,11 +10,11 @@ import { personView, personWorkspaceView } from "../people/people-views.ts";
 import { administers } from "../people/person-access.ts";
 import { workspaceLimits } from "../plans/workspace-limits.ts";
 import { policyView } from "../policies/workspace-policies.ts";
-import { backlogView } from "../session-state/backlog.ts";
-import { sessionView } from "../session-state/build-sessions.ts";
-import { decisionView } from "../session-state/decision-log.ts";
-import type { Project } from "../session-state/model.ts";
-import { projectView } from "../session-state/projects.ts";
+import { backlogView } from "../session-state/backlog/backlog.ts";
+import { sessionView } from "../session-state/build-sessions/build-sessions.ts";
+import { decisionView } from "../session-state/decision-log/decision-log.ts";
+import type { Project } from "../session-state/decision-log/decision-entry.ts";
+import { projectView } from "../session-state/projects/projects.ts";
 import { webhookView } from "../webhooks/webhook-views.ts";
 import { payloadDeletionAt } from "./closed-refusal.ts";
 

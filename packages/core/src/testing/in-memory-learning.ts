@@ -1,7 +1,7 @@
 import type { LessonCandidateStore, LessonStore, ReplaceResult, RuleStore } from "../ports.ts";
-import { CANDIDATE_STATUSES, DETECTORS, LESSON_STATUSES } from "../session-state/learning-model.ts";
-import type { CandidateFilters, CandidateStatus, Detector, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, Rule, RuleFilters } from "../session-state/learning-model.ts";
-import { tokenize } from "../session-state/text.ts";
+import { CANDIDATE_STATUSES, DETECTORS, LESSON_STATUSES } from "../session-state/rules/rule.ts";
+import type { CandidateFilters, CandidateStatus, Detector, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, Rule, RuleFilters } from "../session-state/rules/rule.ts";
+import { tokenize } from "../session-state/text/tokens.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
 /** The rows behind the in-memory lesson, candidate and rule stores. */

@@ -1,6 +1,6 @@
 import type { ImportStore, ReplaceResult, UsageStore } from "../ports.ts";
 import type { ImportRecord, ImportRow } from "../session-state/imports/import-record.ts";
-import { NO_USAGE, USAGE_FIELDS, type UsageDayRow, type UsageFigures, type UsageReport } from "../session-state/usage-model.ts";
+import { NO_USAGE, USAGE_FIELDS, type UsageDayRow, type UsageFigures, type UsageReport } from "../session-state/usage/usage-report.ts";
 import type { InMemorySessionStateTables } from "./in-memory-session-state.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 

@@ -1,11 +1,11 @@
 import type { BacklogStore, BuildSessionStore, DecisionLogStore, ProjectStore, RecordEventStore, ReplaceResult } from "../ports.ts";
-import { isStale } from "../session-state/backlog.ts";
-import { TERMINAL_BACKLOG_STATUSES } from "../session-state/model.ts";
+import { isStale } from "../session-state/backlog/backlog.ts";
+import { TERMINAL_BACKLOG_STATUSES } from "../session-state/decision-log/decision-entry.ts";
 import type {
   BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges,
   ProjectState, RecordEvent, SourceAmendment, StalenessThresholds,
-} from "../session-state/model.ts";
-import { highlight, tokenize } from "../session-state/text.ts";
+} from "../session-state/decision-log/decision-entry.ts";
+import { highlight, tokenize } from "../session-state/text/tokens.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
 interface ProjectRow {

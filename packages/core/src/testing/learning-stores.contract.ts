@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Lesson, LessonCandidate, LessonObservation, Rule } from "../session-state/learning-model.ts";
+import type { Lesson, LessonCandidate, LessonObservation, Rule } from "../session-state/rules/rule.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
 import { makeBuildSession, makeProject } from "./session-state-stores.contract.ts";

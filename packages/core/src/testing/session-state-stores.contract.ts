@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_PROJECT_SETTINGS, EMPTY_CURRENT_STATE, type BacklogItem, type BuildSession, type DecisionEntry, type DecisionListFilters, type Project } from "../session-state/model.ts";
+import { DEFAULT_PROJECT_SETTINGS, EMPTY_CURRENT_STATE, type BacklogItem, type BuildSession, type DecisionEntry, type DecisionListFilters, type Project } from "../session-state/decision-log/decision-entry.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
 

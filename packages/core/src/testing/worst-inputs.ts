@@ -1,8 +1,8 @@
 import type { ErrorCode } from "../errors.ts";
 import { IMPORT_LIMITS } from "../session-state/imports/imports.ts";
-import { GLOB_LIMITS } from "../session-state/path-glob.ts";
-import { RULE_LIMITS } from "../session-state/rules.ts";
-import { TRIGGER_LIMITS } from "../session-state/rule-triggers.ts";
+import { GLOB_LIMITS } from "../session-state/rules/path-glob.ts";
+import { RULE_LIMITS } from "../session-state/rules/rules.ts";
+import { TRIGGER_LIMITS } from "../session-state/rules/rule-triggers.ts";
 
 // The worst inputs we know for the text work of catalogue operations (DESIGN §2c "Hostile
 // input"): each one within the documented limits (it must be answered without stalling the

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
-import { parseEnum } from "../fields.ts";
+import { parseEnum } from "../conventions/fields.ts";
 import { IMPORT_ROW_STATUSES, IMPORT_STATUSES } from "./import-record.ts";
 import { IMPORT_LIMITS, commitImport, findImport, importRowView, importView, parserList, previewImport } from "./imports.ts";
 import { IMPORT_PARSERS } from "./parsers.ts";
-import { resolveProject } from "../resolve-project.ts";
+import { resolveProject } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";

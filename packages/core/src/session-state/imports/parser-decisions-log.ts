@@ -1,4 +1,4 @@
-import { oneLine, tokenize } from "../text.ts";
+import { oneLine, tokenize } from "../text/tokens.ts";
 import { block, outline, sections, type Heading, type MarkdownOutline } from "./markdown.ts";
 import type { ImportParser, ParsedRow } from "./parser.ts";
 

@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { tokenize } from "../text.ts";
+import { tokenize } from "../text/tokens.ts";
 import { block, firstAtOrAfter, outline, sections, type Heading, type ListItem, type MarkdownOutline } from "./markdown.ts";
 import type { ImportParser, ParsedRow } from "./parser.ts";
 

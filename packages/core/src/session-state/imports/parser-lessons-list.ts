@@ -1,4 +1,4 @@
-import { tokenize } from "../text.ts";
+import { tokenize } from "../text/tokens.ts";
 import { block, outline, sections } from "./markdown.ts";
 import type { ImportParser, ParsedRow } from "./parser.ts";
 

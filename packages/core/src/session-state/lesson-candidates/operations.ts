@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
-import { parseBooleanFlag, parseEnum } from "../fields.ts";
-import { CANDIDATE_STATUSES, DETECTORS } from "../learning-model.ts";
-import { candidateView, detectCandidates, findCandidate, observeCandidate, promoteCandidate, rejectCandidate, supersedeCandidate } from "../lesson-candidates.ts";
-import { LESSON_LIMITS, lessonView } from "../lessons.ts";
-import { resolveProject } from "../resolve-project.ts";
+import { parseBooleanFlag, parseEnum } from "../conventions/fields.ts";
+import { CANDIDATE_STATUSES, DETECTORS } from "../rules/rule.ts";
+import { candidateView, detectCandidates, findCandidate, observeCandidate, promoteCandidate, rejectCandidate, supersedeCandidate } from "./lesson-candidates.ts";
+import { LESSON_LIMITS, lessonView } from "../lessons/lessons.ts";
+import { resolveProject } from "../conventions/resolve-project.ts";
 import { LessonSchema, ObservationInputSchema } from "../lessons/operations.ts";
 import { defineOperation } from "../../operation.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";

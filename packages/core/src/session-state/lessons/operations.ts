@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
-import { parseEnum } from "../fields.ts";
-import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "../learning-model.ts";
-import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "../lessons.ts";
-import { findBySlug, resolveProject } from "../resolve-project.ts";
+import { parseEnum } from "../conventions/fields.ts";
+import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "../rules/rule.ts";
+import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "./lessons.ts";
+import { findBySlug, resolveProject } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";

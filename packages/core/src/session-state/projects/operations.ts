@@ -3,10 +3,10 @@ import { decodeCursor } from "../../cursors/cursor.ts";
 import { pageOf } from "../../cursors/page.ts";
 import { parsePageLimit } from "../../cursors/page-limit.ts";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
-import { parseEnum } from "../fields.ts";
-import { PROJECT_STATES } from "../model.ts";
-import { createProject, findProject, projectCounts, projectView, setDefaultProject, setProjectState, updateProject } from "../projects.ts";
-import { restrictedProjectId } from "../resolve-project.ts";
+import { parseEnum } from "../conventions/fields.ts";
+import { PROJECT_STATES } from "../decision-log/decision-entry.ts";
+import { createProject, findProject, projectCounts, projectView, setDefaultProject, setProjectState, updateProject } from "./projects.ts";
+import { restrictedProjectId } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";
 import { CreatedBySchema, CursorField, ExpectedVersionField, IdField, LimitField, Nullable, PROJECT_WRITE, PageOf, SESSION_STATE_READ, Timestamp } from "../conventions/operation-fields.ts";
 

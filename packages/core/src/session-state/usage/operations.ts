@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { offsetPage } from "../../cursors/paged-list.ts";
 import { defineOperation } from "../../operation.ts";
 import { CursorField, IdField, LimitField, Nullable, SESSION_STATE_READ, Timestamp } from "../conventions/operation-fields.ts";
-import { USAGE_GROUPS, usageReport } from "../usage.ts";
+import { USAGE_GROUPS, usageReport } from "./usage.ts";
 
 // Usage (SESSION-STATE §9): what the work cost.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDomainError } from "../errors.ts";
+import { isDomainError } from "../../errors.ts";
 import { checkTriggers, inferTriggers } from "./rule-triggers.ts";
 
 describe("triggers read from a lesson's text", () => {

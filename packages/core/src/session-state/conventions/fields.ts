@@ -1,5 +1,5 @@
-import { malformed } from "../errors.ts";
-import { isUlid } from "../ids.ts";
+import { malformed } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
 
 /** Limits shared by every session-state record (SESSION-STATE §1). */
 export const SESSION_STATE_LIMITS = {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SimilarityIndex, tokenOrder } from "./similarity-index.ts";
-import { jaccard } from "./text.ts";
+import { jaccard } from "./tokens.ts";
 
 // The similarity index answers exactly what comparing every pair answers (a property against
 // the brute force); text-heuristics.test.ts shows what it bounds.

@@ -1,16 +1,16 @@
-import type { CoreDeps } from "../deps.ts";
-import { DomainError, malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
-import { DAY_MS, parseDurationMs } from "../time/duration.ts";
-import { checkMarkdown, checkTags, checkTitle } from "./fields.ts";
-import { BACKLOG_KINDS, TERMINAL_BACKLOG_STATUSES, type BacklogItem, type BacklogKind, type BacklogStatus, type Project, type StalenessThresholds } from "./model.ts";
-import { settingMs } from "./projects.ts";
-import { compareAndSet } from "./record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
-import { actorOf, recordChange } from "./session-state-audit.ts";
-import { credentialCaller } from "../access/principal.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { DomainError, malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
+import { DAY_MS, parseDurationMs } from "../../time/duration.ts";
+import { checkMarkdown, checkTags, checkTitle } from "../conventions/fields.ts";
+import { BACKLOG_KINDS, TERMINAL_BACKLOG_STATUSES, type BacklogItem, type BacklogKind, type BacklogStatus, type Project, type StalenessThresholds } from "../decision-log/decision-entry.ts";
+import { settingMs } from "../projects/projects.ts";
+import { compareAndSet } from "../conventions/record-mutation.ts";
+import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { actorOf, recordChange } from "../conventions/record-history.ts";
+import { credentialCaller } from "../../access/principal.ts";
 
 /** Longest snooze of a staleness acknowledgement. */
 export const MAX_SNOOZE_MS = 90 * DAY_MS;

@@ -1,9 +1,9 @@
-import { DomainError, malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
+import { DomainError, malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
 import { SLUG_PATTERN } from "./fields.ts";
-import type { Project } from "./model.ts";
+import type { Project } from "../decision-log/decision-entry.ts";
 
 /** The refusal of a write to an archived project: 409 with details.reason `project_archived`. */
 export function projectArchived(projectId: string): DomainError {

@@ -1,16 +1,16 @@
-import type { CoreDeps } from "../deps.ts";
-import { DomainError, malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import { checkPlanCap } from "../plans/plan-caps.ts";
-import { workspaceLimits } from "../plans/workspace-limits.ts";
-import type { Stores } from "../ports.ts";
-import { DAY_MS, SECOND_MS, parseDurationMs } from "../time/duration.ts";
-import { ATTRIBUTE_KEY_PATTERN, SESSION_STATE_LIMITS, SLUG_PATTERN, checkTitle } from "./fields.ts";
-import { DEFAULT_PROJECT_SETTINGS, type Project, type ProjectChanges, type ProjectSettings, type ProjectState } from "./model.ts";
-import { projectArchived, restrictedProjectId, visibleTo } from "./resolve-project.ts";
-import { actorOf, recordChange } from "./session-state-audit.ts";
-import { slugify } from "./text.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { DomainError, malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import { checkPlanCap } from "../../plans/plan-caps.ts";
+import { workspaceLimits } from "../../plans/workspace-limits.ts";
+import type { Stores } from "../../ports.ts";
+import { DAY_MS, SECOND_MS, parseDurationMs } from "../../time/duration.ts";
+import { ATTRIBUTE_KEY_PATTERN, SESSION_STATE_LIMITS, SLUG_PATTERN, checkTitle } from "../conventions/fields.ts";
+import { DEFAULT_PROJECT_SETTINGS, type Project, type ProjectChanges, type ProjectSettings, type ProjectState } from "../decision-log/decision-entry.ts";
+import { projectArchived, restrictedProjectId, visibleTo } from "../conventions/resolve-project.ts";
+import { actorOf, recordChange } from "../conventions/record-history.ts";
+import { slugify } from "../text/tokens.ts";
 
 /** Bounds of the duration settings of a project. */
 const SETTING_BOUNDS = {

@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { RULE_LEVELS, type Rule, type RuleOperation } from "./learning-model.ts";
+import { RULE_LEVELS, type Rule, type RuleOperation } from "./rule.ts";
 import { compileGlob } from "./path-glob.ts";
 import { populatedDimensions } from "./rule-triggers.ts";
 

@@ -1,5 +1,5 @@
-import { DomainError } from "../errors.ts";
-import type { ReplaceResult } from "../ports.ts";
+import { DomainError } from "../../errors.ts";
+import type { ReplaceResult } from "../../ports.ts";
 
 /** Attempts of a compare-and-set write before a concurrent writer is reported (409). */
 const MAX_ATTEMPTS = 4;

@@ -1,16 +1,16 @@
-import type { CoreDeps } from "../deps.ts";
-import { DomainError, malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
-import { DAY_MS } from "../time/duration.ts";
-import { SESSION_STATE_LIMITS, checkFiles, checkMarkdown, checkStringList, checkTags, checkTitle, parseTimestamp } from "./fields.ts";
-import { SOURCE_KINDS, type Alternative, type DecisionEntry, type DecisionRow, type SourceAmendment, type SourceRef } from "./model.ts";
-import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
-import { actorOf, sessionStateAuditEntry } from "./session-state-audit.ts";
-import { oneLine } from "./text.ts";
-import { sessionOfChange } from "./backlog.ts";
-import { credentialCaller } from "../access/principal.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { DomainError, malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
+import { DAY_MS } from "../../time/duration.ts";
+import { SESSION_STATE_LIMITS, checkFiles, checkMarkdown, checkStringList, checkTags, checkTitle, parseTimestamp } from "../conventions/fields.ts";
+import { SOURCE_KINDS, type Alternative, type DecisionEntry, type DecisionRow, type SourceAmendment, type SourceRef } from "./decision-entry.ts";
+import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { actorOf, sessionStateAuditEntry } from "../conventions/record-history.ts";
+import { oneLine } from "../text/tokens.ts";
+import { sessionOfChange } from "../backlog/backlog.ts";
+import { credentialCaller } from "../../access/principal.ts";
 
 /** A source as it arrives. */
 export interface SourceInput {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { RuleOperation, RuleTriggers } from "./learning-model.ts";
+import type { RuleOperation, RuleTriggers } from "./rule.ts";
 import { languagesOfPath } from "./languages.ts";
 import { applicableRules, matchRule, type ChangeDescription, type MatchableRule } from "./rule-matcher.ts";
 import { NO_TRIGGERS, populatedDimensions } from "./rule-triggers.ts";

@@ -1,8 +1,8 @@
 import { RE2JS } from "re2js";
-import { malformed } from "../errors.ts";
-import { ATTRIBUTE_KEY_PATTERN } from "./fields.ts";
+import { malformed } from "../../errors.ts";
+import { ATTRIBUTE_KEY_PATTERN } from "../conventions/fields.ts";
 import { isKnownExtension, isKnownFilename, isLanguageName } from "./languages.ts";
-import { RULE_OPERATIONS, type RuleOperation, type RuleTriggers } from "./learning-model.ts";
+import { RULE_OPERATIONS, type RuleOperation, type RuleTriggers } from "./rule.ts";
 import { compileGlob } from "./path-glob.ts";
 
 /**

@@ -1,20 +1,20 @@
-import type { CoreDeps } from "../deps.ts";
-import { DomainError, malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
-import { sessionOfChange } from "./backlog.ts";
-import { checkMarkdown, checkTitle } from "./fields.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { DomainError, malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
+import { sessionOfChange } from "../backlog/backlog.ts";
+import { checkMarkdown, checkTitle } from "../conventions/fields.ts";
 import { HEURISTIC_ENRICHER, enrichmentInputSha256 } from "./heuristic-enricher.ts";
-import { RULE_LEVELS, RULE_OPERATIONS, type Enrichment, type Rule, type RuleLevel, type RuleOperation } from "./learning-model.ts";
+import { RULE_LEVELS, RULE_OPERATIONS, type Enrichment, type Rule, type RuleLevel, type RuleOperation } from "./rule.ts";
 import { languagesOfPath } from "./languages.ts";
-import { checkSlug, findLesson } from "./lessons.ts";
-import type { Project } from "./model.ts";
-import { mutateWithProject } from "./record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
+import { checkSlug, findLesson } from "../lessons/lessons.ts";
+import type { Project } from "../decision-log/decision-entry.ts";
+import { mutateWithProject } from "../conventions/record-mutation.ts";
+import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
 import { applicableRules, type ChangeDescription } from "./rule-matcher.ts";
 import { checkRelativePath, checkTriggers, inferTriggers, populatedDimensions, type TriggersInput } from "./rule-triggers.ts";
-import { actorOf, recordChange } from "./session-state-audit.ts";
+import { actorOf, recordChange } from "../conventions/record-history.ts";
 
 /** Limits of rules (SESSION-STATE §8). */
 export const RULE_LIMITS = { bodyMax: 12_000, reasonMax: 2_000, changePaths: 500, changePathBytes: 64 * 1024, codeBytes: 128 * 1024, requestLanguages: 50 } as const;

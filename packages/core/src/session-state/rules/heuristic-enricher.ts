@@ -1,9 +1,9 @@
-import { canonicalJson } from "../idempotency/canonical-json.ts";
-import type { Enricher, EnrichmentInput } from "../ports.ts";
-import type { Enrichment, RelatedRule, Rule } from "./learning-model.ts";
+import { canonicalJson } from "../../idempotency/canonical-json.ts";
+import type { Enricher, EnrichmentInput } from "../../ports.ts";
+import type { Enrichment, RelatedRule, Rule } from "./rule.ts";
 import { inferTriggers } from "./rule-triggers.ts";
-import { SimilarityIndex, tokenOrder } from "./similarity-index.ts";
-import { jaccard, keywordSet, sha256Hex, stripMarkdown, tokenize } from "./text.ts";
+import { SimilarityIndex, tokenOrder } from "../text/similarity-index.ts";
+import { jaccard, keywordSet, sha256Hex, stripMarkdown, tokenize } from "../text/tokens.ts";
 
 /** Jaccard thresholds (SESSION-STATE §1): the same scope, the same thing. */
 export const RELATED_AT = 0.3;

@@ -1,14 +1,14 @@
-import type { CoreDeps } from "../deps.ts";
-import { malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
-import { DAY_MS } from "../time/duration.ts";
-import { COUNT_PERIODS, MAX_PERIOD_BUCKETS, nextPeriod, startOfPeriod } from "./decision-log.ts";
-import { parseTimestamp } from "./fields.ts";
-import type { BuildSession } from "./model.ts";
-import { restrictedProjectId } from "./resolve-project.ts";
-import { NO_USAGE, USAGE_FIELDS, USAGE_MODELS_MAX, type UsageDayRow, type UsageFigures } from "./usage-model.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
+import { DAY_MS } from "../../time/duration.ts";
+import { COUNT_PERIODS, MAX_PERIOD_BUCKETS, nextPeriod, startOfPeriod } from "../decision-log/decision-log.ts";
+import { parseTimestamp } from "../conventions/fields.ts";
+import type { BuildSession } from "../decision-log/decision-entry.ts";
+import { restrictedProjectId } from "../conventions/resolve-project.ts";
+import { NO_USAGE, USAGE_FIELDS, USAGE_MODELS_MAX, type UsageDayRow, type UsageFigures } from "./usage-report.ts";
 
 // Usage (SESSION-STATE §9): cumulative reports per (session, model) through ping and end; every
 // report kept with its difference from the one before, so figures of a period are sums of

@@ -1,16 +1,16 @@
-import type { CoreDeps } from "../deps.ts";
-import { DomainError, malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
-import { backlogView, readyBacklog, staleCount } from "./backlog.ts";
-import { checkMarkdown, checkStringList, checkTitle } from "./fields.ts";
-import { EMPTY_CURRENT_STATE, PR_STATES, type BuildSession, type CurrentState, type Project, type PullRequest, type SessionClient } from "./model.ts";
-import { settingMs } from "./projects.ts";
-import { compareAndSet } from "./record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
-import { actorOf, recordChange } from "./session-state-audit.ts";
-import { recordUsage, usageView, type UsageInput } from "./usage.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { DomainError, malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
+import { backlogView, readyBacklog, staleCount } from "../backlog/backlog.ts";
+import { checkMarkdown, checkStringList, checkTitle } from "../conventions/fields.ts";
+import { EMPTY_CURRENT_STATE, PR_STATES, type BuildSession, type CurrentState, type Project, type PullRequest, type SessionClient } from "../decision-log/decision-entry.ts";
+import { settingMs } from "../projects/projects.ts";
+import { compareAndSet } from "../conventions/record-mutation.ts";
+import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { actorOf, recordChange } from "../conventions/record-history.ts";
+import { recordUsage, usageView, type UsageInput } from "../usage/usage.ts";
 
 /** Limits of build sessions (SESSION-STATE §3). */
 export const BUILD_SESSION_LIMITS = { goalMax: 2_000, leadLineMax: 300, leadLinesKept: 20, prsMax: 50, listItems: 50, learningsMax: 20 } as const;

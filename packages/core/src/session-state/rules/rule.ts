@@ -1,6 +1,6 @@
 // Lessons, lesson candidates and rules (SESSION-STATE §6-8): the shapes the core and its stores
 // share. Nested JSON values (evidence, triggers, enrichment) keep their wire names.
-import type { CreatedBy, SourceRef } from "./model.ts";
+import type { CreatedBy, SourceRef } from "../decision-log/decision-entry.ts";
 
 /** Lesson statuses (SESSION-STATE §6). */
 export const LESSON_STATUSES = ["active", "retired", "superseded"] as const;

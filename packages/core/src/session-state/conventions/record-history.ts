@@ -1,10 +1,10 @@
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
-import type { CoreDeps } from "../deps.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
-import type { CreatedBy, RecordEvent } from "./model.ts";
-import { actorColumns, actorDetails } from "../access/principal.ts";
-import { credentialCaller } from "../access/principal.ts";
+import type { NewAuditEntry } from "../../audit/audit-entry.ts";
+import type { CoreDeps } from "../../deps.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
+import type { CreatedBy, RecordEvent } from "../decision-log/decision-entry.ts";
+import { actorColumns, actorDetails } from "../../access/principal.ts";
+import { credentialCaller } from "../../access/principal.ts";
 
 /** The caller as a record's `created_by` / event actor. */
 export function actorOf(ctx: Pick<OperationContext, "principal">): CreatedBy {

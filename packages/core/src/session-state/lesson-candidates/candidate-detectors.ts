@@ -1,7 +1,7 @@
-import type { BacklogItem, BuildSession, DecisionEntry, RecordEvent } from "./model.ts";
-import type { CandidateEvidence, Detector } from "./learning-model.ts";
-import { SimilarityIndex, tokenOrder } from "./similarity-index.ts";
-import { keywordSet, oneLine, sha256Hex } from "./text.ts";
+import type { BacklogItem, BuildSession, DecisionEntry, RecordEvent } from "../decision-log/decision-entry.ts";
+import type { CandidateEvidence, Detector } from "../rules/rule.ts";
+import { SimilarityIndex, tokenOrder } from "../text/similarity-index.ts";
+import { keywordSet, oneLine, sha256Hex } from "../text/tokens.ts";
 
 // The five deterministic detectors of lesson candidates (SESSION-STATE §7): pure functions from
 // a snapshot of a project's records in a window to proposals. Merging proposals with the stored

@@ -1,20 +1,20 @@
-import type { CoreDeps } from "../deps.ts";
-import { DomainError, malformed, notFound } from "../errors.ts";
-import { isUlid } from "../ids.ts";
-import type { OperationContext } from "../operation.ts";
-import type { Stores } from "../ports.ts";
-import { DAY_MS } from "../time/duration.ts";
-import { NO_BACKLOG_FILTERS, sessionOfChange } from "./backlog.ts";
+import type { CoreDeps } from "../../deps.ts";
+import { DomainError, malformed, notFound } from "../../errors.ts";
+import { isUlid } from "../../ids.ts";
+import type { OperationContext } from "../../operation.ts";
+import type { Stores } from "../../ports.ts";
+import { DAY_MS } from "../../time/duration.ts";
+import { NO_BACKLOG_FILTERS, sessionOfChange } from "../backlog/backlog.ts";
 import { DETECTOR_FUNCTIONS, SAME_THING, STRONG_DETECTORS, fingerprintOf, type DetectionSnapshot, type Proposal } from "./candidate-detectors.ts";
-import { checkTitle, parseTimestamp } from "./fields.ts";
-import { DETECTORS, EVIDENCE_KINDS, type CandidateEvidence, type Detector, type EvidenceKind, type Lesson, type LessonCandidate, type LessonObservation } from "./learning-model.ts";
-import { createLesson, findLesson, observeLesson, LESSON_LIMITS } from "./lessons.ts";
-import type { BacklogItem, DecisionEntry, Project } from "./model.ts";
-import { mutateWithProject } from "./record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "./resolve-project.ts";
-import { actorOf, recordChange } from "./session-state-audit.ts";
-import { SimilarityIndex, tokenOrder } from "./similarity-index.ts";
-import { keywordSet } from "./text.ts";
+import { checkTitle, parseTimestamp } from "../conventions/fields.ts";
+import { DETECTORS, EVIDENCE_KINDS, type CandidateEvidence, type Detector, type EvidenceKind, type Lesson, type LessonCandidate, type LessonObservation } from "../rules/rule.ts";
+import { createLesson, findLesson, observeLesson, LESSON_LIMITS } from "../lessons/lessons.ts";
+import type { BacklogItem, DecisionEntry, Project } from "../decision-log/decision-entry.ts";
+import { mutateWithProject } from "../conventions/record-mutation.ts";
+import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { actorOf, recordChange } from "../conventions/record-history.ts";
+import { SimilarityIndex, tokenOrder } from "../text/similarity-index.ts";
+import { keywordSet } from "../text/tokens.ts";
 
 /** How far back detect looks without `since`, and at most. */
 export const DETECT_DEFAULT_WINDOW_MS = 30 * DAY_MS;
