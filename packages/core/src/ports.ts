@@ -29,11 +29,17 @@ import type { PersonToken, PersonTokenPurpose } from "./people/person-tokens.ts"
 import type { Policy, PolicyListItem } from "./policies/policy.ts";
 import type { WorkspacePlan } from "./plans/plan-limits.ts";
 import type { Notice, NoticeItem, NoticeLocation, NoticeState } from "./notices/notice.ts";
-import type { CandidateFilters, Enrichment, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, CandidateStatus, Detector, Rule, RuleFilters } from "./session-state/rules/rule.ts";
+import type { CandidateFilters, LessonCandidate, CandidateStatus, Detector } from "./session-state/lesson-candidates/lesson-candidate.ts";
+import type { Enrichment, Rule, RuleFilters } from "./session-state/rules/rule.ts";
+import type { Lesson, LessonFilters, LessonObservation, LessonSort, LessonStatus } from "./session-state/lessons/lesson.ts";
 import type { ImportRecord, ImportRow } from "./session-state/imports/import-record.ts";
 import type { UsageDayRow, UsageFigures, UsageReport } from "./session-state/usage/usage-report.ts";
 import type { AuthorizationCode, GrantRevocationCause, OAuthClient, OAuthGrant, RefreshTokenRecord } from "./oauth/model.ts";
-import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges, ProjectState, RecordEvent, SourceAmendment, StalenessThresholds } from "./session-state/decision-log/decision-entry.ts";
+import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, StalenessThresholds } from "./session-state/backlog/backlog-item.ts";
+import type { BuildSession, BuildSessionFilters } from "./session-state/build-sessions/build-session.ts";
+import type { DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, SourceAmendment } from "./session-state/decision-log/decision-entry.ts";
+import type { Project, ProjectChanges, ProjectState } from "./session-state/projects/project.ts";
+import type { RecordEvent } from "./session-state/conventions/record-event.ts";
 
 export type { IdSource };
 

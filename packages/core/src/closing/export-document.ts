@@ -13,7 +13,7 @@ import { policyView } from "../policies/workspace-policies.ts";
 import { backlogView } from "../session-state/backlog/backlog.ts";
 import { sessionView } from "../session-state/build-sessions/build-sessions.ts";
 import { decisionView } from "../session-state/decision-log/decision-log.ts";
-import type { Project } from "../session-state/decision-log/decision-entry.ts";
+import type { Project } from "../session-state/projects/project.ts";
 import { projectView } from "../session-state/projects/projects.ts";
 import { webhookView } from "../webhooks/webhook-views.ts";
 import { payloadDeletionAt } from "./closed-refusal.ts";

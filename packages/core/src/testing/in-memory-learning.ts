@@ -1,6 +1,9 @@
 import type { LessonCandidateStore, LessonStore, ReplaceResult, RuleStore } from "../ports.ts";
-import { CANDIDATE_STATUSES, DETECTORS, LESSON_STATUSES } from "../session-state/rules/rule.ts";
-import type { CandidateFilters, CandidateStatus, Detector, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, Rule, RuleFilters } from "../session-state/rules/rule.ts";
+import { CANDIDATE_STATUSES, DETECTORS } from "../session-state/lesson-candidates/lesson-candidate.ts";
+import { LESSON_STATUSES } from "../session-state/lessons/lesson.ts";
+import type { CandidateFilters, CandidateStatus, Detector, LessonCandidate } from "../session-state/lesson-candidates/lesson-candidate.ts";
+import type { Lesson, LessonFilters, LessonObservation, LessonSort, LessonStatus } from "../session-state/lessons/lesson.ts";
+import type { Rule, RuleFilters } from "../session-state/rules/rule.ts";
 import { tokenize } from "../session-state/text/tokens.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 

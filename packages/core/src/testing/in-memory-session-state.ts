@@ -1,11 +1,13 @@
 import type { BacklogStore, BuildSessionStore, DecisionLogStore, ProjectStore, RecordEventStore, ReplaceResult } from "../ports.ts";
 import { isStale } from "../session-state/backlog/backlog.ts";
-import { TERMINAL_BACKLOG_STATUSES } from "../session-state/decision-log/decision-entry.ts";
-import type {
-  BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, BuildSession, BuildSessionFilters, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, Project, ProjectChanges,
-  ProjectState, RecordEvent, SourceAmendment, StalenessThresholds,
-} from "../session-state/decision-log/decision-entry.ts";
-import { highlight, tokenize } from "../session-state/text/tokens.ts";
+import { TERMINAL_BACKLOG_STATUSES } from "../session-state/backlog/backlog-item.ts";
+import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, StalenessThresholds } from "../session-state/backlog/backlog-item.ts";
+import type { BuildSession, BuildSessionFilters } from "../session-state/build-sessions/build-session.ts";
+import type { DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, SourceAmendment } from "../session-state/decision-log/decision-entry.ts";
+import type { Project, ProjectChanges, ProjectState } from "../session-state/projects/project.ts";
+import type { RecordEvent } from "../session-state/conventions/record-event.ts";
+import { highlight } from "../session-state/text/markdown-text.ts";
+import { tokenize } from "../session-state/text/tokens.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
 interface ProjectRow {

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Lesson, LessonCandidate, LessonObservation, Rule } from "../session-state/rules/rule.ts";
+import type { Lesson, LessonObservation } from "../session-state/lessons/lesson.ts";
+import type { LessonCandidate } from "../session-state/lesson-candidates/lesson-candidate.ts";
+import type { Rule } from "../session-state/rules/rule.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
 import { makeBuildSession, makeProject } from "./session-state-stores.contract.ts";

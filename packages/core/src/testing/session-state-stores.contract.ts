@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_PROJECT_SETTINGS, EMPTY_CURRENT_STATE, type BacklogItem, type BuildSession, type DecisionEntry, type DecisionListFilters, type Project } from "../session-state/decision-log/decision-entry.ts";
+import { DEFAULT_PROJECT_SETTINGS, type Project } from "../session-state/projects/project.ts";
+import { EMPTY_CURRENT_STATE, type BuildSession } from "../session-state/build-sessions/build-session.ts";
+import type { BacklogItem } from "../session-state/backlog/backlog-item.ts";
+import type { DecisionEntry, DecisionListFilters } from "../session-state/decision-log/decision-entry.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
 

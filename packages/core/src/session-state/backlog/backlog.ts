@@ -5,12 +5,14 @@ import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { DAY_MS, parseDurationMs } from "../../time/duration.ts";
 import { checkMarkdown, checkTags, checkTitle } from "../conventions/fields.ts";
-import { BACKLOG_KINDS, TERMINAL_BACKLOG_STATUSES, type BacklogItem, type BacklogKind, type BacklogStatus, type Project, type StalenessThresholds } from "../decision-log/decision-entry.ts";
+import { BACKLOG_KINDS, TERMINAL_BACKLOG_STATUSES, type BacklogItem, type BacklogKind, type BacklogStatus, type StalenessThresholds } from "./backlog-item.ts";
+import type { Project } from "../projects/project.ts";
 import { settingMs } from "../projects/projects.ts";
 import { compareAndSet } from "../conventions/record-mutation.ts";
 import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
 import { credentialCaller } from "../../access/principal.ts";
+import { sessionOfChange } from "../conventions/session-of-change.ts";
 
 /** Longest snooze of a staleness acknowledgement. */
 export const MAX_SNOOZE_MS = 90 * DAY_MS;
@@ -94,20 +96,6 @@ async function liveAccount(stores: Stores, workspaceId: string, id: string, fiel
   const account = isUlid(id) ? await stores.accounts.findById({ workspaceId, accountId: id }) : null;
   if (account === null || account.state === "revoked") throw new DomainError("SVC_RESOURCE_NOT_FOUND", `${field} names no AI account of this workspace.`, { resource: "AI account", field });
   return account.id;
-}
-
-/**
- * The build session a change belongs to: `buildSessionId` when given (a session of the same
- * project, else 404), else the caller's latest active session in the project, else none.
- */
-export async function sessionOfChange(stores: Stores, ctx: OperationContext, projectId: string, buildSessionId: string | undefined | null): Promise<string | null> {
-  const workspaceId = ctx.principal.workspace.id;
-  if (buildSessionId !== undefined && buildSessionId !== null) {
-    const s = isUlid(buildSessionId) ? await stores.buildSessions.find({ workspaceId, id: buildSessionId }) : null;
-    if (s === null || s.projectId !== projectId) throw new DomainError("SVC_RESOURCE_NOT_FOUND", "build_session_id names no build session of this project.", { resource: "Build session", field: "build_session_id" });
-    return s.id;
-  }
-  return (await stores.buildSessions.activeFor({ workspaceId, projectId, aiAccountId: credentialCaller(ctx.principal).account.id }))?.id ?? null;
 }
 
 async function itemChange(deps: CoreDeps, stores: Stores, ctx: OperationContext, item: BacklogItem, eventType: string, oldValue: Record<string, unknown>, newValue: Record<string, unknown>, buildSessionId?: string | null): Promise<void> {

@@ -3,11 +3,10 @@ import type { CoreDeps } from "../../deps.ts";
 import { malformed } from "../../errors.ts";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { isUlid } from "../../ids.ts";
-import {
-  BACKLOG_EVENTS_SHOWN, acknowledgeStaleness, amendBacklogItem, assignBacklogItem, backlogView, closingNotes, createBacklogItem, findBacklogItem, reassignBacklogItem, reprioritizeBacklogItem, thresholdsOf, triageBacklogItem,
-} from "./backlog.ts";
+import { BACKLOG_EVENTS_SHOWN, acknowledgeStaleness, amendBacklogItem, assignBacklogItem, backlogView, closingNotes, createBacklogItem, findBacklogItem, reassignBacklogItem, reprioritizeBacklogItem, thresholdsOf, triageBacklogItem } from "./backlog.ts";
 import { parseBooleanFlag, parseEnum, parseTimestamp } from "../conventions/fields.ts";
-import { BACKLOG_KINDS, BACKLOG_SORTS, BACKLOG_STATUSES, type BacklogFilters, type BacklogItem, type BacklogStatus, type Project } from "../decision-log/decision-entry.ts";
+import { BACKLOG_KINDS, BACKLOG_SORTS, BACKLOG_STATUSES, type BacklogFilters, type BacklogItem, type BacklogStatus } from "./backlog-item.ts";
+import type { Project } from "../projects/project.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
 import { DAY_MS, parseDurationMs } from "../../time/duration.ts";
 import { defineOperation } from "../../operation.ts";

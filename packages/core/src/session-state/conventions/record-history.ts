@@ -2,7 +2,7 @@ import type { NewAuditEntry } from "../../audit/audit-entry.ts";
 import type { CoreDeps } from "../../deps.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
-import type { CreatedBy, RecordEvent } from "../decision-log/decision-entry.ts";
+import type { CreatedBy, RecordEvent } from "./record-event.ts";
 import { actorColumns, actorDetails } from "../../access/principal.ts";
 import { credentialCaller } from "../../access/principal.ts";
 

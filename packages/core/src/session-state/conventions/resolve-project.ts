@@ -3,7 +3,7 @@ import { isUlid } from "../../ids.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { SLUG_PATTERN } from "./fields.ts";
-import type { Project } from "../decision-log/decision-entry.ts";
+import type { Project } from "../projects/project.ts";
 
 /** The refusal of a write to an archived project: 409 with details.reason `project_archived`. */
 export function projectArchived(projectId: string): DomainError {

@@ -8,8 +8,8 @@ import { SESSION_STATE_LIMITS, checkFiles, checkMarkdown, checkStringList, check
 import { SOURCE_KINDS, type Alternative, type DecisionEntry, type DecisionRow, type SourceAmendment, type SourceRef } from "./decision-entry.ts";
 import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
 import { actorOf, sessionStateAuditEntry } from "../conventions/record-history.ts";
-import { oneLine } from "../text/tokens.ts";
-import { sessionOfChange } from "../backlog/backlog.ts";
+import { oneLine } from "../text/markdown-text.ts";
+import { sessionOfChange } from "../conventions/session-of-change.ts";
 import { credentialCaller } from "../../access/principal.ts";
 
 /** A source as it arrives. */

@@ -1,4 +1,5 @@
-import { oneLine, tokenize } from "../text/tokens.ts";
+import { oneLine } from "../text/markdown-text.ts";
+import { tokenize } from "../text/tokens.ts";
 import { block, outline, sections, type Heading, type MarkdownOutline } from "./markdown.ts";
 import type { ImportParser, ParsedRow } from "./parser.ts";
 

@@ -1,7 +1,12 @@
-import type { BacklogItem, BuildSession, DecisionEntry, RecordEvent } from "../decision-log/decision-entry.ts";
-import type { CandidateEvidence, Detector } from "../rules/rule.ts";
+import type { BacklogItem } from "../backlog/backlog-item.ts";
+import type { BuildSession } from "../build-sessions/build-session.ts";
+import type { DecisionEntry } from "../decision-log/decision-entry.ts";
+import type { RecordEvent } from "../conventions/record-event.ts";
+import type { CandidateEvidence, Detector } from "./lesson-candidate.ts";
 import { SimilarityIndex, tokenOrder } from "../text/similarity-index.ts";
-import { keywordSet, oneLine, sha256Hex } from "../text/tokens.ts";
+import { keywordSet } from "../text/tokens.ts";
+import { oneLine } from "../text/markdown-text.ts";
+import { sha256Hex } from "../../encoding/sha256-hex.ts";
 
 // The five deterministic detectors of lesson candidates (SESSION-STATE §7): pure functions from
 // a snapshot of a project's records in a window to proposals. Merging proposals with the stored

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseBooleanFlag, parseEnum } from "../conventions/fields.ts";
-import { CANDIDATE_STATUSES, DETECTORS } from "../rules/rule.ts";
+import { CANDIDATE_STATUSES, DETECTORS } from "./lesson-candidate.ts";
 import { candidateView, detectCandidates, findCandidate, observeCandidate, promoteCandidate, rejectCandidate, supersedeCandidate } from "./lesson-candidates.ts";
 import { LESSON_LIMITS, lessonView } from "../lessons/lessons.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";

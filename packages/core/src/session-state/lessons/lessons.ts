@@ -3,14 +3,15 @@ import { DomainError, malformed, notFound } from "../../errors.ts";
 import { isUlid } from "../../ids.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
-import { sessionOfChange } from "../backlog/backlog.ts";
+import { sessionOfChange } from "../conventions/session-of-change.ts";
 import { SLUG_PATTERN, checkMarkdown, checkTags, checkTitle } from "../conventions/fields.ts";
-import { EVIDENCE_KINDS, type EvidenceKind, type Lesson, type LessonObservation } from "../rules/rule.ts";
-import type { Project, SourceRef } from "../decision-log/decision-entry.ts";
+import { EVIDENCE_KINDS, type EvidenceKind, type Lesson, type LessonObservation } from "./lesson.ts";
+import type { Project } from "../projects/project.ts";
+import type { SourceRef } from "../decision-log/decision-entry.ts";
 import { mutateWithProject } from "../conventions/record-mutation.ts";
 import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
-import { slugify } from "../text/tokens.ts";
+import { slugify } from "../text/slug.ts";
 
 /** Limits of lessons (SESSION-STATE §6). */
 export const LESSON_LIMITS = { noteMax: 2_000, reasonMax: 2_000, observationsShown: 20, evidenceRefMax: 500 } as const;

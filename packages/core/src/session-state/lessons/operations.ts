@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseEnum } from "../conventions/fields.ts";
-import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "../rules/rule.ts";
+import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "./lesson.ts";
 import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "./lessons.ts";
 import { findBySlug, resolveProject } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";

@@ -4,7 +4,7 @@ import { pageOf } from "../../cursors/page.ts";
 import { parsePageLimit } from "../../cursors/page-limit.ts";
 import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseEnum } from "../conventions/fields.ts";
-import { PROJECT_STATES } from "../decision-log/decision-entry.ts";
+import { PROJECT_STATES } from "./project.ts";
 import { createProject, findProject, projectCounts, projectView, setDefaultProject, setProjectState, updateProject } from "./projects.ts";
 import { restrictedProjectId } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";

@@ -7,10 +7,10 @@ import { workspaceLimits } from "../../plans/workspace-limits.ts";
 import type { Stores } from "../../ports.ts";
 import { DAY_MS, SECOND_MS, parseDurationMs } from "../../time/duration.ts";
 import { ATTRIBUTE_KEY_PATTERN, SESSION_STATE_LIMITS, SLUG_PATTERN, checkTitle } from "../conventions/fields.ts";
-import { DEFAULT_PROJECT_SETTINGS, type Project, type ProjectChanges, type ProjectSettings, type ProjectState } from "../decision-log/decision-entry.ts";
+import { DEFAULT_PROJECT_SETTINGS, type Project, type ProjectChanges, type ProjectSettings, type ProjectState } from "./project.ts";
 import { projectArchived, restrictedProjectId, visibleTo } from "../conventions/resolve-project.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
-import { slugify } from "../text/tokens.ts";
+import { slugify } from "../text/slug.ts";
 
 /** Bounds of the duration settings of a project. */
 const SETTING_BOUNDS = {

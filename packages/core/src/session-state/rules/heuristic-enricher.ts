@@ -3,7 +3,9 @@ import type { Enricher, EnrichmentInput } from "../../ports.ts";
 import type { Enrichment, RelatedRule, Rule } from "./rule.ts";
 import { inferTriggers } from "./rule-triggers.ts";
 import { SimilarityIndex, tokenOrder } from "../text/similarity-index.ts";
-import { jaccard, keywordSet, sha256Hex, stripMarkdown, tokenize } from "../text/tokens.ts";
+import { jaccard, keywordSet, tokenize } from "../text/tokens.ts";
+import { sha256Hex } from "../../encoding/sha256-hex.ts";
+import { stripMarkdown } from "../text/markdown-text.ts";
 
 /** Jaccard thresholds (SESSION-STATE §1): the same scope, the same thing. */
 export const RELATED_AT = 0.3;

@@ -6,7 +6,7 @@ import type { Stores } from "../../ports.ts";
 import { DAY_MS } from "../../time/duration.ts";
 import { COUNT_PERIODS, MAX_PERIOD_BUCKETS, nextPeriod, startOfPeriod } from "../decision-log/decision-log.ts";
 import { parseTimestamp } from "../conventions/fields.ts";
-import type { BuildSession } from "../decision-log/decision-entry.ts";
+import type { BuildSession } from "../build-sessions/build-session.ts";
 import { restrictedProjectId } from "../conventions/resolve-project.ts";
 import { NO_USAGE, USAGE_FIELDS, USAGE_MODELS_MAX, type UsageDayRow, type UsageFigures } from "./usage-report.ts";
 
