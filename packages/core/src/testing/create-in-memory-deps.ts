@@ -18,8 +18,8 @@ import { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 import { ManualClock } from "./manual-clock.ts";
 import { InMemoryNoticeStore, InMemoryNoticeTables } from "./in-memory-notices.ts";
 import { InMemoryWebhookOutbox, InMemoryWebhookStore, InMemoryWebhookTables } from "./in-memory-webhooks.ts";
-import { InMemoryImportStore, InMemoryRecordTables, InMemoryUsageStore } from "./in-memory-records.ts";
-import { InMemoryLearningTables, InMemoryLessonCandidateStore, InMemoryLessonStore, InMemoryRuleStore } from "./in-memory-learning.ts";
+import { InMemoryImportStore, InMemoryRecordTables, InMemoryUsageStore } from "./in-memory-usage-and-imports.ts";
+import { InMemoryLearningTables, InMemoryLessonCandidateStore, InMemoryLessonStore, InMemoryRuleStore } from "./in-memory-lessons-and-rules.ts";
 import { InMemoryOAuthStore, InMemoryOAuthTables } from "./in-memory-oauth.ts";
 import { InMemoryBacklogStore, InMemoryBuildSessionStore, InMemoryDecisionLogStore, InMemoryProjectStore, InMemoryRecordEventStore, InMemorySessionStateTables } from "./in-memory-session-state.ts";
 

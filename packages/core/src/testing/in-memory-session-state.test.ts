@@ -2,7 +2,7 @@ import { createInMemoryDeps } from "./create-in-memory-deps.ts";
 import type { MessagingHarness } from "./messaging-harness.ts";
 import { describeSessionStateStoresContract } from "./session-state-stores.contract.ts";
 import { describeSessionStateTables } from "./session-state-tables.contract.ts";
-import { describeLearningStoresContract } from "./learning-stores.contract.ts";
+import { describeLearningStoresContract } from "./lesson-and-rule-stores.contract.ts";
 
 async function inMemoryHarness(): Promise<MessagingHarness> {
   const world = createInMemoryDeps();

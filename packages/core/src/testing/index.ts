@@ -52,10 +52,10 @@ export { describeAnonymousLimitStoreContract } from "./anonymous-limit-store.con
 export { InMemoryAnonymousLimitStore } from "./in-memory-anonymous-limits.ts";
 export { testPasswordHasher } from "./test-password-hasher.ts";
 export { testSecretSealer } from "./test-secret-sealer.ts";
-export { InMemoryLearningTables, InMemoryLessonStore, InMemoryLessonCandidateStore, InMemoryRuleStore } from "./in-memory-learning.ts";
-export { describeLearningStoresContract, makeLesson, makeCandidate, makeRule } from "./learning-stores.contract.ts";
+export { InMemoryLearningTables, InMemoryLessonStore, InMemoryLessonCandidateStore, InMemoryRuleStore } from "./in-memory-lessons-and-rules.ts";
+export { describeLearningStoresContract, makeLesson, makeCandidate, makeRule } from "./lesson-and-rule-stores.contract.ts";
 export { RECORDS_AUDITED, LEARNING_AUDITED } from "./session-state-audited.ts";
-export { InMemoryRecordTables, InMemoryUsageStore, InMemoryImportStore } from "./in-memory-records.ts";
+export { InMemoryRecordTables, InMemoryUsageStore, InMemoryImportStore } from "./in-memory-usage-and-imports.ts";
 export { InMemoryOAuthTables, InMemoryOAuthStore } from "./in-memory-oauth.ts";
 export { describeOAuthStoreContract, makeOAuthClient, makeAuthorizationCode, makeGrant, makeRefreshToken } from "./oauth-store.contract.ts";
 export type { OAuthStoresUnderTest, OAuthStoresFactory } from "./oauth-store.contract.ts";
