@@ -65,6 +65,7 @@ export async function runService(options: { serves: ServedInterfaces; background
     sql: db.sql,
     secrets,
     publicBaseUrl: env.publicBaseUrl,
+    previousLogKeys: env.previousLogKeys,
     logger,
     rateLimiter: env.rateLimiter,
     mailer: mail.mailer,

@@ -5,7 +5,7 @@ import { InMemoryAccessTables, bindInMemoryAccessStores } from "./in-memory-acce
 import { InMemoryPeopleTables, InMemoryPersonSessionStore, InMemoryPersonStore, InMemorySignInThrottleStore } from "./in-memory-people.ts";
 import { InMemoryPersonTokenStore, InMemoryPersonTokenTables, InMemoryWorkspaceLifecycleStore, InMemoryWorkspacePeopleStore } from "./in-memory-person-admin.ts";
 import { InMemoryTable } from "./in-memory-transaction.ts";
-import { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+import { InMemoryAuditLog, InMemoryAuditTree } from "./in-memory-audit-log.ts";
 import { InMemoryGuardRailTables, InMemoryPlanStore, InMemoryPolicyStore } from "./in-memory-guard-rails.ts";
 import { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
 import { InMemoryMessageStore } from "./in-memory-message-store.ts";
@@ -36,6 +36,7 @@ export interface InMemoryWorld {
 export const TEST_SECRETS: ServerSecrets = {
   pepper: new TextEncoder().encode("agentq-test-pepper-0123456789abcdef"),
   cursorKey: new TextEncoder().encode("agentq-test-cursor-key-0123456789ab"),
+  logSeed: new TextEncoder().encode("agentq-test-log-seed-0123456789a"),
 };
 
 /**
@@ -66,6 +67,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       ...accessStores,
       messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, policies, webhooks, callers: accessStores.accounts }, tx),
       audit: new InMemoryAuditLog(messaging, tx),
+      auditTree: new InMemoryAuditTree(messaging),
       idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
       webhooks: new InMemoryWebhookStore(webhooks, tx),
       outbox: new InMemoryWebhookOutbox(webhooks, clock, tx),

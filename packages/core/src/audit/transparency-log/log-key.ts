@@ -10,6 +10,17 @@ export interface AuditLogKeys {
   verifierKeys: string[];
 }
 
+/**
+ * Reads a list of verifier keys (SVC_LOG_PREVIOUS_KEYS: separated by commas or white space).
+ * @throws Error naming the first entry that is not a verifier key string.
+ */
+export function parseVerifierKeyList(text: string | undefined): string[] {
+  const keys = (text ?? "").split(/[\s,]+/).filter((k) => k !== "");
+  const bad = keys.find((k) => parseVerifierKey(k) === null);
+  if (bad !== undefined) throw new Error(`not a verifier key (<name>+<8 hex digits>+<base64 key>): ${JSON.stringify(bad)}`);
+  return keys;
+}
+
 /** Signers by seed (the secrets object's own array) and key name. */
 const signers = new WeakMap<Uint8Array, Map<string, NoteSigner>>();
 
