@@ -1,6 +1,6 @@
 import type { AuditChainLink, AuditLog, AuditSealSession, Clock } from "../ports.ts";
-import { GENESIS_HASH, auditChainHash } from "./audit-hash.ts";
-import { auditLeafHash } from "./transparency-log/audit-leaf.ts";
+import { GENESIS_HASH, auditChainHashOfCanonical, canonicalAuditRow } from "./audit-hash.ts";
+import { auditLeafHash, auditLeafHashOfCanonical } from "./transparency-log/audit-leaf.ts";
 import { formatCheckpoint, logOrigin } from "./transparency-log/checkpoint.ts";
 import { auditLogKeys } from "./transparency-log/log-key.ts";
 import { signNote } from "./transparency-log/signed-note.ts";
@@ -8,7 +8,7 @@ import { TreeFrontier } from "./transparency-log/tree-frontier.ts";
 import { DEFAULT_PUBLIC_BASE_URL } from "../access/mcp-config.ts";
 import { verifyAuditChain } from "./verify-audit-chain.ts";
 
-/** Rows sealed per batch (one `writeSeals` call). */
+/** Rows sealed per batch (one `appendLinks` and one `appendTreeHashes` call). */
 const SEAL_BATCH = 500;
 
 /** What the sealer needs: the audit log, the clock, and the log's key (from the server secret and the public base URL). */
@@ -49,9 +49,11 @@ export async function sealAuditChain(deps: SealDeps, workspaceId: string, opts?:
       const leaves: Uint8Array[][] = [];
       for (const row of rows) {
         const seq = head.seq + 1;
-        const hash = auditChainHash(head.hash, row, seq);
+        // One canonical form for both: the chain hashes it after the previous hash, the tree as a leaf.
+        const canonical = canonicalAuditRow(row, seq);
+        const hash = auditChainHashOfCanonical(head.hash, canonical);
         links.push({ auditId: row.id, seq, prevHash: head.hash, hash });
-        if (firstLeaf !== null) leaves.push(tree.append(auditLeafHash(row, seq)));
+        if (firstLeaf !== null) leaves.push(tree.append(auditLeafHashOfCanonical(canonical)));
         head = { seq, hash };
       }
       await session.appendLinks({ links, sealedAt: deps.clock.now() });

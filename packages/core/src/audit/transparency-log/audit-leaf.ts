@@ -16,3 +16,8 @@ export function auditLeafBytes(row: NewAuditEntry, seq: number): Uint8Array {
 export function auditLeafHash(row: NewAuditEntry, seq: number): Uint8Array {
   return recordHash(auditLeafBytes(row, seq));
 }
+
+/** `auditLeafHash` from the row's canonical form already computed (`canonicalAuditRow(row, seq)`). */
+export function auditLeafHashOfCanonical(canonicalRow: string): Uint8Array {
+  return recordHash(utf8ToBytes(canonicalRow));
+}
