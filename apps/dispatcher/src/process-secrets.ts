@@ -21,8 +21,8 @@ export function loadDispatcherSecrets(p: { secretKey: string | null; dataDir: st
   return deriveDispatcherSecrets(master);
 }
 
-/** Per-purpose keys from the master secret: HMAC-SHA-256(master, "agentq/<purpose>/v1"). */
+/** Per-purpose keys from the master secret: HMAC-SHA-256(master, "agentq/<purpose>/v1"), the audit log's key seed included. */
 export function deriveDispatcherSecrets(master: string): ServerSecrets {
   const derive = (purpose: string) => new Uint8Array(createHmac("sha256", master).update(`agentq/${purpose}/v1`).digest());
-  return { pepper: derive("pepper"), cursorKey: derive("cursor") };
+  return { pepper: derive("pepper"), cursorKey: derive("cursor"), logSeed: derive("audit-log-key") };
 }

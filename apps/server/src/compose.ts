@@ -65,6 +65,8 @@ export function composeService(p: {
   maintenance?: MaintenanceIntervals;
   /** The identity provider people may sign in with (SVC_OIDC_*); none by default. */
   oidc?: OidcProvider;
+  /** Verifier keys of the audit log's earlier checkpoint keys, still listed (SVC_LOG_PREVIOUS_KEYS); default none. */
+  previousLogKeys?: readonly string[];
   /** People's sign-in: settings (default: sign-up open, 30 min idle, 12 h absolute), request origin (trusted proxies, country header), password hasher (default argon2id). */
   people?: { settings?: PeopleSettings; origin?: OriginSettings; passwords?: PasswordHasher };
 }): ComposedService {
@@ -78,6 +80,7 @@ export function composeService(p: {
     credentialCache: authenticator,
     people: { passwords: p.people?.passwords ?? argon2PasswordHasher(), settings: p.people?.settings ?? DEFAULT_PEOPLE_SETTINGS, sealer: aesGcmSecretSealer(p.secrets.pepper) },
     publicBaseUrl: p.publicBaseUrl,
+    ...(p.previousLogKeys === undefined ? {} : { previousLogKeys: p.previousLogKeys }),
     noticeSettings: { designatedAgent: p.noticeAgent ?? null },
     ...(rateLimiter === undefined ? {} : { rateLimiter }),
     ...(p.sanctions === undefined ? {} : { sanctions: p.sanctions }),

@@ -1,5 +1,5 @@
 import addressparser from "nodemailer/lib/addressparser";
-import { DEFAULT_PEOPLE_SETTINGS, tryParseDurationMs, type PeopleSettings } from "@agentq/core";
+import { DEFAULT_PEOPLE_SETTINGS, parseVerifierKeyList, tryParseDurationMs, type PeopleSettings } from "@agentq/core";
 import { fileURLToPath } from "node:url";
 
 /** The server's configuration. This is the only file of the server that reads process.env. */
@@ -45,6 +45,11 @@ export interface ServerEnv {
   rateLimiter: "memory" | "postgres" | "off";
   /** SVC_SANCTIONS_LIST: a JSON or CSV sanctions list read at start-up; null screens nobody out. */
   sanctionsListPath: string | null;
+  /**
+   * SVC_LOG_PREVIOUS_KEYS: verifier keys of the audit log's earlier checkpoint keys (after a new
+   * SVC_SECRET_KEY or PUBLIC_BASE_URL), still listed for verification (docs/receipts.md).
+   */
+  previousLogKeys: string[];
   /**
    * SMTP_URL (`smtp://user:pass@host:587`, `smtps://...:465`): mail goes through that SMTP server;
    * null writes each mail as an .eml file under `<dataDir>/mail/` instead (docs/people.md, Mail).
@@ -125,6 +130,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     commit: env.AGENTQ_COMMIT?.trim() || null,
     rateLimiter: readRateLimiter(env.SVC_RATE_LIMITER),
     sanctionsListPath: env.SVC_SANCTIONS_LIST?.trim() || null,
+    previousLogKeys: readPreviousLogKeys(env.SVC_LOG_PREVIOUS_KEYS),
     smtpUrl: readSmtpUrl(env.SMTP_URL),
     mailFrom: readMailFrom(env.MAIL_FROM, publicBaseUrl),
     noticeAgent: readNoticeAgent(env),
@@ -238,4 +244,13 @@ export function readCommandEnv(env: NodeJS.ProcessEnv = process.env): CommandEnv
     baseUrl: (env.SVC_BASE_URL?.trim() || "http://127.0.0.1:8080").replace(/\/+$/, ""),
     workingDir: env.INIT_CWD?.trim() || process.cwd(),
   };
+}
+
+/** SVC_LOG_PREVIOUS_KEYS, each entry checked to be a verifier key string. */
+function readPreviousLogKeys(value: string | undefined): string[] {
+  try {
+    return parseVerifierKeyList(value);
+  } catch (e) {
+    throw new Error(`SVC_LOG_PREVIOUS_KEYS: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

@@ -89,6 +89,7 @@ export async function runService(options: { serves: ServedInterfaces; background
     sql: db.sql,
     secrets,
     publicBaseUrl,
+    previousLogKeys: env.previousLogKeys,
     logger,
     rateLimiter: env.rateLimiter,
     mailer: mail.mailer,

@@ -9,7 +9,7 @@ export { PgWorkspaceStore } from "./pg-workspace-store.ts";
 export { PgAccountStore } from "./pg-account-store.ts";
 export { PgCredentialStore } from "./pg-credential-store.ts";
 export { PgMessageStore } from "./pg-message-store.ts";
-export { PgAuditLog } from "./pg-audit-log.ts";
+export { PgAuditLog, PgAuditTree } from "./pg-audit-log.ts";
 export { auditLogCountUnsealed } from "./queries/audit-log.ts";
 export { PgIdempotencyStore } from "./pg-idempotency-store.ts";
 export { PgWakeupNotifier, WAKEUP_FALLBACK_MS } from "./pg-wakeup-notifier.ts";

@@ -1,7 +1,7 @@
 import type { Stores, TxRunner } from "@agentq/core";
 import type postgres from "postgres";
 import { PgAccountStore } from "./pg-account-store.ts";
-import { PgAuditLog } from "./pg-audit-log.ts";
+import { PgAuditLog, PgAuditTree } from "./pg-audit-log.ts";
 import { PgCredentialStore } from "./pg-credential-store.ts";
 import { translatePgError } from "./pg-errors.ts";
 import { PgIdempotencyStore } from "./pg-idempotency-store.ts";
@@ -28,6 +28,7 @@ export function createPgStores(sql: postgres.Sql): Stores {
     credentials: new PgCredentialStore(sql),
     messages: new PgMessageStore(sql, new SendBatcher(sql)),
     audit: new PgAuditLog(sql, sql),
+    auditTree: new PgAuditTree(sql),
     idempotency: new PgIdempotencyStore(sql),
     webhooks: new PgWebhookStore(sql),
     outbox: new PgWebhookOutbox(sql),
@@ -65,6 +66,7 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     credentials: new PgCredentialStore(tx),
     messages: new PgMessageStore(tx),
     audit: new PgAuditLog(tx, null),
+    auditTree: new PgAuditTree(tx),
     idempotency: new PgIdempotencyStore(tx),
     webhooks: new PgWebhookStore(tx),
     outbox: new PgWebhookOutbox(tx),

@@ -7,7 +7,7 @@ import { InMemoryPeopleTables, InMemoryPersonSessionStore, InMemoryPersonStore, 
 import { InMemoryLinkedIdentityStore, InMemoryPendingSignUpStore } from "./in-memory-sign-up-stores.ts";
 import { InMemoryPersonTokenStore, InMemoryPersonTokenTables, InMemoryWorkspaceLifecycleStore, InMemoryWorkspacePeopleStore } from "./in-memory-person-admin.ts";
 import { InMemoryTable } from "./in-memory-transaction.ts";
-import { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+import { InMemoryAuditLog, InMemoryAuditTree } from "./in-memory-audit-log.ts";
 import { InMemoryGuardRailTables, InMemoryPlanStore, InMemoryPolicyStore } from "./in-memory-guard-rails.ts";
 import { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
 import { InMemoryMessageStore } from "./in-memory-message-store.ts";
@@ -38,6 +38,7 @@ export interface InMemoryWorld {
 export const TEST_SECRETS: ServerSecrets = {
   pepper: new TextEncoder().encode("agentq-test-pepper-0123456789abcdef"),
   cursorKey: new TextEncoder().encode("agentq-test-cursor-key-0123456789ab"),
+  logSeed: new TextEncoder().encode("agentq-test-log-seed-0123456789a"),
 };
 
 /**
@@ -69,6 +70,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       ...accessStores,
       messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, policies, webhooks, callers: accessStores.accounts }, tx),
       audit: new InMemoryAuditLog(messaging, tx),
+      auditTree: new InMemoryAuditTree(messaging),
       idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
       webhooks: new InMemoryWebhookStore(webhooks, tx),
       outbox: new InMemoryWebhookOutbox(webhooks, clock, tx),

@@ -6,7 +6,7 @@ export { InMemoryTransaction, InMemoryTable, onRollback, afterCommit } from "./i
 export { InMemoryMessagingTables, idempotencyKeyOf } from "./in-memory-messaging-tables.ts";
 export { InMemoryMessageStore } from "./in-memory-message-store.ts";
 export type { RecipientLookup } from "./in-memory-message-store.ts";
-export { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+export { InMemoryAuditLog, InMemoryAuditTree } from "./in-memory-audit-log.ts";
 export { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
 export { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 export { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
@@ -70,3 +70,5 @@ export { describePersonAdminStoresContract, makePersonToken } from "./person-adm
 export type { PersonAdminStoresUnderTest } from "./person-admin-stores.contract.ts";
 export { WORST_INPUTS, BACKTRACKING_GLOB, WIDEST_GLOB, WIDEST_PATTERN, fill } from "./worst-inputs.ts";
 export type { WorstInput, WorstInputContext } from "./worst-inputs.ts";
+export { describeAuditTreeContract } from "./audit-tree.contract.ts";
+export type { AuditTreeHarness } from "./audit-tree.contract.ts";

@@ -3,6 +3,7 @@ export { aiAccounts, credentials } from "./access.ts";
 export { messages } from "./messages.ts";
 export { idempotencyKeys } from "./idempotency-keys.ts";
 export { auditLog, auditChain, auditUnsealed } from "./audit-log.ts";
+export { auditTreeHashes, auditCheckpoints, auditTreeBacklog } from "./audit-tree.ts";
 export { webhooks, webhookOutbox } from "./webhooks.ts";
 export { policies, policyVersions, policyAcknowledgements, workspacePlans, rateLimitCounters, anonymousLimitCounters } from "./guard-rails.ts";
 export { projects, decisionLogEntries, decisionSourceAmendments, sessionStateEvents, buildSessions, backlogItems } from "./session-state.ts";
