@@ -3,8 +3,30 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-const forbiddenInCore = ["hono", "hono/*", "@hono/*", "drizzle-orm", "drizzle-orm/*", "postgres",
-  "@modelcontextprotocol/*", "commander", "pino", "node:*", "fs", "path", "os", "crypto", "http", "net", "child_process"];
+/**
+ * The only packages packages/core may import (DESIGN §1: pure libraries, kept by a lint
+ * allow-list): TypeBox, ulidx, the noble hashes and curves, the text libraries SESSION-STATE.md
+ * §1 names (re2js, markdown-it, picomatch, linguist-languages), and the core's other pure
+ * dependencies (TOTP, the common-password list, the US federal holidays). Anything else (node:*,
+ * hono, postgres, drizzle, the MCP SDK, commander, ...) is a lint error, whatever its name.
+ */
+export const CORE_ALLOWED_IMPORTS = [
+  "@sinclair/typebox", "ulidx", "@noble/hashes", "@noble/curves",
+  "re2js", "markdown-it", "picomatch", "linguist-languages",
+  "otpauth", "@zxcvbn-ts/language-common", "@18f/us-federal-holidays",
+];
+/** What the core's tests and its `testing/` entry (contract suites) may import besides. */
+export const CORE_TEST_ALLOWED_IMPORTS = [...CORE_ALLOWED_IMPORTS, "vitest", "fast-check"];
+
+/**
+ * The `no-restricted-imports` setting that lets through only relative imports and `allowed`
+ * packages (a package's subpaths included: `@noble/hashes/sha2.js`). Type-only imports and
+ * `export ... from` are checked too.
+ */
+export function onlyImportsOf(allowed) {
+  const names = allowed.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|");
+  return ["error", { patterns: [{ regex: `^(?!\\.{1,2}/|(?:${names})(?:/|$))`, message: `packages/core imports only its own files and the pure libraries DESIGN §1 allows (${allowed.join(", ")}): no I/O, no adapter libraries.` }] }];
+}
 
 export function agentqConfig({ tsconfigRootDir, core = false }) {
   return tseslint.config(
@@ -30,12 +52,11 @@ export function agentqConfig({ tsconfigRootDir, core = false }) {
         "@typescript-eslint/no-unsafe-return": "off",
       },
     },
-    core
-      ? {
-          rules: {
-            "no-restricted-imports": ["error", { patterns: [{ group: forbiddenInCore, message: "packages/core is pure: no I/O or adapter libraries (DESIGN §1)." }] }],
-          },
-        }
-      : {},
+    ...(core
+      ? [
+          { rules: { "no-restricted-imports": onlyImportsOf(CORE_ALLOWED_IMPORTS) } },
+          { files: ["**/*.test.ts", "**/testing/**/*.ts"], rules: { "no-restricted-imports": onlyImportsOf(CORE_TEST_ALLOWED_IMPORTS) } },
+        ]
+      : []),
   );
 }
