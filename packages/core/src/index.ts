@@ -4,7 +4,18 @@ export { renderErrorsDoc } from "./errors-doc.ts";
 export { tryParseDurationMs, parseDurationMs, formatDuration, SECOND_MS, MINUTE_MS, HOUR_MS, DAY_MS } from "./time/duration.ts";
 export { ulidSource, isUlid } from "./ids.ts";
 export type { IdSource } from "./ids.ts";
-export type * from "./ports.ts";
+export type {
+  Clock, Stores, TxRunner, WakeupNotifier, ReplaceResult, WorkspaceStore, AccountStore,
+  CredentialStore, PersonStore, PersonMfa, SecretSealer, PersonSessionStore, ThrottleWindowCount,
+  SignInThrottleStore, PasswordHasher, PersonTokenStore, PendingSignUpStore, LinkedIdentityStore,
+  WorkspacePeopleStore, WorkspaceLifecycleStore, OidcProvider, OAuthStore, LeaseWriteResult,
+  AcceptSendResult, MessageMatch, WaitingCounts, MessageStore, AuditSealSession, StoredCheckpoint,
+  AuditTree, AuditChainLink, AuditLog, IdempotencyStore, WebhookStore, WebhookOutbox,
+  WebhookFailureReason, WebhookTransport, Mailer, PolicyStore, PlanStore, RateLimiter,
+  AnonymousLimitStore, ScreenedParty, ScreeningResult, SanctionsScreen, ProjectStore,
+  DecisionLogStore, RecordEventStore, BuildSessionStore, BacklogStore, LessonStore,
+  LessonCandidateStore, RuleStore, EnrichmentInput, Enricher, UsageStore, ImportStore, NoticeStore,
+} from "./ports.ts";
 export { isMailAddress, mailMessageProblem, MAIL_LIMITS } from "./mail/mail-message.ts";
 export type { MailMessage } from "./mail/mail-message.ts";
 export { sendMail } from "./mail/send-mail.ts";
