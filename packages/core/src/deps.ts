@@ -30,8 +30,7 @@ export interface CoreDeps {
   credentialCache?: { forget(credentialId: string): void };
   /**
    * The service's public base URL without a trailing slash (e.g. `https://queue.example.com`),
-   * used to build paste-ready MCP client configurations, mailed links and the transparency log's
-   * name. Read it with `publicBaseUrlOf`, which falls back to `DEFAULT_PUBLIC_BASE_URL`.
+   * used to build paste-ready MCP client configurations. Defaults to `http://127.0.0.1:8080`.
    */
   publicBaseUrl?: string;
   /**
@@ -81,12 +80,4 @@ export interface CoreDeps {
 export interface NoticeSettings {
   /** The agent designated to receive notices (17 U.S.C. 512(c)(2); DSA Art. 11-12 point of contact). */
   designatedAgent: { name: string; email: string; address?: string; phone?: string } | null;
-}
-
-/** The base URL used when the composition root names none (DESIGN §2: `pnpm start` listens on 127.0.0.1:8080). */
-export const DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:8080";
-
-/** The service's public base URL: `deps.publicBaseUrl`, else `DEFAULT_PUBLIC_BASE_URL`. */
-export function publicBaseUrlOf(deps: Pick<CoreDeps, "publicBaseUrl">): string {
-  return deps.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL;
 }

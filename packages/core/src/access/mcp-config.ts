@@ -1,4 +1,5 @@
-import { DEFAULT_PUBLIC_BASE_URL } from "../deps.ts";
+/** The base URL used when the composition root names none (DESIGN §2: `pnpm start` defaults). */
+export const DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:8080";
 
 /** Key of the server entry in a generated MCP client configuration. */
 export const MCP_CONFIG_SERVER_NAME = "agentq";

@@ -5,8 +5,8 @@ import { formatCheckpoint, logOrigin } from "./transparency-log/checkpoint.ts";
 import { auditLogKeys } from "./transparency-log/log-key.ts";
 import { signNote } from "./transparency-log/signed-note.ts";
 import { TreeFrontier } from "./transparency-log/tree-frontier.ts";
+import { DEFAULT_PUBLIC_BASE_URL } from "../access/mcp-config.ts";
 import { verifyAuditChain } from "./verify-audit-chain.ts";
-import { publicBaseUrlOf } from "../deps.ts";
 
 /** Rows sealed per batch (one `appendLinks` and one `appendTreeHashes` call). */
 const SEAL_BATCH = 500;
@@ -100,7 +100,7 @@ async function catchUpTree(session: AuditSealSession, tree: TreeFrontier, chainS
 async function publishCheckpoint(deps: SealDeps, session: AuditSealSession, workspaceId: string, tree: TreeFrontier): Promise<void> {
   const { signer } = auditLogKeys(deps);
   const rootHash = tree.root();
-  const text = formatCheckpoint({ origin: logOrigin(publicBaseUrlOf(deps), workspaceId), treeSize: tree.size, rootHash });
+  const text = formatCheckpoint({ origin: logOrigin(deps.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL, workspaceId), treeSize: tree.size, rootHash });
   await session.publishCheckpoint({ checkpoint: { treeSize: tree.size, rootHash, note: signNote(text, [signer]), signedAt: deps.clock.now() } });
 }
 

@@ -1,4 +1,4 @@
-import { publicBaseUrlOf, type CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import { NOTICE_ACTIONS, type Notice, type NoticeAction } from "./notice.ts";
 import { auditStep, ownerEmailOf, recordEvent, runNoticeStep, transition, type NoticeStepOutcome } from "./notice-lifecycle.ts";
@@ -10,6 +10,7 @@ import { affectedWorkspaceOf, resolveItems } from "./resolve-items.ts";
 
 type OperatorDeps = Pick<CoreDeps, "tx" | "clock" | "ids" | "stores" | "mailer"> & { publicBaseUrl?: string };
 
+const baseOf = (deps: { publicBaseUrl?: string }) => deps.publicBaseUrl ?? "http://127.0.0.1:8080";
 
 function checkText(text: string, field: string): string {
   const trimmed = text.trim();
@@ -28,7 +29,7 @@ function checkText(text: string, field: string): string {
 export async function reviewNotice(deps: OperatorDeps, p: { noticeId: string }): Promise<NoticeStepOutcome> {
   const notice = await runNoticeStep(deps, p.noticeId, async (stores, notice, now) => {
     const moved = transition(notice, "under_review", { now, activity: "notice.review_started", by: "operator" });
-    const items = await resolveItems(stores.notices, notice.submission.locations, { publicBaseUrl: publicBaseUrlOf(deps), cheapOnly: false });
+    const items = await resolveItems(stores.notices, notice.submission.locations, { publicBaseUrl: baseOf(deps), cheapOnly: false });
     const next: Notice = { ...moved, items, affectedWorkspaceId: notice.affectedWorkspaceId ?? affectedWorkspaceOf(items) };
     if (notice.affectedWorkspaceId === null && next.affectedWorkspaceId !== null) {
       await auditStep(deps, stores, next, { now, activity: "notice.received", by: "notifier", details: { category: next.category, received_at: next.receivedAt.toISOString(), locations: next.submission.locations.length } });
@@ -51,7 +52,7 @@ export async function requestNoticeInformation(deps: OperatorDeps, p: { noticeId
     await auditStep(deps, stores, next, { now, activity: "notice.information_requested", by: "operator" });
     return { next, result: { ...next, updatedAt: now, version: notice.version + 1 } };
   });
-  return { notice, mails: await deliverNoticeMails(deps, informationRequestMails(notice, publicBaseUrlOf(deps), text)) };
+  return { notice, mails: await deliverNoticeMails(deps, informationRequestMails(notice, baseOf(deps), text)) };
 }
 
 /**
@@ -83,7 +84,7 @@ export async function decideNotice(deps: OperatorDeps, p: { noticeId: string; ac
     return { next, result: { ...next, updatedAt: now, version: notice.version + 1 } };
   });
   const owner = notice.disclosedAt === null ? null : await ownerEmailOf(deps, notice.affectedWorkspaceId);
-  return { notice, mails: await deliverNoticeMails(deps, [...decisionMails(notice), ...statementOfReasonsMails(notice, publicBaseUrlOf(deps), owner)]) };
+  return { notice, mails: await deliverNoticeMails(deps, [...decisionMails(notice), ...statementOfReasonsMails(notice, baseOf(deps), owner)]) };
 }
 
 /**

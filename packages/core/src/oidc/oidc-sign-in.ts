@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_DELIVERIES } from "../access/bootstrap-workspace.ts";
 import type { Person, PersonPrincipal, Workspace } from "../access/model.ts";
-import { publicBaseUrlOf, type CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import type { OidcProvider } from "../ports.ts";
 import { parseEmail } from "../people/email.ts";
@@ -32,6 +32,10 @@ async function reach<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+function baseOf(deps: Pick<CoreDeps, "publicBaseUrl">): string {
+  return deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+}
+
 /**
  * GET /v1/auth/oidc/start: a fresh authorization request to the identity provider (code flow,
  * PKCE S256, state, nonce) whose redirect URI is PUBLIC_BASE_URL + /v1/auth/oidc/callback, and
@@ -43,8 +47,8 @@ async function reach<T>(call: () => Promise<T>): Promise<T> {
  */
 export async function startOidcSignIn(deps: Pick<CoreDeps, "oidc" | "publicBaseUrl" | "secrets" | "clock">, input: { returnTo: string | undefined; linkFor?: PersonPrincipal | null }): Promise<{ redirectTo: string; attemptCookie: string }> {
   const provider = requireOidc(deps);
-  const returnTo = parseReturnTo(input.returnTo, publicBaseUrlOf(deps));
-  const { url, attempt } = await reach(() => provider.authorizationRequest({ redirectUri: publicBaseUrlOf(deps) + OIDC_CALLBACK_PATH }));
+  const returnTo = parseReturnTo(input.returnTo, baseOf(deps));
+  const { url, attempt } = await reach(() => provider.authorizationRequest({ redirectUri: baseOf(deps) + OIDC_CALLBACK_PATH }));
   const linkFor = input.linkFor == null ? null : { workspaceId: input.linkFor.workspace.id, personId: input.linkFor.person.id };
   return { redirectTo: url, attemptCookie: sealOidcAttempt(deps.secrets, { attempt, returnTo, startedAt: deps.clock.now(), linkFor }) };
 }
@@ -103,11 +107,11 @@ export async function finishOidcSignIn(
   const people = requirePeople(deps);
   const sealed = input.attemptCookie === null ? null : openOidcAttempt(deps.secrets, input.attemptCookie, deps.clock.now());
   if (sealed === null) throw refused("no_attempt");
-  const redirectUri = publicBaseUrlOf(deps) + OIDC_CALLBACK_PATH;
+  const redirectUri = baseOf(deps) + OIDC_CALLBACK_PATH;
   const result = await reach(() => provider.completeAuthorization({ callbackUrl: `${redirectUri}${input.query.startsWith("?") ? input.query : `?${input.query}`}`, redirectUri, attempt: sealed.attempt }));
   if (result.kind === "refused") throw refused(result.reason);
   const { identity } = result;
-  const redirectTo = publicBaseUrlOf(deps) + sealed.returnTo;
+  const redirectTo = baseOf(deps) + sealed.returnTo;
   if (sealed.linkFor !== null) {
     const session = input.session;
     if (session === null || session.person.id !== sealed.linkFor.personId || session.workspace.id !== sealed.linkFor.workspaceId) throw refused("link_needs_session");

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Workspace } from "../access/model.ts";
-import { DEFAULT_PUBLIC_BASE_URL } from "../deps.ts";
+import { DEFAULT_PUBLIC_BASE_URL } from "../access/mcp-config.ts";
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import { sealAuditChain } from "../audit/seal-audit-chain.ts";
 import { auditLeafHash } from "../audit/transparency-log/audit-leaf.ts";

@@ -1,6 +1,6 @@
+import { DEFAULT_PUBLIC_BASE_URL } from "../../access/mcp-config.ts";
 import { logKeyName } from "./checkpoint.ts";
 import { ed25519NoteSigner, parseVerifierKey, type NoteSigner } from "./signed-note.ts";
-import { publicBaseUrlOf } from "../../deps.ts";
 
 /** The log's keys: the one that signs checkpoints, and every key a verifier may trust. */
 export interface AuditLogKeys {
@@ -31,7 +31,7 @@ const signers = new WeakMap<Uint8Array, Map<string, NoteSigner>>();
  * scalar multiplication).
  */
 export function auditLogKeys(deps: { secrets: { logSeed: Uint8Array }; publicBaseUrl?: string; previousLogKeys?: readonly string[] }): AuditLogKeys {
-  const name = logKeyName(publicBaseUrlOf(deps));
+  const name = logKeyName(deps.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL);
   const seed = deps.secrets.logSeed;
   let byName = signers.get(seed);
   if (byName === undefined) {
