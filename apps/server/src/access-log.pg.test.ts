@@ -3,7 +3,7 @@ import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCESS_LOG_MESSAGE, composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 
 // The access log of the composed service (REST and MCP on one fetch handler over PostgreSQL),
 // read back from the pino destination: one line per request with the request id the client got

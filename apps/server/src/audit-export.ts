@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_RETRY_WAITS, downloadAuditChain } from "./audit-chain-download.ts";
-import { readCommandEnv } from "./env.ts";
+import { readCommandEnv } from "@agentq/runtime";
 
 async function main(argv: readonly string[]): Promise<number> {
   const outIndex = argv.indexOf("--out");

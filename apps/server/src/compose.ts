@@ -1,15 +1,13 @@
 import { createDashboardApp } from "@agentq/dashboard";
 import { createAuthenticator, forgetWorkspaceLimits, type Mailer, type NoticeSettings, type OidcProvider, type WebhookTransport, InProcessRateLimiter, RATE_LIMIT_WINDOW_MS, type Clock, type RateLimiter, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
-import { createHttpWebhookTransport, defaultDispatcherSettings, type MaintenanceIntervals, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
+import { defaultDispatcherSettings, type MaintenanceIntervals, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
 import { DEFAULT_PEOPLE_SETTINGS, PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq/core";
 import { createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
 import { createPgDeps, listenForOutboxDeliveries, PgRateLimiter, PLAN_CHANGED_CHANNEL, type PgDeps } from "@agentq/postgres";
 import { createRestApp, type OriginSettings, type ServedRequest } from "@agentq/rest";
-import { argon2PasswordHasher } from "./password.ts";
-import { aesGcmSecretSealer } from "./secret-sealer.ts";
+import { argon2PasswordHasher, aesGcmSecretSealer, createHttpWebhookTransport, type Logger } from "@agentq/runtime";
 import type postgres from "postgres";
-import type { Logger } from "./logger.ts";
 
 /** The message of the access-log line written for every request answered (`msg` in the JSON). */
 export const ACCESS_LOG_MESSAGE = "request served";

@@ -1,13 +1,7 @@
 import { DomainError, toErrorEnvelope } from "@agentq/core";
 import { listenHttp } from "@agentq/http";
 import { ACCESS_LOG_MESSAGE, composeService, listenForPlanChanges, type ComposedService } from "./compose.ts";
-import { openDatabase } from "./database.ts";
-import { publicBaseUrlOf, readEnv } from "./env.ts";
-import { createLogger } from "./logger.ts";
-import { createMailer } from "./mail/create-mailer.ts";
-import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
-import { loadSanctionsScreen } from "./sanctions-file.ts";
-import { loadSecrets } from "./secrets.ts";
+import { openDatabase, publicBaseUrlOf, readEnv, createLogger, createMailer, createOpenIdClientProvider, loadSanctionsScreen, loadSecrets } from "@agentq/runtime";
 
 const DRAIN_TIMEOUT_MS = 25_000;
 

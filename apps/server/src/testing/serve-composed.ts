@@ -2,11 +2,9 @@ import type { Clock, OidcProvider } from "@agentq/core";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { listenHttp } from "@agentq/http";
-import { createHttpWebhookTransport } from "@agentq/dispatcher";
 import { composeService, type ComposedService } from "../compose.ts";
-import { createLogger } from "../logger.ts";
-import { createSmtpMailer } from "../mail/smtp-mailer.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "./mail-receivers.ts";
+import { createHttpWebhookTransport, createLogger, createSmtpMailer } from "@agentq/runtime";
+import { startSmtpReceiver, type SmtpReceiver } from "@agentq/runtime/testing";
 
 /** The composed service (REST, MCP, the dashboard) on a real socket of 127.0.0.1, over its own test schema. */
 export interface ServedService {
