@@ -23,3 +23,8 @@ export { createHttpWebhookTransport } from "./webhooks/http-webhook-transport.ts
 export type { HttpWebhookTransportOptions, HostResolver } from "./webhooks/http-webhook-transport.ts";
 export { classifyAddress } from "./webhooks/address-policy.ts";
 export type { AddressClass } from "./webhooks/address-policy.ts";
+// The process wiring: the core deps of a serving process, and the one way a server process runs.
+export { createServiceDeps } from "./service-deps.ts";
+export type { ServiceDeps, ServiceDepsOptions } from "./service-deps.ts";
+export { ACCESS_LOG_MESSAGE, accessLogTo, isConnectionLoss, listenForPlanChanges, runService, runServiceProcess } from "./run-service.ts";
+export type { RunServiceOptions, ServedService, ServiceProcess, Stoppable } from "./run-service.ts";
