@@ -1,4 +1,4 @@
-import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError } from "@agentq/core";
+import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, requirePublicBaseUrl } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, Principal, RateLimitStatus } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
@@ -16,7 +16,7 @@ import { createToolServer } from "./tool-server.ts";
 export interface McpAppOptions {
   /**
    * The public base URL of the service (scheme, host, port), e.g. `https://agentq.example`;
-   * `/mcp` is appended. Default: `deps.publicBaseUrl`, else `http://127.0.0.1:8080`.
+   * `/mcp` is appended. Default: `deps.publicBaseUrl` (which must then be set).
    */
   publicBaseUrl?: string;
   /** Authenticates bearer credentials (default: `createAuthenticator(deps)`); pass the REST app's to share one credential cache. */
@@ -53,7 +53,7 @@ type Env = { Variables: { requestId: string; principal?: Principal } };
  * SVC_CSRF_REJECTED in the error envelope (DNS rebinding, DESIGN §2c).
  */
 export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<Env> {
-  const base = normalizeBaseUrl(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
+  const base = normalizeBaseUrl(options.publicBaseUrl ?? requirePublicBaseUrl(deps));
   const scopes = options.scopes ?? OPERATIONAL_SCOPES;
   const bindings = toolBindings(options.operations ?? OPERATIONS);
   const byName = new Map(bindings.map((b) => [b.tool.name, b]));

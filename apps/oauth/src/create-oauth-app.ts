@@ -1,4 +1,4 @@
-import { assertSafeStrings, handleTokenRequest, isDomainError, isOAuthError, oauthEndpoints, OAuthError, registerClient, revokeOAuthToken } from "@agentq/core";
+import { assertSafeStrings, handleTokenRequest, isDomainError, isOAuthError, oauthEndpoints, OAuthError, registerClient, requirePublicBaseUrl, revokeOAuthToken } from "@agentq/core";
 import type { CoreDeps, Principal } from "@agentq/core";
 import { accessLog, closeAfterUnreadBody, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, requestId, RouteTable, routeNotFound, type ServedRequest } from "@agentq/http";
 import { Hono } from "hono";
@@ -9,7 +9,7 @@ import { basicClientId, readBodyText, readFormParams } from "./read-oauth-body.t
 
 /** Options of the OAuth app. */
 export interface OAuthAppOptions {
-  /** The service's public base URL (default `deps.publicBaseUrl`, else http://127.0.0.1:8080); the issuer is its origin. */
+  /** The service's public base URL (default `deps.publicBaseUrl`, which must then be set); the issuer is its origin. */
   publicBaseUrl?: string;
   /** Told about server faults (not OAuth refusals), for logging; their messages never reach the client. */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
@@ -40,7 +40,7 @@ function oauthJson(c: Context<Env>, body: unknown, status: 200 | 201 | 400 | 401
  * get the service's SVC_ envelope. Every response carries X-Request-Id.
  */
 export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): Hono<Env> {
-  const endpoints = oauthEndpoints(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
+  const endpoints = oauthEndpoints(options.publicBaseUrl ?? requirePublicBaseUrl(deps));
   const metadata = authorizationServerMetadata(endpoints);
   const app = new Hono<Env>();
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));

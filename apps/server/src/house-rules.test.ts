@@ -117,4 +117,16 @@ describe("house rules: which package may import which", () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it("writes the service's default address once (@agentq/runtime's default-address.ts): no other production source has it as a literal", () => {
+    // Tests and test support may name it; so may the documented-commands checks, which match the docs' text.
+    const isProduction = (file: string) => !/\.test\.[a-z]+$|[/\\]testing[/\\]|[/\\]docs-commands[/\\]/.test(file);
+    const found: string[] = [];
+    for (const w of all) {
+      for (const file of sourceFiles(w.dir).filter(isProduction)) {
+        if (/["'`]https?:\/\/(?:127\.0\.0\.1|localhost):8080/.test(readFileSync(file, "utf8"))) found.push(relative(REPO_ROOT, file));
+      }
+    }
+    expect(found).toEqual([]);
+  });
 });

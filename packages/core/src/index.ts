@@ -10,6 +10,7 @@ export type { MailMessage } from "./mail/mail-message.ts";
 export { sendMail } from "./mail/send-mail.ts";
 export type { OidcAttempt, OidcIdentity, LinkedIdentity } from "./oidc/oidc-identity.ts";
 export type { CoreDeps, ServerSecrets, NoticeSettings } from "./deps.ts";
+export { requirePublicBaseUrl } from "./deps.ts";
 export { defineOperation } from "./operations/operation.ts";
 export type { Operation, OperationAuth, OperationContext, OperationResult, HttpMethod } from "./operations/operation.ts";
 export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState } from "./messaging/message.ts";

@@ -2,7 +2,8 @@
 // (DESIGN §1): the environment, the database opening, the server secrets, the logger, the argon2
 // hasher, the secret sealer, the mailers, the OIDC client, the sanctions file and the guarded
 // webhook transport. No app is imported here: apps import this package.
-export { readEnv, readCommandEnv, defaultPublicBaseUrl, publicBaseUrlOf } from "./env.ts";
+export { readEnv, readCommandEnv, publicBaseUrlOf } from "./env.ts";
+export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SERVICE_URL, defaultPublicBaseUrl } from "./default-address.ts";
 export type { ServerEnv, CommandEnv } from "./env.ts";
 export { openDatabase } from "./database.ts";
 export type { OpenDatabase } from "./database.ts";

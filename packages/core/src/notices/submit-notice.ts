@@ -1,5 +1,5 @@
 import { hashToken } from "../access/token.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import { RATE_LIMIT_WINDOW, RATE_LIMIT_WINDOW_MS, rateLimitWindowStart } from "../rate-limits/enforce-rate-limit.ts";
 import type { Notice } from "./notice.ts";
@@ -47,7 +47,7 @@ export async function submitNotice(deps: CoreDeps, p: { input: NoticeInput; clie
   await enforceIntakeLimit(deps, p.clientAddress);
   const submission = parseNoticeSubmission(p.input);
   const token = newNoticeToken();
-  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  const publicBaseUrl = requirePublicBaseUrl(deps);
   const notice = await deps.tx.run(async (stores) => {
     const now = deps.clock.now();
     const items = await resolveItems(stores.notices, submission.locations, { publicBaseUrl, cheapOnly: true });

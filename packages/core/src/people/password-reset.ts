@@ -1,6 +1,6 @@
 import type { Person } from "../access/model.ts";
 import { constantTimeEqual } from "../access/token.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import { isMailAddress, type MailMessage } from "../mail/mail-message.ts";
 import { HOUR_MS } from "../time/duration.ts";
@@ -29,7 +29,7 @@ export async function requestPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" 
   const email = parseEmail(input.email);
   const person = await deps.stores.people.findByEmail({ email });
   if (person === null) return { mail: null };
-  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  const publicBaseUrl = requirePublicBaseUrl(deps);
   return { mail: await issuePasswordResetLink(deps, person, { requestId: ctx.requestId, activity: "person.password_reset_requested", mailOf: (token) => passwordResetMail({ to: person.email, publicBaseUrl, token }) }) };
 }
 

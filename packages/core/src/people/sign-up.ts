@@ -1,5 +1,5 @@
 import type { Person, Workspace } from "../access/model.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import { isMailAddress, type MailMessage } from "../mail/mail-message.ts";
 import { HOUR_MS } from "../time/duration.ts";
@@ -87,7 +87,7 @@ export async function requestSignUp(deps: Pick<CoreDeps, "stores" | "tx" | "cloc
   const displayName = parseDisplayName(input.display_name);
   checkPassword(input.password, email);
   const passwordHash = await people.passwords.hash(input.password);
-  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  const publicBaseUrl = requirePublicBaseUrl(deps);
 
   const registered = await deps.stores.people.findByEmail({ email });
   if (registered !== null) {
