@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ERROR_CATALOGUE, toErrorEnvelope, type CoreDeps } from "@agentq/core";
-import { accessLog, closeAfterUnreadBody, createSessionEdge, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, reportFaultTo, requestId, RouteTable, routeNotFound, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, createSessionEdge, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, reportFaultTo, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono, type Context } from "hono";
 import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
@@ -37,6 +37,12 @@ export interface DashboardOptions {
   logger?: DashboardLogger;
   /** Where requests come from (trusted proxies, country header): the same settings as REST's. */
   origin?: OriginSettings;
+  /**
+   * Where the work after a sign-up's or a password reset's answer runs; default: one of this
+   * app's own, whose failures go to `logger`. The composition root passes the process's one
+   * (REST's too) so that stopping waits for it.
+   */
+  afterAnswer?: AfterAnswerWork;
 }
 
 /** The signed-in pages: every path under them needs a session. */
@@ -84,8 +90,9 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   app.use("*", sameOriginPosts(sessions));
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
-  registerAuthRoutes(app, kit, { sessions, oidcLabel, logger });
-  registerPasswordRoutes(app, kit, logger);
+  const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
+  registerAuthRoutes(app, kit, { sessions, oidcLabel, afterAnswer });
+  registerPasswordRoutes(app, kit, { sessions, afterAnswer });
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
   registerAccountRoutes(app, kit);

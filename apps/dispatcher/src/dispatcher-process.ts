@@ -28,7 +28,7 @@ export function startDispatcherProcess(env: DispatcherEnv, options: { allowLoopb
   const logger = pino({ level: env.logLevel, base: { service: "agentq-dispatcher" } });
   const secrets = loadDispatcherSecrets(env);
   const sql = postgres(env.databaseUrl, { max: 10, onnotice: () => undefined, connection: { application_name: "agentq-dispatcher" } });
-  const deps = createPgDeps({ sql, secrets });
+  const deps = Object.assign(createPgDeps({ sql, secrets }), { publicBaseUrl: env.publicBaseUrl, previousLogKeys: env.previousLogKeys });
   const transport = createHttpWebhookTransport(options.allowLoopbackForTests === true ? { allowLoopbackForTests: true } : {});
   const settings = defaultDispatcherSettings(transport, {
     wakeups: (wake) => listenForOutboxDeliveries(sql, wake),

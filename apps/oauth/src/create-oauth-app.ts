@@ -1,6 +1,6 @@
-import { assertSafeStrings, handleTokenRequest, isDomainError, isOAuthError, oauthEndpoints, OAuthError, registerClient, requirePublicBaseUrl, revokeOAuthToken } from "@agentq/core";
+import { assertSafeStrings, handleTokenRequest, isDomainError, isOAuthError, limitAnonymousRequest, oauthEndpoints, OAuthError, registerClient, requirePublicBaseUrl, revokeOAuthToken } from "@agentq/core";
 import type { CoreDeps, Principal } from "@agentq/core";
-import { accessLog, closeAfterUnreadBody, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, requestId, RouteTable, routeNotFound, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, requestId, requestOrigin, RouteTable, routeNotFound, trustedProxyMatcher, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
@@ -15,6 +15,8 @@ export interface OAuthAppOptions {
   onUnexpectedError?: (error: unknown, requestId: string) => void;
   /** Told about every request answered, for the access log (never bodies, tokens or query strings). */
   onRequestServed?: (entry: ServedRequest) => void;
+  /** Trusted proxies, for the client address of the per-address registration limit (default: none trusted). */
+  origin?: OriginSettings;
 }
 
 type Env = { Variables: { requestId: string; principal?: Principal } };
@@ -36,12 +38,16 @@ function oauthJson(c: Context<Env>, body: unknown, status: 200 | 201 | 400 | 401
  * - POST /oauth/token: authorization_code (PKCE S256) and refresh_token (rotating);
  * - POST /oauth/revoke: RFC 7009.
  * CORS is open on all four (browser-based MCP clients such as the Inspector call them). Refusals
- * are `{ error, error_description }` (RFC 6749 §5.2) with `no-store`; unknown paths and methods
- * get the service's SVC_ envelope. Every response carries X-Request-Id.
+ * are `{ error, error_description }` (RFC 6749 §5.2) with `no-store`; unknown paths and methods,
+ * and a registration past the client address's limit (429 SVC_RATE_LIMITED with Retry-After:
+ * ANONYMOUS_LIMITS.oauth_register; RFC 7591 has no error for it), get the service's SVC_
+ * envelope. Every response carries X-Request-Id.
  */
 export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): Hono<Env> {
   const endpoints = oauthEndpoints(options.publicBaseUrl ?? requirePublicBaseUrl(deps));
   const metadata = authorizationServerMetadata(endpoints);
+  const origin = options.origin ?? DEFAULT_ORIGIN_SETTINGS;
+  const isTrustedProxy = trustedProxyMatcher(origin.trustedProxies);
   const app = new Hono<Env>();
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
@@ -68,12 +74,13 @@ export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): H
     }),
   );
 
-  const openCors = cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["Content-Type", "Authorization", "MCP-Protocol-Version"], exposeHeaders: ["X-Request-Id", "WWW-Authenticate"], maxAge: 86_400 });
+  const openCors = cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["Content-Type", "Authorization", "MCP-Protocol-Version"], exposeHeaders: ["X-Request-Id", "WWW-Authenticate", "Retry-After"], maxAge: 86_400 });
   for (const path of [AUTHORIZATION_SERVER_METADATA_PATH, OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.use(path, openCors);
 
   app.get(AUTHORIZATION_SERVER_METADATA_PATH, (c) => c.json(metadata, 200, { "Cache-Control": "public, max-age=3600" }));
 
   app.post(OAUTH_PATHS.register, async (c) => {
+    await limitAnonymousRequest(deps, "oauth_register", requestOrigin(c, origin, isTrustedProxy).clientAddress);
     const type = c.req.header("Content-Type")?.split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") throw new OAuthError("invalid_client_metadata", "The registration must be application/json.");
     let body: unknown;

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, closeAfterUnreadBody, refuseUnsafeQuery, requestId, RouteTable, routeNotFound, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
+import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, refuseUnsafeQuery, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
 import type { RestEnv } from "./rest-env.ts";
@@ -38,10 +38,17 @@ export interface RestAppOptions {
   /** The source commit shown by GET /v1/version. */
   commit?: string;
   /**
-   * Where requests come from, for people's sign-up and sign-in (trusted proxies, the country
-   * header); default: no proxy trusted, no country header.
+   * Where requests come from, for people's sign-up and sign-in and the per-address limits of the
+   * anonymous routes (trusted proxies, the country header); default: no proxy trusted, no
+   * country header.
    */
   origin?: OriginSettings;
+  /**
+   * Where work that follows an answer runs (a password reset's or a sign-up's lookup, token and mail); default:
+   * one of this app's own, whose failures go to `logger`. The composition root passes the
+   * process's one so that stopping waits for it.
+   */
+  afterAnswer?: AfterAnswerWork;
 }
 
 const VERSION_PATH = "/v1/version";
@@ -96,8 +103,9 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
     return c.body(openApiText, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
 
-  registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger });
-  registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
+  const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
+  registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger, afterAnswer });
+  registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger, afterAnswer });
   registerOidcRoutes(app, routes, { core: coreDeps, sessions, logger });
   registerClosingRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
   registerCounterNoticeRoute(app, routes, { core: coreDeps, authenticator, sessions, logger });

@@ -11,7 +11,8 @@ export { sessionCookies, readCookie, setCookieHeader, clearCookieHeader } from "
 export { checkCookieWrite, fromOwnOrigin, changesState, refuseForeignOrigin } from "@agentq/http";
 export { requestOrigin, trustedProxyMatcher } from "@agentq/http";
 export type { SessionCookies } from "@agentq/http";
-export type { OriginSettings } from "@agentq/http";
+export type { AfterAnswerWork, OriginSettings } from "@agentq/http";
+export { afterAnswerWorkLoggedTo } from "@agentq/http";
 export { authenticateCaller } from "./people/authenticate-caller.ts";
 export { createSessionEdge } from "@agentq/http";
 export type { SessionEdge } from "@agentq/http";

@@ -1,14 +1,18 @@
 // Runs the REST API alone (`pnpm --filter @agentq/rest start`): /v1 on HOST:PORT, configured like
 // `pnpm start`. No background work runs here: run `pnpm start` or the dispatcher beside it. The
 // composition root of this process: runtime wires it, the REST app serves it.
+import { afterAnswerWorkLoggedTo } from "@agentq/http";
 import { accessLogTo, createServiceDeps, listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
 import { createRestApp } from "./app.ts";
 
 runServiceProcess(
   (wired) => {
     const { deps, authenticator } = createServiceDeps(wired.depsOptions);
+    // Work after an answer (sign-ups, password resets) is logged when it fails, and awaited when stopping.
+    const afterAnswer = afterAnswerWorkLoggedTo(wired.logger);
     const rest = createRestApp(deps, {
       authenticator,
+      afterAnswer,
       logger: wired.logger,
       onRequestServed: accessLogTo(wired.logger),
       origin: wired.origin,
@@ -17,7 +21,10 @@ runServiceProcess(
     return {
       fetch: (request, env) => rest.fetch(request, env),
       tasks: [() => listenForPlanChanges(wired.sql, deps, wired.logger)],
-      close: () => deps.close(),
+      close: async () => {
+        await afterAnswer.settled();
+        await deps.close();
+      },
     };
   },
   {

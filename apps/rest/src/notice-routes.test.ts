@@ -1,4 +1,3 @@
-import { InProcessRateLimiter } from "@agentq/core";
 import { bootstrapScenarioWorkspace, createInMemoryDeps, type InMemoryWorld } from "@agentq/core/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createRestApp } from "./app.ts";
@@ -20,7 +19,6 @@ let world: InMemoryWorld;
 let app: ReturnType<typeof createRestApp>;
 beforeEach(() => {
   world = createInMemoryDeps();
-  world.deps.rateLimiter = new InProcessRateLimiter();
   app = createRestApp(world.deps, { logger: recordingLogger() });
 });
 

@@ -5,7 +5,7 @@ import { PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq
 import { createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
 import { listenForOutboxDeliveries, type PgDeps } from "@agentq/postgres";
-import { createRestApp, type OriginSettings, type ServedRequest } from "@agentq/rest";
+import { afterAnswerWorkLoggedTo, createRestApp, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
 import { ACCESS_LOG_MESSAGE, createServiceDeps, type Logger } from "@agentq/runtime";
 import type postgres from "postgres";
 
@@ -16,6 +16,8 @@ export interface ComposedService {
   fetch(request: Request, env?: unknown): Response | Promise<Response>;
   /** Starts the background maintenance (sealer, sweeps) and the webhook outbox dispatcher; returns its stopper. */
   startBackground(): { stop(): Promise<void> };
+  /** Work that runs after an answer (a password reset's): `settled()` resolves when none is pending; stopping awaits it. */
+  afterAnswer: Pick<AfterAnswerWork, "settled">;
   /** Stops the LISTEN connection (the caller ends the pool). */
   close(): Promise<void>;
 }
@@ -59,22 +61,27 @@ export function composeService(p: {
   maintenance?: MaintenanceIntervals;
   /** The identity provider people may sign in with (SVC_OIDC_*); none by default. */
   oidc?: OidcProvider;
+  /** Verifier keys of the audit log's earlier checkpoint keys, still listed (SVC_LOG_PREVIOUS_KEYS); default none. */
+  previousLogKeys?: readonly string[];
   /** People's sign-in: settings (default: sign-up open, 30 min idle, 12 h absolute), request origin (trusted proxies, country header), password hasher (default argon2id). */
   people?: { settings?: PeopleSettings; origin?: OriginSettings; passwords?: PasswordHasher };
 }): ComposedService {
   const { deps, authenticator, rateLimiter, webhookTransport } = createServiceDeps({ ...p, ...(p.webhooks?.transport === undefined ? {} : { webhookTransport: p.webhooks.transport }) });
+  // Work after an answer (sign-ups, password resets; REST and the dashboard) is logged when it fails, never lost silently.
+  const afterAnswer = afterAnswerWorkLoggedTo(p.logger);
   // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
   const onRequestServed = (entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE);
-  const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
+  const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, afterAnswer, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   const mcp = createMcpApp(deps, {
     authenticator,
     publicBaseUrl: p.publicBaseUrl,
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
     onRequestServed,
   });
-  const dashboard = createDashboardApp(deps, { onRequestServed, logger: p.logger, ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
+  const dashboard = createDashboardApp(deps, { onRequestServed, logger: p.logger, afterAnswer, ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   const oauth = createOAuthApp(deps, {
     publicBaseUrl: p.publicBaseUrl,
+    ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }),
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "oauth fault"),
     onRequestServed,
   });
@@ -94,6 +101,8 @@ export function composeService(p: {
       const purgePeople = [
         { name: "purge-sign-in-failures", intervalMs: PEOPLE_LIMITS.throttleWindowMs, run: () => deps.stores.signInThrottle.purgeBefore({ before: new Date(deps.clock.now().getTime() - PEOPLE_LIMITS.throttleWindowMs) }) },
         { name: "purge-person-sessions", intervalMs: 60 * 60_000, run: () => deps.stores.personSessions.purgeBefore({ before: new Date(deps.clock.now().getTime() - 24 * 60 * 60_000) }) },
+        // The anonymous routes' counters (ANONYMOUS_LIMITS) once their window has ended.
+        { name: "purge-anonymous-limit-counters", intervalMs: PEOPLE_LIMITS.throttleWindowMs, run: () => deps.stores.anonymousLimits.purgeBefore({ before: deps.clock.now() }) },
       ];
       const purgeRateLimits = rateLimiter === undefined ? [] : [{ name: "purge-rate-limit-counters", intervalMs: RATE_LIMIT_WINDOW_MS, run: () => rateLimiter.purgeBefore({ before: new Date(deps.clock.now().getTime() - 5 * RATE_LIMIT_WINDOW_MS) }) }];
       return startPeriodicTasks([...maintenanceTasks(deps, p.maintenance), outboxDispatchTask(deps, defaultDispatcherSettings(webhookTransport, { wakeups: (wake) => listenForOutboxDeliveries(p.sql, wake), ...p.webhooks?.dispatch }), (pass) => logExhausted(p.logger, pass)), ...purgeRateLimits, ...purgePeople], {
@@ -101,6 +110,7 @@ export function composeService(p: {
         onWork: (task, count) => p.logger.debug({ task, count }, "background task did work"),
       });
     },
+    afterAnswer,
     close: () => deps.close(),
   };
 }

@@ -15,7 +15,11 @@ runServiceProcess(
     return {
       fetch: (request, env) => service.fetch(request, env),
       tasks: [() => service.startBackground(), () => listenForPlanChanges(wired.sql, service.deps, wired.logger)],
-      close: () => service.close(),
+      // Work that followed an answer (a password reset's mail) finishes before the pool closes.
+      close: async () => {
+        await service.afterAnswer.settled();
+        await service.close();
+      },
     };
   },
   { describe: { serves: "all", background: true } },

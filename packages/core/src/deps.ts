@@ -7,6 +7,11 @@ export interface ServerSecrets {
   pepper: Uint8Array;
   /** Key of the HMAC that signs paging cursors. */
   cursorKey: Uint8Array;
+  /**
+   * The 32-byte Ed25519 seed of the audit log's checkpoint key (DESIGN §2c Receipts), named
+   * `<PUBLIC_BASE_URL host>/agentq`.
+   */
+  logSeed: Uint8Array;
 }
 
 /** Everything a use case may reach: the ports, the clock, ids and secrets. */
@@ -31,6 +36,11 @@ export interface CoreDeps {
    * Optional only for processes that build no URL (the standalone dispatcher).
    */
   publicBaseUrl?: string;
+  /**
+   * Verifier keys (`<name>+<key hash>+<base64 key>`) of the audit log's earlier checkpoint keys,
+   * still listed for verification after a rotation (SVC_LOG_PREVIOUS_KEYS). Optional: none.
+   */
+  previousLogKeys?: readonly string[];
   /**
    * Per-minute request counters (DESIGN §5: the PostgreSQL adapter when several processes
    * serve one database). Optional: without it no rate limit applies and no X-RateLimit-*

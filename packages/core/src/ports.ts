@@ -17,6 +17,7 @@
  */
 import type { CallerGuard } from "./access/caller-guard.ts";
 import type { AuditEntry, NewAuditEntry } from "./audit/audit-entry.ts";
+import type { TreeNode } from "./audit/transparency-log/tree-coordinates.ts";
 import type { AiAccount, AiAccountState, Credential, Person, PersonSession, Role, Workspace, WorkspaceState } from "./access/model.ts";
 import type { IdempotencyRecord } from "./idempotency/idempotency-record.ts";
 import type { MessageRecord, MessageState, NewMessage } from "./messaging/message.ts";
@@ -184,15 +185,31 @@ export interface PersonSessionStore {
   purgeBefore(p: { before: Date }): Promise<number>;
 }
 
-/** Failed sign-ins counted per email and per client address, both as keyed hashes (DESIGN §2b). */
+/** How many attempts a window holds now, and when the oldest of them was made (null: none). */
+export interface ThrottleWindowCount {
+  count: number;
+  oldest: Date | null;
+}
+
+/**
+ * Sign-in, MFA and step-up attempts counted per email and per client address, both as keyed
+ * hashes (DESIGN §2b, §2c). An attempt takes its place in both windows before the password or
+ * code is checked; a successful one gives its place back, so what stays in a window are the
+ * failures (and the attempts still being checked).
+ */
 export interface SignInThrottleStore {
-  /** Records one failed sign-in at `at`. */
-  recordFailure(p: { id: string; emailKey: string; addressKey: string; at: Date }): Promise<void>;
-  /** Failures at or after `since` for the email and for the address: how many and the oldest. */
-  failuresSince(p: { emailKey: string; addressKey: string; since: Date }): Promise<{ email: { count: number; oldest: Date | null }; address: { count: number; oldest: Date | null } }>;
-  /** Forgets the email's failures (after a successful sign-in). */
-  clearEmail(p: { emailKey: string }): Promise<void>;
-  /** Deletes failures before `before`; returns how many. */
+  /**
+   * Admits one attempt, atomically: when the email's and the address's windows (attempts made at
+   * or after `since`) both hold fewer than their limits, records the attempt `id` at `at` and
+   * answers `admitted: true`; otherwise records nothing. The counts are those seen before this
+   * attempt. Concurrent calls for one email or one address are serialized (PostgreSQL: advisory
+   * transaction locks on the email key, then the address key), so of N concurrent attempts with
+   * room for k, exactly k are admitted. In a caller's transaction the locks are held until it ends.
+   */
+  admitAttempt(p: { id: string; emailKey: string; addressKey: string; at: Date; since: Date; emailLimit: number; addressLimit: number }): Promise<{ admitted: boolean; email: ThrottleWindowCount; address: ThrottleWindowCount }>;
+  /** Gives an admitted attempt's place back (it succeeded); no-op when it is gone. */
+  releaseAttempt(p: { id: string }): Promise<void>;
+  /** Deletes attempts made before `before`; returns how many. */
   purgeBefore(p: { before: Date }): Promise<number>;
 }
 
@@ -574,6 +591,55 @@ export interface AuditSealSession {
    * the chain, which is kept apart from the rows: audit rows are never updated once inserted.
    */
   appendLinks(p: { links: readonly AuditChainLink[]; sealedAt: Date }): Promise<void>;
+  /**
+   * Sealed rows with seq > afterSeq, in seq order, at most `limit` (as `AuditLog.readChain`, in
+   * this session's transaction): how the Merkle tree catches up with a chain sealed before the
+   * tree existed (migration 0019).
+   */
+  linkedRows(p: { afterSeq: number; limit: number }): Promise<AuditEntry[]>;
+  /** How many leaves the workspace's Merkle tree holds; leaf i is the row at seq i + 1. */
+  treeSize(): Promise<number>;
+  /** Stored hashes of the tree's complete subtrees, as `AuditTree.readHashes`, in this session's transaction. */
+  readTreeHashes(p: { nodes: readonly TreeNode[] }): Promise<Uint8Array[]>;
+  /**
+   * Appends leaves to the tree: leaf `firstLeaf + i` with `hashes[i]`, the hashes appending it
+   * stores (its leaf hash, then each subtree it completes, level by level: `TreeFrontier.append`).
+   * `firstLeaf` is the tree's size; a leaf is stored once (a second append of it throws).
+   */
+  appendTreeHashes(p: { firstLeaf: number; hashes: readonly (readonly Uint8Array[])[] }): Promise<void>;
+  /** Makes `checkpoint` the workspace's latest signed checkpoint (the sealer signs one per sealing transaction). */
+  publishCheckpoint(p: { checkpoint: StoredCheckpoint }): Promise<void>;
+  /**
+   * Takes the workspace off the tree's backlog (the workspaces whose chain migration 0019 found
+   * without a tree), once the tree has caught up with the chain or cannot (a linked row is gone).
+   */
+  treeCaughtUp(): Promise<void>;
+}
+
+/** A signed checkpoint of a workspace's log, as the sealer published it. */
+export interface StoredCheckpoint {
+  treeSize: number;
+  /** The tree's root hash (32 bytes). */
+  rootHash: Uint8Array;
+  /** The signed note (C2SP tlog-checkpoint), exactly as served. */
+  note: string;
+  signedAt: Date;
+}
+
+/**
+ * The read side of each workspace's Merkle tree over its audit rows in seq order (DESIGN §2c
+ * Receipts; docs/receipts.md): the hashes of complete subtrees, stored once by the sealer as it
+ * appends leaves, and the latest signed checkpoint. A proof reads O(log n) hashes in one call.
+ */
+export interface AuditTree {
+  /** The workspace's latest signed checkpoint, or null before the sealer has published one. */
+  latestCheckpoint(p: { workspaceId: string }): Promise<StoredCheckpoint | null>;
+  /**
+   * The stored hashes of complete subtrees, one per node, in the order asked, in one round trip.
+   * @throws Error when a node is not stored (beyond the tree): callers ask only for nodes inside
+   * a published checkpoint's tree.
+   */
+  readHashes(p: { workspaceId: string; nodes: readonly TreeNode[] }): Promise<Uint8Array[]>;
 }
 
 /** One link of a workspace's hash chain: the row it seals (`auditId`) at position `seq`. */
@@ -604,8 +670,11 @@ export interface AuditLog {
   timeline(p: { workspaceId: string; messageId: string }): Promise<AuditEntry[]>;
   /** Sealed rows in seq order, seq > afterSeq, at most limit (a link whose row is gone is skipped: a gap in seq). */
   readChain(p: { workspaceId: string; afterSeq: number; limit: number }): Promise<AuditEntry[]>;
-  /** Workspaces with unsealed rows (at most limit). */
-  workspacesWithUnsealed(p: { limit: number }): Promise<string[]>;
+  /**
+   * Workspaces the sealer has work in (at most limit): those with unsealed rows, and those whose
+   * Merkle tree has not caught up with a chain sealed before it existed (migration 0019's backlog).
+   */
+  workspacesToSeal(p: { limit: number }): Promise<string[]>;
   /**
    * Runs `fn` holding the workspace's seal lock (an advisory lock in PostgreSQL) inside one
    * transaction; returns null without running it when another sealer holds the lock.
@@ -767,6 +836,7 @@ export interface Stores {
   credentials: CredentialStore;
   messages: MessageStore;
   audit: AuditLog;
+  auditTree: AuditTree;
   idempotency: IdempotencyStore;
   webhooks: WebhookStore;
   outbox: WebhookOutbox;
@@ -781,6 +851,7 @@ export interface Stores {
   people: PersonStore;
   personSessions: PersonSessionStore;
   signInThrottle: SignInThrottleStore;
+  anonymousLimits: AnonymousLimitStore;
   lessons: LessonStore;
   candidates: LessonCandidateStore;
   rules: RuleStore;
@@ -881,13 +952,30 @@ export interface RateLimiter {
    * One statement in PostgreSQL; concurrent hits never lose a count.
    */
   hit(p: { workspaceId: string; credentialId: string; windowStart: Date; cost: number }): Promise<{ credential: number; workspace: number }>;
-  /**
-   * Adds `cost` to the counter of `key` in `bucket` for the window starting at `windowStart`
-   * (requests with no workspace, such as the public notice intake per client address) and
-   * returns the total after the hit. The key should be a keyed hash, not the address itself.
-   */
-  hitKey(p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number>;
   /** Drops the counters of windows that started before `before`; returns how many. */
+  purgeBefore(p: { before: Date }): Promise<number>;
+}
+
+/**
+ * Counters of anonymous requests (DESIGN §2c: sign-up, verify-email, password reset, OAuth
+ * registration, notice intake), per bucket and key: the key is a keyed hash of a client address
+ * (or of an email, for the reset mails one email may trigger), never the value itself. A key's
+ * window opens at its first counted request and lasts `windowMs`; the next request after it
+ * ends opens a new one. Always in PostgreSQL in the server, whatever SVC_RATE_LIMITER says, so
+ * every process on the database shares the counts (DESIGN §5).
+ */
+export interface AnonymousLimitStore {
+  /**
+   * Counts one request (`cost`) of `key` in `bucket` at `now` and returns the count of the
+   * current window after it and when that window ends; a window that ended at or before `now` is
+   * replaced by a new one opening at `now`. Every request counts, refused ones too (the window
+   * does not move, so a refused client gets in again when it ends). Atomic: ONE statement in
+   * PostgreSQL (an upsert on the (bucket, key) row; concurrent hits queue on that row lock for
+   * one statement), so N concurrent hits count N. Call it outside a transaction: inside one the
+   * row lock would be held until the transaction ends.
+   */
+  hit(p: { bucket: string; key: string; now: Date; windowMs: number; cost: number }): Promise<{ count: number; windowEndsAt: Date }>;
+  /** Deletes counters whose window ended before `before`; returns how many. */
   purgeBefore(p: { before: Date }): Promise<number>;
 }
 

@@ -23,7 +23,7 @@ it("applies every committed migration once into the target schema, even when sta
   const tables = await sql<{ table_name: string }[]>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`;
   expect(tables.map((t) => t.table_name)).toEqual(
     [
-      "__drizzle_migrations", "ai_accounts", "audit_chain", "audit_log", "audit_unsealed", "backlog_items", "build_sessions", "credentials", "decision_log_entries", "decision_source_amendments",
+      "__drizzle_migrations", "ai_accounts", "anonymous_limit_counters", "audit_chain", "audit_checkpoints", "audit_log", "audit_tree_backlog", "audit_tree_hashes", "audit_unsealed", "backlog_items", "build_sessions", "credentials", "decision_log_entries", "decision_source_amendments",
       "idempotency_keys", "lesson_candidates", "lesson_observations", "lessons", "messages", "notices", "oauth_authorization_codes", "oauth_clients", "oauth_grant_credentials", "oauth_grants",
       "oauth_refresh_tokens", "pending_sign_ups", "person_identities", "person_recovery_codes", "person_sessions", "person_tokens", "persons", "policies", "policy_acknowledgements",
       "policy_versions", "projects", "rate_limit_counters", "rules", "session_import_fingerprints", "session_import_rows", "session_imports", "session_state_events", "sign_in_failures",
@@ -38,7 +38,7 @@ it("applies every committed migration once into the target schema, even when sta
 
 it("0010 moves the sealed chains into audit_chain and queues the unsealed rows; audit_log keeps every row, without seal columns", async () => {
   const { sealAuditChain, verifyAuditChain } = await import("@agentq/core");
-  const { makeAuditEntry } = await import("@agentq/core/testing");
+  const { makeAuditEntry, TEST_PUBLIC_BASE_URL, TEST_SECRETS } = await import("@agentq/core/testing");
   const { PgAuditLog } = await import("./pg-audit-log.ts");
   const target = `t_migrate_0010_${randomBytes(4).toString("hex")}`;
   const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
@@ -75,11 +75,72 @@ it("0010 moves the sealed chains into audit_chain and queues the unsealed rows; 
       const moved = await audit.readChain({ workspaceId: "ws1", afterSeq: 0, limit: 10 });
       expect(moved.map((r) => r.id)).toEqual(rows.slice(0, 3).map((r) => r.id));
       expect(verifyAuditChain(moved)).toMatchObject({ ok: true, checked: 3 });
-      expect(await audit.workspacesWithUnsealed({ limit: 10 })).toEqual(["ws1"]);
-      expect(await sealAuditChain({ stores: { audit }, clock: { now: () => new Date(base) } }, "ws1")).toBe(1);
+      expect(await audit.workspacesToSeal({ limit: 10 })).toEqual(["ws1"]);
+      expect(await sealAuditChain({ stores: { audit }, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, "ws1")).toBe(1);
       const chain = await audit.readChain({ workspaceId: "ws1", afterSeq: 0, limit: 10 });
       expect(chain.map((r) => r.id)).toEqual(rows.map((r) => r.id));
       expect(verifyAuditChain(chain)).toMatchObject({ ok: true, checked: 4 });
+    } finally {
+      await scoped.end({ timeout: 5 });
+    }
+  } finally {
+    await sql`drop schema if exists ${sql(target)} cascade`;
+  }
+});
+
+it("0019 lists every sealed chain on the tree's backlog; the sealer then builds each tree and signs a checkpoint, rewriting no audit row or link", async () => {
+  const { auditChainHash, GENESIS_HASH, auditLogKeys, auditLeafHash, TreeFrontier, openNote, parseVerifierKey, sealAuditChains } = await import("@agentq/core");
+  const { makeAuditEntry, TEST_PUBLIC_BASE_URL, TEST_SECRETS } = await import("@agentq/core/testing");
+  const { PgAuditLog, PgAuditTree } = await import("./pg-audit-log.ts");
+  const target = `t_migrate_0019_${randomBytes(4).toString("hex")}`;
+  const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
+  const upTo = migrations.findIndex((m) => m.sql.join("\n").includes("audit_tree_hashes"));
+  expect(upTo).toBeGreaterThan(0);
+  const run = (statements: string[]) =>
+    sql.begin(async (tx) => {
+      await tx`select set_config('search_path', ${target}, true)`;
+      for (const s of statements) if (s.trim() !== "") await tx.unsafe(s);
+    });
+  try {
+    await sql`create schema ${sql(target)}`;
+    await run(migrations.slice(0, upTo).flatMap((m) => m.sql));
+    const scoped = postgres(testDatabaseUrl(), { max: 2, onnotice: () => undefined, connection: { search_path: target } });
+    try {
+      // Two workspaces' chains sealed before 0019 (links written as the earlier sealer wrote them), one row still unsealed.
+      const base = Date.now();
+      const audit = new PgAuditLog(scoped, scoped);
+      const frontiers = new Map<string, ReturnType<typeof TreeFrontier.empty>>();
+      for (const ws of ["wsA", "wsB"]) {
+        let prev = GENESIS_HASH;
+        const frontier = TreeFrontier.empty();
+        for (let i = 0; i < 5; i++) {
+          const r = makeAuditEntry(ws, { occurredAt: new Date(base + i), details: { i } });
+          await audit.append({ entry: r });
+          const hash = auditChainHash(prev, r, i + 1);
+          await scoped`insert into audit_chain (workspace_id, seq, audit_id, prev_hash, hash, sealed_at) values (${ws}, ${i + 1}, ${r.id}, ${prev}, ${hash}, ${new Date(base)})`;
+          await scoped`delete from audit_unsealed where audit_id = ${r.id}`;
+          frontier.append(auditLeafHash(r, i + 1));
+          prev = hash;
+        }
+        frontiers.set(ws, frontier);
+      }
+      const versions = async () => (await scoped<{ v: string }[]>`select xmin::text || ':' || id as v from audit_log union all select xmin::text || ':' || audit_id from audit_chain order by 1`).map((r) => r.v);
+      const before = await versions();
+      await run(migrations.slice(upTo).flatMap((m) => m.sql));
+      expect((await scoped<{ workspace_id: string }[]>`select workspace_id from audit_tree_backlog order by 1`).map((r) => r.workspace_id)).toEqual(["wsA", "wsB"]);
+      expect((await audit.workspacesToSeal({ limit: 10 })).sort()).toEqual(["wsA", "wsB"]);
+      const deps = { stores: { audit }, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL };
+      expect(await sealAuditChains(deps)).toBe(0);
+      expect(await audit.workspacesToSeal({ limit: 10 })).toEqual([]);
+      const tree = new PgAuditTree(scoped);
+      const verifier = parseVerifierKey(auditLogKeys(deps).signer.verifierKey);
+      for (const ws of ["wsA", "wsB"]) {
+        const checkpoint = await tree.latestCheckpoint({ workspaceId: ws });
+        expect(checkpoint?.treeSize).toBe(5);
+        expect(checkpoint?.rootHash).toEqual(frontiers.get(ws)?.root());
+        expect(openNote(checkpoint?.note ?? "", verifier === null ? [] : [verifier])).toMatchObject({ kind: "verified" });
+      }
+      expect(await versions()).toEqual(before);
     } finally {
       await scoped.end({ timeout: 5 });
     }

@@ -1,9 +1,10 @@
-import type { AuditEntry, AuditLog, AuditSealSession, NewAuditEntry } from "@agentq/core";
+import { storedWithLeaf, type AuditEntry, type AuditLog, type AuditSealSession, type AuditTree, type NewAuditEntry, type StoredCheckpoint, type TreeNode } from "@agentq/core";
 import type postgres from "postgres";
 import { translatePgError, withPgErrors } from "./pg-errors.ts";
 import {
-  auditLogAppendLinks, auditLogInsert, auditLogPreferIndexScans, auditLogRestorePlannerSettings, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesWithUnsealed,
+  auditLogAppendLinks, auditLogInsert, auditLogPreferIndexScans, auditLogRestorePlannerSettings, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesToSeal,
 } from "./queries/audit-log.ts";
+import { auditCheckpointsLatest, auditCheckpointsPublish, auditTreeBacklogRemove, auditTreeHashesAppend, auditTreeHashesRead, auditTreeHashesSize } from "./queries/audit-tree.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /** Parses a `positionOf` string back into its keyset (occurredAt, id); null when it is not one. */
@@ -17,7 +18,8 @@ function parsePosition(position: string): { occurredAt: Date; id: string } | nul
 
 /**
  * AuditLog on PostgreSQL: insert-only rows in `audit_log`, the chain's links in `audit_chain`,
- * the sealer's queue in `audit_unsealed` (filled by a trigger). Bound to the pool (`transaction: null`) or to one transaction; the
+ * the sealer's queue in `audit_unsealed` (filled by a trigger); the seal session also appends the
+ * workspace's Merkle tree (`audit_tree_hashes`) and replaces its checkpoint (`audit_checkpoints`). Bound to the pool (`transaction: null`) or to one transaction; the
  * seal lock is a transaction-scoped advisory lock, taken in a new transaction when bound to the
  * pool, or in the caller's transaction (held until it ends) when bound to one.
  */
@@ -51,8 +53,8 @@ export class PgAuditLog implements AuditLog {
     return withPgErrors(() => auditLogReadChain(this.sql, p));
   }
 
-  workspacesWithUnsealed(p: { limit: number }): Promise<string[]> {
-    return withPgErrors(() => auditLogWorkspacesWithUnsealed(this.sql, p));
+  workspacesToSeal(p: { limit: number }): Promise<string[]> {
+    return withPgErrors(() => auditLogWorkspacesToSeal(this.sql, p));
   }
 
   async withSealLock<T>(p: { workspaceId: string }, fn: (session: AuditSealSession) => Promise<T>): Promise<T | null> {
@@ -78,6 +80,12 @@ export class PgAuditLog implements AuditLog {
           await auditLogAppendLinks(tx, { workspaceId: p.workspaceId, links: q.links, queueCtids: ctids, sealedAt: q.sealedAt });
           for (const l of q.links) queueCtids.delete(l.auditId);
         },
+        linkedRows: (q) => auditLogReadChain(tx, { workspaceId: p.workspaceId, afterSeq: q.afterSeq, limit: q.limit }),
+        treeSize: () => auditTreeHashesSize(tx, p),
+        readTreeHashes: (q) => readTreeHashes(tx, p.workspaceId, q.nodes),
+        appendTreeHashes: (q) => auditTreeHashesAppend(tx, { workspaceId: p.workspaceId, firstLeaf: q.firstLeaf, hashes: q.hashes.map(concatHashes) }),
+        publishCheckpoint: (q) => auditCheckpointsPublish(tx, { workspaceId: p.workspaceId, checkpoint: q.checkpoint }),
+        treeCaughtUp: () => auditTreeBacklogRemove(tx, p),
       };
       const result = await fn(session);
       if (!ownTransaction) await auditLogRestorePlannerSettings(tx, replaced);
@@ -89,5 +97,36 @@ export class PgAuditLog implements AuditLog {
     } catch (e) {
       throw translatePgError(e);
     }
+  }
+}
+
+/** One leaf's stored hashes as one value (its row's `hashes`). */
+function concatHashes(hashes: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(32 * hashes.length);
+  for (const [i, h] of hashes.entries()) out.set(h, 32 * i);
+  return out;
+}
+
+/** The nodes' hashes from the rows of the leaves that stored them (one statement), in the order asked. */
+async function readTreeHashes(sql: SqlClient, workspaceId: string, nodes: readonly TreeNode[]): Promise<Uint8Array[]> {
+  const places = nodes.map(storedWithLeaf);
+  const rows = await auditTreeHashesRead(sql, { workspaceId, leafIndexes: [...new Set(places.map((w) => w.leafIndex))] });
+  return places.map(({ leafIndex, position }) => {
+    const hashes = rows.get(leafIndex);
+    if (hashes === undefined || hashes.length < 32 * (position + 1)) throw new Error(`audit tree hash of leaf ${leafIndex} at level ${position} is not stored`);
+    return hashes.slice(32 * position, 32 * (position + 1));
+  });
+}
+
+/** AuditTree on PostgreSQL: `audit_tree_hashes` and `audit_checkpoints`, written by PgAuditLog's seal session. */
+export class PgAuditTree implements AuditTree {
+  constructor(private readonly sql: SqlClient) {}
+
+  latestCheckpoint(p: { workspaceId: string }): Promise<StoredCheckpoint | null> {
+    return withPgErrors(() => auditCheckpointsLatest(this.sql, p));
+  }
+
+  readHashes(p: { workspaceId: string; nodes: readonly TreeNode[] }): Promise<Uint8Array[]> {
+    return withPgErrors(() => readTreeHashes(this.sql, p.workspaceId, p.nodes));
   }
 }

@@ -1,8 +1,9 @@
-import type { PlanStore, Policy, PolicyListItem, PolicyStore, RateLimiter, WorkspacePlan } from "@agentq/core";
+import type { AnonymousLimitStore, PlanStore, Policy, PolicyListItem, PolicyStore, RateLimiter, WorkspacePlan } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import { aiAccountsCountLive, auditLogCountMessagesSent, workspacePlansFind, workspacePlansUpsert } from "./queries/plans.ts";
 import { policiesAcknowledge, policiesFindCurrent, policiesListCurrent, policiesPublish, policiesUnacknowledgedRequired, policyAcknowledgementsList, policyVersionsFind } from "./queries/policies.ts";
-import { rateLimitCountersHit, rateLimitCountersHitKey, rateLimitCountersPurgeBefore } from "./queries/rate-limit-counters.ts";
+import { rateLimitCountersHit, rateLimitCountersPurgeBefore } from "./queries/rate-limit-counters.ts";
+import { anonymousLimitCountersHit, anonymousLimitCountersPurgeBefore } from "./queries/anonymous-limit-counters.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /** PolicyStore on PostgreSQL, bound to a pool or to one transaction. */
@@ -73,11 +74,23 @@ export class PgRateLimiter implements RateLimiter {
     return withPgErrors(() => rateLimitCountersHit(this.sql, p));
   }
 
-  hitKey(p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number> {
-    return withPgErrors(() => rateLimitCountersHitKey(this.sql, p));
+  purgeBefore(p: { before: Date }): Promise<number> {
+    return withPgErrors(() => rateLimitCountersPurgeBefore(this.sql, p));
+  }
+}
+
+/**
+ * AnonymousLimitStore on PostgreSQL: one counter row per bucket and key, shared by every process
+ * on the database (DESIGN §5). Bind it to the pool: a hit counts at once.
+ */
+export class PgAnonymousLimitStore implements AnonymousLimitStore {
+  constructor(private readonly sql: SqlClient) {}
+
+  hit(p: { bucket: string; key: string; now: Date; windowMs: number; cost: number }): Promise<{ count: number; windowEndsAt: Date }> {
+    return withPgErrors(() => anonymousLimitCountersHit(this.sql, p));
   }
 
   purgeBefore(p: { before: Date }): Promise<number> {
-    return withPgErrors(() => rateLimitCountersPurgeBefore(this.sql, p));
+    return withPgErrors(() => anonymousLimitCountersPurgeBefore(this.sql, p));
   }
 }

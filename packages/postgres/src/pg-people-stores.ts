@@ -1,4 +1,5 @@
-import type { Person, PersonMfa, PersonSession, PersonSessionStore, PersonStore, SignInThrottleStore, Workspace } from "@agentq/core";
+import type { Person, PersonMfa, PersonSession, PersonSessionStore, PersonStore, SignInThrottleStore, ThrottleWindowCount, Workspace } from "@agentq/core";
+import { atomically } from "./queries/atomically.ts";
 import { withPgErrors } from "./pg-errors.ts";
 import * as q from "./queries/people.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -67,17 +68,22 @@ export class PgPersonSessionStore implements PersonSessionStore {
   }
 }
 
-/** SignInThrottleStore on PostgreSQL. */
+/** SignInThrottleStore on PostgreSQL: each admission is one transaction (a savepoint inside a caller's) under the keys' advisory locks. */
 export class PgSignInThrottleStore implements SignInThrottleStore {
   constructor(private readonly sql: SqlClient) {}
-  recordFailure(p: { id: string; emailKey: string; addressKey: string; at: Date }): Promise<void> {
-    return withPgErrors(() => q.signInFailuresInsert(this.sql, p));
+  admitAttempt(p: { id: string; emailKey: string; addressKey: string; at: Date; since: Date; emailLimit: number; addressLimit: number }): Promise<{ admitted: boolean; email: ThrottleWindowCount; address: ThrottleWindowCount }> {
+    return withPgErrors(async () => {
+      const r = await atomically(this.sql, async (tx) => {
+        await q.signInFailuresLockKey(tx, { scope: "email", key: p.emailKey });
+        await q.signInFailuresLockKey(tx, { scope: "address", key: p.addressKey });
+        return q.signInFailuresAdmit(tx, p);
+      });
+      if ("kind" in r) throw new Error("unreachable: the admission never undoes itself");
+      return r;
+    });
   }
-  failuresSince(p: { emailKey: string; addressKey: string; since: Date }): Promise<{ email: { count: number; oldest: Date | null }; address: { count: number; oldest: Date | null } }> {
-    return withPgErrors(() => q.signInFailuresSince(this.sql, p));
-  }
-  clearEmail(p: { emailKey: string }): Promise<void> {
-    return withPgErrors(() => q.signInFailuresClearEmail(this.sql, p));
+  releaseAttempt(p: { id: string }): Promise<void> {
+    return withPgErrors(() => q.signInFailuresDelete(this.sql, p));
   }
   purgeBefore(p: { before: Date }): Promise<number> {
     return withPgErrors(() => q.signInFailuresPurgeBefore(this.sql, p));

@@ -1,14 +1,14 @@
 import type { Stores, TxRunner } from "@agentq/core";
 import type postgres from "postgres";
 import { PgAccountStore } from "./pg-account-store.ts";
-import { PgAuditLog } from "./pg-audit-log.ts";
+import { PgAuditLog, PgAuditTree } from "./pg-audit-log.ts";
 import { PgCredentialStore } from "./pg-credential-store.ts";
 import { translatePgError } from "./pg-errors.ts";
 import { PgIdempotencyStore } from "./pg-idempotency-store.ts";
 import { PgMessageStore } from "./pg-message-store.ts";
 import { SendBatcher } from "./pg-send-batcher.ts";
 import { PgWorkspaceStore } from "./pg-workspace-store.ts";
-import { PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
+import { PgAnonymousLimitStore, PgPlanStore, PgPolicyStore } from "./pg-guard-rail-stores.ts";
 import { PgWebhookOutbox, PgWebhookStore } from "./pg-webhook-store.ts";
 import { PgNoticeStore } from "./pg-notice-store.ts";
 import { PgPersonSessionStore, PgPersonStore, PgSignInThrottleStore } from "./pg-people-stores.ts";
@@ -28,6 +28,7 @@ export function createPgStores(sql: postgres.Sql): Stores {
     credentials: new PgCredentialStore(sql),
     messages: new PgMessageStore(sql, new SendBatcher(sql)),
     audit: new PgAuditLog(sql, sql),
+    auditTree: new PgAuditTree(sql),
     idempotency: new PgIdempotencyStore(sql),
     webhooks: new PgWebhookStore(sql),
     outbox: new PgWebhookOutbox(sql),
@@ -42,6 +43,7 @@ export function createPgStores(sql: postgres.Sql): Stores {
     people: new PgPersonStore(sql),
     personSessions: new PgPersonSessionStore(sql),
     signInThrottle: new PgSignInThrottleStore(sql),
+    anonymousLimits: new PgAnonymousLimitStore(sql),
     lessons: new PgLessonStore(sql),
     candidates: new PgLessonCandidateStore(sql),
     rules: new PgRuleStore(sql),
@@ -64,6 +66,7 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     credentials: new PgCredentialStore(tx),
     messages: new PgMessageStore(tx),
     audit: new PgAuditLog(tx, null),
+    auditTree: new PgAuditTree(tx),
     idempotency: new PgIdempotencyStore(tx),
     webhooks: new PgWebhookStore(tx),
     outbox: new PgWebhookOutbox(tx),
@@ -78,6 +81,7 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     people: new PgPersonStore(tx),
     personSessions: new PgPersonSessionStore(tx),
     signInThrottle: new PgSignInThrottleStore(tx),
+    anonymousLimits: new PgAnonymousLimitStore(tx),
     lessons: new PgLessonStore(tx),
     candidates: new PgLessonCandidateStore(tx),
     rules: new PgRuleStore(tx),

@@ -1,6 +1,7 @@
-import { sealAuditChain } from "@agentq/core";
+import { proveRecord, proveTree, sealAuditChain } from "@agentq/core";
+import { TEST_PUBLIC_BASE_URL, TEST_SECRETS } from "@agentq/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgAuditLog } from "./pg-audit-log.ts";
+import { PgAuditLog, PgAuditTree } from "./pg-audit-log.ts";
 import { systemClock } from "./pg-deps.ts";
 import { messagesAckBatchIfHeld } from "./queries/messages.ts";
 import { createTestSchema, type TestSchema } from "./testing/test-schema.ts";
@@ -23,7 +24,9 @@ beforeAll(async () => {
   await sql`insert into workspaces (id, name, owner_person_id, state, created_at) values (${WS}, 'plans', 'p', 'active', now())`;
   await sql`insert into ai_accounts (workspace_id, id, friendly_name, state, created_at, updated_at)
     values (${WS}, ${RECIPIENT}, 'recipient', 'active', now(), now()), (${WS}, ${OTHER}, 'other', 'active', now(), now())`;
-  for (const table of ["messages", "audit_log", "audit_unsealed", "audit_chain"]) await sql`alter table ${sql(table)} set (autovacuum_enabled = false)`;
+  for (const table of ["messages", "audit_log", "audit_unsealed", "audit_chain", "audit_tree_hashes", "audit_checkpoints"]) await sql`alter table ${sql(table)} set (autovacuum_enabled = false)`;
+  // The tree's statistics are taken while it is empty: the seal test below then grows it to 6,000 leaves.
+  await sql`analyze audit_tree_hashes`;
 });
 afterAll(async () => {
   await db.drop();
@@ -88,15 +91,47 @@ describe("plans that hold with stale statistics", () => {
       const startLog = await rowsRead(tx, "audit_log");
       const startQueue = await rowsRead(tx, "audit_unsealed");
       const inTx = new PgAuditLog(tx, null);
-      const sealed = await sealAuditChain({ stores: { audit: inTx }, clock: systemClock }, WS, { maxRows: 3_000 });
+      const sealed = await sealAuditChain({ stores: { audit: inTx }, clock: systemClock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, WS, { maxRows: 3_000 });
       return { sealed, readLog: (await rowsRead(tx, "audit_log")) - startLog, readQueue: (await rowsRead(tx, "audit_unsealed")) - startQueue };
     });
     expect(sealed).toBe(3_000);
     expect(readLog).toBeLessThan(2 * 3_000);
     expect(readQueue).toBeLessThan(2 * 3_000);
     // The rest seals through the pool's own transactions.
-    expect(await sealAuditChain({ stores: { audit }, clock: systemClock }, WS)).toBe(3_100);
+    expect(await sealAuditChain({ stores: { audit }, clock: systemClock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, WS)).toBe(3_100);
     const after = await sql<{ n: number }[]>`select count(*)::int as n from audit_unsealed where workspace_id = ${WS}`;
     expect(after[0]?.n).toBe(0);
+  });
+
+  it("the tree's statements read O(log n) stored rows, though the statistics predate the tree's 6,000 leaves", async () => {
+    const { sql } = db;
+    const tree = new PgAuditTree(sql);
+    const size = (await tree.latestCheckpoint({ workspaceId: WS }))?.treeSize ?? 0;
+    expect(size).toBeGreaterThan(6_000);
+    const read = await sql.begin(async (tx) => {
+      const start = await rowsRead(tx, "audit_tree_hashes");
+      const inTx = new PgAuditTree(tx);
+      const reader = (nodes: Parameters<PgAuditTree["readHashes"]>[0]["nodes"]) => inTx.readHashes({ workspaceId: WS, nodes });
+      // Several proofs, so a cached generic plan is exercised too.
+      for (const n of [0, 1_234, 4_095, size - 1]) await proveRecord(size, n, reader);
+      for (const n of [1, 777, 4_096, size - 1]) await proveTree(size, n, reader);
+      return (await rowsRead(tx, "audit_tree_hashes")) - start;
+    });
+    // Eight proofs of at most 2·log2(6,100) + 2 = 28 hashes each, one row per hash at most.
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(8 * 28);
+    // A seal pass reads the tree's right edge and its last leaf, not the tree.
+    await sql`
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select ${WS}, 'T' || lpad(i::text, 9, '0'), now() + interval '1 hour' + i * interval '1 millisecond', 'message.sent', ${OTHER}, null, 'message', 'x', null, '{}', false, null
+      from generate_series(1, 500) i`;
+    const sealRead = await sql.begin(async (tx) => {
+      const start = await rowsRead(tx, "audit_tree_hashes");
+      expect(await sealAuditChain({ stores: { audit: new PgAuditLog(tx, null) }, clock: systemClock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, WS)).toBe(500);
+      return (await rowsRead(tx, "audit_tree_hashes")) - start;
+    });
+    expect(sealRead).toBeGreaterThan(0);
+    expect(sealRead).toBeLessThan(50);
+    expect((await tree.latestCheckpoint({ workspaceId: WS }))?.treeSize).toBe(size + 500);
   });
 });

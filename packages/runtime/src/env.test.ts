@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { auditLogKeys } from "@agentq/core";
 import { publicBaseUrlOf, readEnv } from "./env.ts";
+import { deriveSecrets } from "./secrets.ts";
 
 describe("readEnv", () => {
   it("defaults: port 8080 on 127.0.0.1, embedded PostgreSQL, a pool of 4 connections, the in-process rate limiter", () => {
@@ -26,5 +28,21 @@ describe("readEnv", () => {
     expect(publicBaseUrlOf(readEnv({ HOST: "localhost", PORT: "0" }), 5000)).toBe("http://localhost:5000");
     // Set, it is what the clients use, whatever the socket: a proxy's address.
     expect(publicBaseUrlOf(readEnv({ PUBLIC_BASE_URL: "https://agentq.example/", PORT: "0" }), 41234)).toBe("https://agentq.example");
+  });
+
+  it("reads SVC_LOG_PREVIOUS_KEYS as verifier keys, and refuses an entry that is not one", () => {
+    const old = auditLogKeys({ secrets: deriveSecrets("an-earlier-server-secret-0123456789abcdef"), publicBaseUrl: "https://queue.example.com" }).signer.verifierKey;
+    const older = auditLogKeys({ secrets: deriveSecrets("an-even-older-server-secret-0123456789ab"), publicBaseUrl: "https://queue.example.com" }).signer.verifierKey;
+    expect(readEnv({}).previousLogKeys).toEqual([]);
+    expect(readEnv({ SVC_LOG_PREVIOUS_KEYS: ` ${old}, ${older}\n` }).previousLogKeys).toEqual([old, older]);
+    expect(() => readEnv({ SVC_LOG_PREVIOUS_KEYS: `${old},queue.example.com/agentq+00000000+AAAA` })).toThrow(/SVC_LOG_PREVIOUS_KEYS/);
+  });
+
+  it("derives a distinct log key from each server secret, the same in every process", () => {
+    const a = deriveSecrets("server-secret-one-0123456789abcdef0123456789");
+    expect(a.logSeed).toHaveLength(32);
+    expect(a.logSeed).not.toEqual(a.pepper);
+    expect(deriveSecrets("server-secret-one-0123456789abcdef0123456789").logSeed).toEqual(a.logSeed);
+    expect(deriveSecrets("server-secret-two-0123456789abcdef0123456789").logSeed).not.toEqual(a.logSeed);
   });
 });

@@ -1,5 +1,5 @@
 import addressparser from "nodemailer/lib/addressparser";
-import { DEFAULT_PEOPLE_SETTINGS, tryParseDurationMs, type PeopleSettings } from "@agentq/core";
+import { DEFAULT_PEOPLE_SETTINGS, parseVerifierKeyList, tryParseDurationMs, type PeopleSettings } from "@agentq/core";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SERVICE_URL, defaultPublicBaseUrl } from "./default-address.ts";
 
@@ -40,11 +40,17 @@ export interface ServerEnv {
   /**
    * SVC_RATE_LIMITER: `memory` (default: counters in this process, right for one server),
    * `postgres` (counters shared by every process on the database: set it when running several
-   * replicas) or `off` (no rate limits and no X-RateLimit-* headers, e.g. for benchmarks).
+   * replicas) or `off` (no per-credential or per-workspace limits and no X-RateLimit-* headers,
+   * e.g. for benchmarks; the anonymous routes' per-address limits stay on, in PostgreSQL).
    */
   rateLimiter: "memory" | "postgres" | "off";
   /** SVC_SANCTIONS_LIST: a JSON or CSV sanctions list read at start-up; null screens nobody out. */
   sanctionsListPath: string | null;
+  /**
+   * SVC_LOG_PREVIOUS_KEYS: verifier keys of the audit log's earlier checkpoint keys (after a new
+   * SVC_SECRET_KEY or PUBLIC_BASE_URL), still listed for verification (docs/receipts.md).
+   */
+  previousLogKeys: string[];
   /**
    * SMTP_URL (`smtp://user:pass@host:587`, `smtps://...:465`): mail goes through that SMTP server;
    * null writes each mail as an .eml file under `<dataDir>/mail/` instead (docs/people.md, Mail).
@@ -115,6 +121,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     commit: env.AGENTQ_COMMIT?.trim() || null,
     rateLimiter: readRateLimiter(env.SVC_RATE_LIMITER),
     sanctionsListPath: env.SVC_SANCTIONS_LIST?.trim() || null,
+    previousLogKeys: readPreviousLogKeys(env.SVC_LOG_PREVIOUS_KEYS),
     smtpUrl: readSmtpUrl(env.SMTP_URL),
     mailFrom: readMailFrom(env.MAIL_FROM, publicBaseUrl),
     noticeAgent: readNoticeAgent(env),
@@ -228,4 +235,13 @@ export function readCommandEnv(env: NodeJS.ProcessEnv = process.env): CommandEnv
     baseUrl: (env.SVC_BASE_URL?.trim() || DEFAULT_SERVICE_URL).replace(/\/+$/, ""),
     workingDir: env.INIT_CWD?.trim() || process.cwd(),
   };
+}
+
+/** SVC_LOG_PREVIOUS_KEYS, each entry checked to be a verifier key string. */
+function readPreviousLogKeys(value: string | undefined): string[] {
+  try {
+    return parseVerifierKeyList(value);
+  } catch (e) {
+    throw new Error(`SVC_LOG_PREVIOUS_KEYS: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

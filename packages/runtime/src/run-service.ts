@@ -149,6 +149,7 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
       secrets,
       publicBaseUrl,
       rateLimiter: env.rateLimiter,
+      previousLogKeys: env.previousLogKeys,
       mailer: mail.mailer,
       noticeAgent: env.noticeAgent,
       ...(env.oidc === null ? {} : { oidc: createOpenIdClientProvider(env.oidc) }),

@@ -31,8 +31,13 @@ export function loadSecrets(p: { secretKey: string | null; dataDir: string }): {
   return { secrets: deriveSecrets(master), source };
 }
 
-/** Derives the per-purpose keys from the master secret (HMAC-SHA-256 with a purpose label). */
+/**
+ * Derives the per-purpose keys from the master secret (HMAC-SHA-256 with a purpose label): the
+ * pepper, the cursor key, and the Ed25519 seed of the audit log's checkpoint key (label
+ * `agentq/audit-log-key/v1`; docs/receipts.md). A new SVC_SECRET_KEY is a new log key: list the
+ * old key's verifier key in SVC_LOG_PREVIOUS_KEYS.
+ */
 export function deriveSecrets(master: string): ServerSecrets {
   const derive = (purpose: string) => new Uint8Array(createHmac("sha256", master).update(`agentq/${purpose}/v1`).digest());
-  return { pepper: derive("pepper"), cursorKey: derive("cursor") };
+  return { pepper: derive("pepper"), cursorKey: derive("cursor"), logSeed: derive("audit-log-key") };
 }

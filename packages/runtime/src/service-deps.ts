@@ -21,6 +21,8 @@ export interface ServiceDepsOptions {
   noticeAgent?: NoticeSettings["designatedAgent"];
   /** The identity provider people may sign in with (SVC_OIDC_*); none by default. */
   oidc?: OidcProvider;
+  /** Verifier keys of the audit log's earlier checkpoint keys, still listed (SVC_LOG_PREVIOUS_KEYS); default none. */
+  previousLogKeys?: readonly string[];
   /** Sanctions screening of send participants (default: none). */
   sanctions?: SanctionsScreen;
   /** People's sign-in settings (default: sign-up open, 30 min idle, 12 h absolute) and password hasher (default argon2id). */
@@ -56,6 +58,7 @@ export function createServiceDeps(p: ServiceDepsOptions): ServiceDeps {
     credentialCache: authenticator,
     people: { passwords: p.people?.passwords ?? argon2PasswordHasher(), settings: p.people?.settings ?? DEFAULT_PEOPLE_SETTINGS, sealer: aesGcmSecretSealer(p.secrets.pepper) },
     publicBaseUrl: p.publicBaseUrl,
+    ...(p.previousLogKeys === undefined ? {} : { previousLogKeys: p.previousLogKeys }),
     noticeSettings: { designatedAgent: p.noticeAgent ?? null },
     ...(rateLimiter === undefined ? {} : { rateLimiter }),
     ...(p.sanctions === undefined ? {} : { sanctions: p.sanctions }),

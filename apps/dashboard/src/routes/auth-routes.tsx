@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { authenticateSession, isDomainError, requestSignUp, sendMail, signIn, signOut, verifyEmail, verifyMfaSignIn } from "@agentq/core";
-import { clearCookieHeader, readCookie, requestOrigin, setCookieHeader, type SessionEdge } from "@agentq/http";
+import { authenticateSession, isDomainError, signIn, signOut, verifyEmail, verifyMfaSignIn } from "@agentq/core";
+import { acceptSignUp, clearCookieHeader, readCookie, requestOrigin, setCookieHeader, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import { safeReturnTo } from "../return-to.ts";
 import type { DashboardEnv } from "../dashboard-env.ts";
@@ -16,8 +16,8 @@ export interface AuthPageDeps {
   sessions: SessionEdge;
   /** The OIDC button's label, or null when OIDC is not configured. */
   oidcLabel: string | null;
-  /** Where a sign-up mail that could not be handed over is logged (its reason only). */
-  logger: { error(fields: Record<string, unknown>, message: string): void };
+  /** Runs a sign-up's work (lookup, pending sign-up, mail) after its page is answered. */
+  afterAnswer: AfterAnswerWork;
 }
 
 /**
@@ -78,14 +78,9 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
     const form = await readForm(c);
     const values = { email: form.text("email"), workspace_name: form.text("workspace_name"), display_name: form.text("display_name") };
     try {
-      // Issue 25: the per-client-address limit of anonymous routes (DESIGN §2c) is taken here too, as on POST /v1/auth/sign-up.
-      const requested = await requestSignUp(kit.deps, { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) }, { origin: origin(c), requestId: c.get("requestId") });
-      // After the answer, as over REST: the page and its timing must not tell whether the address has an account.
-      const mail = requested.mail;
-      if (mail !== null) {
-        const requestId = c.get("requestId");
-        setImmediate(() => void sendMail(kit.deps, mail).catch((error: unknown) => deps.logger.error({ request_id: requestId, mail: "sign_up", reason: isDomainError(error) ? error.code : "unknown" }, "mail not sent")));
-      }
+      // The same path as POST /v1/auth/sign-up: the client address's sign_up limit first, and the work after the
+      // answer, so the page and its timing do not tell whether the address has an account.
+      await acceptSignUp({ core: kit.deps, afterAnswer: deps.afterAnswer }, { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) }, { origin: origin(c), requestId: c.get("requestId") });
       return kit.page(c, { title: "Check your mail" }, <SignUpSentPage email={values.email.trim().toLowerCase()} />);
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
@@ -98,7 +93,7 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
   app.post("/verify-email", async (c) => {
     const form = await readForm(c);
     try {
-      // Issue 25: the per-client-address limit of anonymous routes (DESIGN §2c) is taken here too, as on POST /v1/auth/verify-email.
+      // verifyEmail counts the client address's verify_email limit (DESIGN §2c), as on POST /v1/auth/verify-email.
       const r = await verifyEmail(kit.deps, { token: form.text("token") }, { origin: origin(c), requestId: c.get("requestId") });
       return redirect("/", [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);
     } catch (err) {

@@ -1,20 +1,23 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { confirmPasswordReset, requestPasswordReset, sendMail, SET_PASSWORD_PAGES } from "@agentq/core";
+import { confirmPasswordReset, SET_PASSWORD_PAGES } from "@agentq/core";
+import { acceptPasswordReset, requestOrigin, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
-import type { DashboardEnv, DashboardLogger } from "../dashboard-env.ts";
+import type { DashboardEnv } from "../dashboard-env.ts";
 import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { ForgotPasswordPage, SetPasswordPage, type SetPasswordPurpose } from "../pages/password-pages.tsx";
 
 /**
- * The pages of the mailed links (DESIGN §2b): "forgot your password?" (the same core use case as
- * POST /v1/auth/password-reset: the same answer whether or not the email has an account, the mail
- * sent after the answer), and the set-password pages the reset and invitation mails open
+ * The pages of the mailed links (DESIGN §2b): "forgot your password?" (the same path as
+ * POST /v1/auth/password-reset, `acceptPasswordReset`: the client address's limit, then the same
+ * answer whether or not the email has an account, the lookup, token, mail and audit row after
+ * it), and the set-password pages the reset and invitation mails open
  * (`/reset-password#token=...`, `/accept-invitation#token=...`: the token travels in the fragment
  * and a script of this origin fills it into the form; POST runs the same use case as
  * POST /v1/auth/password-reset/confirm, then the person signs in with the new password).
  */
-export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, logger: DashboardLogger): void {
+export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: { sessions: SessionEdge; afterAnswer: AfterAnswerWork }): void {
+  const origin = (c: Context<DashboardEnv>) => requestOrigin(c, deps.sessions.origin, (address) => deps.sessions.isTrustedProxy(address));
   const forgot = (c: Context<DashboardEnv>, p: Parameters<typeof ForgotPasswordPage>[0], status?: ReturnType<typeof refusalOf>["status"]) =>
     kit.page(c, { title: "Reset your password", status }, <ForgotPasswordPage {...p} />);
 
@@ -23,16 +26,7 @@ export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, lo
     const form = await readForm(c);
     const email = form.text("email");
     try {
-      const requested = await requestPasswordReset(kit.deps, { email }, { requestId: c.get("requestId") });
-      const message = requested.mail;
-      if (message !== null) {
-        // After the answer: whether and when a mail leaves must not show in the answer's timing.
-        setImmediate(() => {
-          sendMail(kit.deps, message).catch((error: unknown) => {
-            logger.error({ request_id: c.get("requestId"), mail: "password_reset", reason: error instanceof Error ? error.name : typeof error }, "mail not sent");
-          });
-        });
-      }
+      await acceptPasswordReset({ core: kit.deps, afterAnswer: deps.afterAnswer }, { email }, { origin: origin(c), requestId: c.get("requestId") });
       return forgot(c, { sent: true });
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
@@ -46,7 +40,7 @@ export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, lo
       const form = await readForm(c);
       const token = form.text("token");
       try {
-        await confirmPasswordReset(kit.deps, { token, password: form.raw("password") }, { requestId: c.get("requestId") });
+        await confirmPasswordReset(kit.deps, { token, password: form.raw("password") }, { origin: origin(c), requestId: c.get("requestId") });
         return new Response(null, { status: 303, headers: { Location: "/sign-in?password_set=1", "Cache-Control": "no-store" } });
       } catch (err) {
         const refusal = refusalOf(err, c.get("requestId"));

@@ -1,4 +1,4 @@
-import { authenticateSession, confirmTotp, enrollTotp, isDomainError, malformed, personView, personWorkspaceView, requestSignUp, sessionUnauthenticated, SIGN_UP_PLAN, signIn, signOut, stepUp, validateInput, verifyEmail, verifyMfaSignIn } from "@agentq/core";
+import { authenticateSession, confirmTotp, enrollTotp, isDomainError, malformed, personView, personWorkspaceView, sessionUnauthenticated, SIGN_UP_PLAN, signIn, signOut, stepUp, validateInput, verifyEmail, verifyMfaSignIn } from "@agentq/core";
 import type { CoreDeps } from "@agentq/core";
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import type { Context, Hono } from "hono";
@@ -6,8 +6,7 @@ import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
 import type { PlainRouteDescription } from "../openapi.ts";
 import type { RestEnv } from "../rest-env.ts";
-import { mailAfterAnswer } from "./logged-mail.ts";
-import { checkCookieWrite, refuseForeignOrigin, requestOrigin, clearCookieHeader, nodeBodyOf, readCookie, readJsonBody, setCookieHeader, type RouteTable, type SessionEdge } from "@agentq/http";
+import { acceptSignUp, checkCookieWrite, refuseForeignOrigin, requestOrigin, clearCookieHeader, nodeBodyOf, readCookie, readJsonBody, setCookieHeader, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const Email = Type.String({ minLength: 1, maxLength: 320, description: "The person's email address." });
 const Password = Type.String({ minLength: 1, maxLength: 1024, description: "12 to 256 characters; not a common password; not containing the email's local part." });
@@ -42,17 +41,19 @@ export interface AuthRouteDeps {
   core: CoreDeps;
   sessions: SessionEdge;
   logger: RestLogger;
+  /** Runs a sign-up's work after its answer. */
+  afterAnswer: AfterAnswerWork;
 }
 
 /** The auth routes as the OpenAPI document lists them (human routes, not MCP tools). */
 export const AUTH_ROUTE_DESCRIPTIONS: readonly PlainRouteDescription[] = [
   {
     method: "POST", path: "/v1/auth/sign-up", operationId: "sign_up", summary: "Sign up: mails a single-use link (PUBLIC_BASE_URL/verify-email#token=agq_ev_..., valid 24 hours) that proves the email; nothing is created until it is used. 202 whatever the address (an address with an account is mailed that instead).",
-    status: 202, requestBody: SignUpBody, response: { type: "object", required: ["verification"], properties: { verification: { type: "string", enum: ["sent"] } } }, errors: [400, 403, 413, 415, 503],
+    status: 202, requestBody: SignUpBody, response: { type: "object", required: ["verification"], properties: { verification: { type: "string", enum: ["sent"] } } }, errors: [400, 403, 413, 415, 429, 503],
   },
   {
     method: "POST", path: "/v1/auth/verify-email", operationId: "verify_email", summary: "Verify the email of a sign-up with the mailed token: creates the workspace (free plan) with the person as its owner; sets the session cookie. An unknown, used or expired token is 401; an address that got an account meanwhile is 409.",
-    status: 201, requestBody: VerifyEmailBody, response: { type: "object", properties: { person: { type: "object" }, workspace: { type: "object" } } }, errors: [400, 401, 403, 409, 413, 415, 503],
+    status: 201, requestBody: VerifyEmailBody, response: { type: "object", properties: { person: { type: "object" }, workspace: { type: "object" } } }, errors: [400, 401, 403, 409, 413, 415, 429, 503],
   },
   {
     method: "POST", path: "/v1/auth/sign-in", operationId: "sign_in", summary: "Sign in by email and password; sets the session cookie, or (MFA on) the pending-MFA cookie.",
@@ -118,19 +119,18 @@ export function registerAuthRoutes(app: Hono<RestEnv>, routes: RouteTable, deps:
   routes.add("POST", "/v1/auth/sign-up");
   app.post("/v1/auth/sign-up", handle(async (c) => {
     refuseForeignOrigin(c, deps.sessions.publicOrigin);
-    // Issue 25: the per-client-address limit of anonymous routes (DESIGN §2c) is taken here, before the body is read.
     const body = await readBody(c, SignUpBody);
-    const requested = await requestSignUp(deps.core, body, { origin: origin(c), requestId: c.get("requestId") });
-    // After the answer: whether the address has an account, and so which mail leaves, must not show.
-    mailAfterAnswer(deps, requested.mail, { requestId: c.get("requestId"), what: "sign_up" });
+    // The client address's sign_up limit (DESIGN §2c) is counted first in requestSignUp, before the body's work; the
+    // answer does not wait for the rest: whether the address has an account, and so which mail leaves, must not show.
+    await acceptSignUp({ core: deps.core, afterAnswer: deps.afterAnswer }, body, { origin: origin(c), requestId: c.get("requestId") });
     return json(202, { verification: "sent" });
   }));
 
   routes.add("POST", "/v1/auth/verify-email");
   app.post("/v1/auth/verify-email", handle(async (c) => {
     refuseForeignOrigin(c, deps.sessions.publicOrigin);
-    // Issue 25: the per-client-address limit of anonymous routes (DESIGN §2c) is taken here, before the body is read.
     const body = await readBody(c, VerifyEmailBody);
+    // verifyEmail counts the client address's verify_email limit (DESIGN §2c) before it looks at the token.
     const r = await verifyEmail(deps.core, body, { origin: origin(c), requestId: c.get("requestId") });
     return json(201, { person: personView(r.person), workspace: personWorkspaceView(r.workspace, SIGN_UP_PLAN) }, [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);
   }));

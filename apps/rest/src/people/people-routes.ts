@@ -1,4 +1,4 @@
-import { changePersonRole, confirmPasswordReset, invitePerson, listPeople, malformed, peopleListItem, removePerson, requestPasswordReset, resendInvitation } from "@agentq/core";
+import { changePersonRole, confirmPasswordReset, invitePerson, listPeople, malformed, peopleListItem, removePerson, resendInvitation } from "@agentq/core";
 import type { Authenticator, CoreDeps, MailMessage, Principal } from "@agentq/core";
 import { Type } from "@sinclair/typebox";
 import type { Context, Hono } from "hono";
@@ -9,8 +9,8 @@ import type { RestEnv } from "../rest-env.ts";
 import type { RouteTable } from "@agentq/http";
 import { json, readBody } from "./auth-routes.ts";
 import { authenticateCaller } from "./authenticate-caller.ts";
-import { mailAfterAnswer, sendLoggedMail } from "./logged-mail.ts";
-import { refuseForeignOrigin } from "@agentq/http";
+import { sendLoggedMail } from "./logged-mail.ts";
+import { acceptPasswordReset, refuseForeignOrigin, requestOrigin, type AfterAnswerWork } from "@agentq/http";
 import { clearCookieHeader } from "@agentq/http";
 import type { SessionEdge } from "@agentq/http";
 
@@ -38,11 +38,11 @@ const PERSON_ID = [{ name: "person_id", in: "path" as const, required: true, sch
 export const PEOPLE_ROUTE_DESCRIPTIONS: readonly PlainRouteDescription[] = [
   {
     method: "POST", path: "/v1/auth/password-reset", operationId: "request_password_reset", summary: "Mails a single-use password-reset link valid one hour to the address, when it has an account; 202 whatever the address.",
-    status: 202, requestBody: PasswordResetBody, response: { type: "object" }, errors: [400, 403, 413, 415],
+    status: 202, requestBody: PasswordResetBody, response: { type: "object" }, errors: [400, 403, 413, 415, 429],
   },
   {
     method: "POST", path: "/v1/auth/password-reset/confirm", operationId: "confirm_password_reset", summary: "Sets a new password with a mailed reset or invitation token; every session of the person ends.",
-    status: 204, requestBody: PasswordResetConfirmBody, response: null, errors: [400, 401, 403, 413, 415, 503],
+    status: 204, requestBody: PasswordResetConfirmBody, response: null, errors: [400, 401, 403, 413, 415, 429, 503],
   },
   { method: "GET", path: "/v1/people", operationId: "list_people", summary: "The people of the workspace (owner or admin session).", security: "session", response: { type: "object", properties: { items: { type: "array", items: PERSON } } }, errors: [401, 403, 503] },
   {
@@ -66,18 +66,23 @@ export interface PeopleRouteDeps {
   authenticator: Pick<Authenticator, "authenticate">;
   sessions: SessionEdge;
   logger: RestLogger;
+  /** Runs a reset's work after its answer. */
+  afterAnswer: AfterAnswerWork;
 }
 
 /**
  * Registers the password-reset routes under /v1/auth and the people routes under /v1/people
  * (DESIGN §2b). The people routes take a person's session cookie only (an owner's or admin's;
- * a credential gets 403 SVC_TIER_INSUFFICIENT), with the origin check on writes. Mails go out
- * after the change has committed: a reset's after the answer (202 whatever the address, in
- * about the same time), an invitation's before it (`invitation.mailed` says whether it was
- * handed over). A mail failure is logged with its reason only.
+ * a credential gets 403 SVC_TIER_INSUFFICIENT), with the origin check on writes. A reset request
+ * answers 202 once the per-address limit and the email's form are checked, and its whole work
+ * (lookup, token, mail, audit row) runs after the answer (`afterAnswer`), so the answer is the
+ * same, in the same time, whatever the address. An invitation's mail goes out before its answer
+ * (`invitation.mailed` says whether it was handed over). A mail failure is logged with its
+ * reason only (never the address).
  */
 export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, deps: PeopleRouteDeps): void {
-  const { core, logger, sessions } = deps;
+  const { core, logger, sessions, afterAnswer } = deps;
+  const origin = (c: Context<RestEnv>) => requestOrigin(c, sessions.origin, sessions.isTrustedProxy);
   const handle = (run: (c: Context<RestEnv>) => Promise<Response>) => async (c: Context<RestEnv>) => {
     try {
       return await run(c);
@@ -103,8 +108,8 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
   app.post("/v1/auth/password-reset", handle(async (c) => {
     refuseForeignOrigin(c, sessions.publicOrigin);
     const body = await readBody(c, PasswordResetBody);
-    const requested = await requestPasswordReset(core, body, { requestId: requestId(c) });
-    mailAfterAnswer(deps, requested.mail, { requestId: requestId(c), what: "password_reset" });
+    // The answer does not wait for the work: whether the email has an account, and whether a mail leaves, must not show in the answer or its timing.
+    await acceptPasswordReset({ core, afterAnswer }, body, { origin: origin(c), requestId: requestId(c) });
     return json(202, { message: "If this address has an account, a link to reset its password is on its way; it works once, within one hour." });
   }));
 
@@ -112,7 +117,7 @@ export function registerPeopleRoutes(app: Hono<RestEnv>, routes: RouteTable, dep
   app.post("/v1/auth/password-reset/confirm", handle(async (c) => {
     refuseForeignOrigin(c, sessions.publicOrigin);
     const body = await readBody(c, PasswordResetConfirmBody);
-    await confirmPasswordReset(core, body, { requestId: requestId(c) });
+    await confirmPasswordReset(core, body, { origin: origin(c), requestId: requestId(c) });
     const headers = new Headers({ "Cache-Control": "no-store" });
     for (const cookie of clearCookies) headers.append("Set-Cookie", cookie);
     return new Response(null, { status: 204, headers });

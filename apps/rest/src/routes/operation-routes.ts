@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { nodeBodyOf, readCookie, readJsonBody, toHonoPath, type RouteTable, type SessionEdge } from "@agentq/http";
+import { nodeBodyOf, readCookie, readJsonBody, requestOrigin, toHonoPath, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -89,19 +89,11 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
       return request.signal;
     },
     onRateLimit,
-    clientAddress: clientAddressOf(c),
+    // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in).
+    clientAddress: requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy).clientAddress,
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
   return renderResult(result);
-}
-
-/**
- * The client's address: the socket's peer when served by @hono/node-server, else null (in-process
- * requests). Forwarded headers are not trusted here.
- */
-function clientAddressOf(c: Context<RestEnv>): string | null {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? null;
 }
 
 // The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay

@@ -77,6 +77,11 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
 
   // README.md: the curl walk-through
   "pnpm start &": { kind: "the-server" },
+  // docs/receipts.md: the Go verifier
+  "cd tooling/receipts-verifier-go": { kind: "not-run", reason: "the block builds and runs the Go verifier on files a reader saved; apps/server/src/receipts-go-verifier.pg.test.ts builds the same program the same way and runs it on every case" },
+  "GO111MODULE=off GOPATH=/usr/share/gocode go build -o receipts-verifier .": { kind: "not-run", reason: "built by apps/server/src/receipts-go-verifier.pg.test.ts with these settings (into a temp folder, not the source tree)" },
+  './receipts-verifier -key "$(cat log-key.txt)" receipt receipt.json': { kind: "not-run", reason: "needs a receipt and the log key the routes will serve (issue 32); the receipts test runs the verifier on receipts from the real store" },
+  "./receipts-verifier -key NEW_KEY -key OLD_KEY consistency bundle.json": { kind: "not-run", reason: "needs two checkpoints a client kept; the receipts test runs the verifier on consistency bundles from the real store" },
   // docs/oauth.md: the Inspector's CLI with a token from the flow
   'npx @modelcontextprotocol/inspector --cli https://agentq.example.com/mcp --transport http --header "Authorization: Bearer agq_op_..." --method tools/list': { kind: "not-run", reason: "needs an access token from a person's consent and the npm registry; oauth-mcp-client.pg.test.ts runs the same Inspector CLI (the dev dependency) with a token the flow issued" },
   "UPDATE_SCREENSHOTS=1 pnpm vitest run apps/server/src/dashboard/": { kind: "not-run", reason: "rewrites the committed screenshots of docs/dashboard.md; the same browser tests run in pnpm test without the variable" },

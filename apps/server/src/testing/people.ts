@@ -46,6 +46,24 @@ async function expectCookie(res: Response, what: string): Promise<SignedInPerson
 }
 
 /**
+ * The origin settings of a test server that trusts X-Forwarded-For from loopback peers, so a test
+ * may speak from client addresses of its own (`freshClientAddress`).
+ */
+export const TRUSTED_LOOPBACK = { trustedProxies: ["127.0.0.1/32", "::1/128"], countryHeader: null } as const;
+
+let clientAddressSeq = 0;
+
+/**
+ * An X-Forwarded-For header naming a client address no other call of this test process used
+ * (2001:db8::/32, the documentation prefix): honoured by a server that trusts the loopback proxy
+ * (`TRUSTED_LOOPBACK`), so each sign-up counts against its own per-address limits (DESIGN §2c).
+ */
+export function freshClientAddress(): Record<string, string> {
+  clientAddressSeq += 1;
+  return { "X-Forwarded-For": `2001:db8:5::${clientAddressSeq.toString(16)}` };
+}
+
+/**
  * Where a test reads the mails its server sent: an SMTP receiver (`startSmtpReceiver`) or an
  * InMemoryMailer (both answer `to(address)`), or the .eml folder of a server without SMTP_URL
  * (`<AGENTQ_DATA_DIR>/mail`).
@@ -72,21 +90,24 @@ export async function nextMailTo(inbox: TestInbox, address: string, seen: number
 /**
  * Signs a person up over HTTP as a person does (DESIGN §2c): POST /v1/auth/sign-up (202), the
  * mailed link's token read from `inbox`, POST /v1/auth/verify-email with it; throws unless that
- * answers 201 with a session cookie.
+ * answers 201 with a session cookie. Both requests carry `headers`, by default an
+ * X-Forwarded-For of their own (`freshClientAddress`), so that the many sign-ups of one test
+ * file stay under the per-address limits of sign-up and verify-email when the server trusts the
+ * loopback proxy (`TRUSTED_LOOPBACK`; serveComposed does).
  */
-export async function signUpPerson(baseUrl: string, p: { email: string; password: string; workspaceName: string; displayName?: string; inbox: TestInbox }): Promise<SignedInPerson> {
+export async function signUpPerson(baseUrl: string, p: { email: string; password: string; workspaceName: string; displayName?: string; inbox: TestInbox }, headers: Record<string, string> = freshClientAddress()): Promise<SignedInPerson> {
   const address = p.email.trim().toLowerCase();
   const seen = (await mailsTo(p.inbox, address)).length;
   const asked = await fetch(`${baseUrl}/v1/auth/sign-up`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...headers },
     body: JSON.stringify({ email: p.email, password: p.password, workspace_name: p.workspaceName, ...(p.displayName === undefined ? {} : { display_name: p.displayName }) }),
   });
   if (asked.status !== 202) throw new Error(`sign-up answered ${asked.status}: ${await asked.text()}`);
   const mail = await nextMailTo(p.inbox, address, seen);
   const token = signUpTokenIn(mail.text);
   if (token === null) throw new Error(`the mail to ${address} carries no verification link (is the address registered?)`);
-  const res = await fetch(`${baseUrl}/v1/auth/verify-email`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+  const res = await fetch(`${baseUrl}/v1/auth/verify-email`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ token }) });
   return expectCookie(res, "verify-email");
 }
 

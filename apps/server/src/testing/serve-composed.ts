@@ -1,10 +1,12 @@
-import type { Clock, OidcProvider } from "@agentq/core";
+import type { Clock, Mailer, OidcProvider } from "@agentq/core";
+import type { OriginSettings } from "@agentq/rest";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { listenHttp } from "@agentq/http";
 import { composeService, type ComposedService } from "../compose.ts";
 import { createHttpWebhookTransport, createLogger, createSmtpMailer } from "@agentq/runtime";
 import { startSmtpReceiver, type SmtpReceiver } from "@agentq/runtime/testing";
+import { TRUSTED_LOOPBACK } from "./people.ts";
 
 /** The composed service (REST, MCP, the dashboard) on a real socket of 127.0.0.1, over its own test schema. */
 export interface ServedService {
@@ -22,10 +24,13 @@ export interface ServedService {
  * Serves `composeService` as `pnpm start` does (`listenHttp`: the same timeouts), on a free port whose address is the public base
  * URL (so same-origin checks see the browser's Origin as the service's own), with the background
  * work off unless asked for, the given clock (else the system clock), webhooks to loopback
- * receivers allowed when asked for, mail through SMTP to a real receiver on 127.0.0.1 (`smtp`),
- * and an OIDC identity provider when `oidc` makes one for the service's address.
+ * receivers allowed when asked for, mail through SMTP to a real receiver on 127.0.0.1 (`smtp`)
+ * unless `mailer` replaces it (a test that holds mails back), an OIDC identity provider when `oidc` makes one for the service's address, and the given
+ * origin settings; by default X-Forwarded-For is trusted from loopback peers (`TRUSTED_LOOPBACK`),
+ * so that tests may speak from client addresses of their own (`signUpPerson` does, to stay
+ * under the per-address limits of the anonymous routes).
  */
-export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock; oidc?: (baseUrl: string) => Promise<OidcProvider> } = {}): Promise<ServedService> {
+export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock; mailer?: Mailer; oidc?: (baseUrl: string) => Promise<OidcProvider>; origin?: OriginSettings } = {}): Promise<ServedService> {
   const db = await createTestSchema({ max: 5 });
   const smtp = await startSmtpReceiver();
   // The service needs the port in its public base URL, so it is composed once the socket listens.
@@ -40,8 +45,9 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     logger: createLogger("silent"),
     rateLimiter: options.rateLimiter ?? "off",
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    mailer: createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@agentq.test>" }),
+    mailer: options.mailer ?? createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@agentq.test>" }),
     ...(oidc === undefined ? {} : { oidc }),
+    people: { origin: options.origin ?? TRUSTED_LOOPBACK },
     // Tests send webhook traffic only to 127.0.0.1: loopback is let through by the transport's test-only option.
     ...(options.loopbackWebhooks === true ? { webhooks: { transport: createHttpWebhookTransport({ allowLoopbackForTests: true }), dispatch: { pollIntervalMs: 50 } } } : {}),
   });

@@ -31,5 +31,10 @@ export function canonicalAuditRow(row: NewAuditEntry, seq: number): string {
 
 /** The chain hash of a row: SHA-256 (hex) of the previous row's hash followed by the canonical row. */
 export function auditChainHash(prevHash: string, row: NewAuditEntry, seq: number): string {
-  return bytesToHex(sha256(utf8ToBytes(prevHash + canonicalAuditRow(row, seq))));
+  return auditChainHashOfCanonical(prevHash, canonicalAuditRow(row, seq));
+}
+
+/** `auditChainHash` from the row's canonical form already computed (the sealer hashes it into the tree too). */
+export function auditChainHashOfCanonical(prevHash: string, canonicalRow: string): string {
+  return bytesToHex(sha256(utf8ToBytes(prevHash + canonicalRow)));
 }

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { DomainError, malformed } from "../errors.ts";
 import { isUlid } from "../ids.ts";
+import { ANONYMOUS_LIMITS } from "../rate-limits/anonymous-limits.ts";
 import { DMCA_CATEGORY, DSA_CATEGORIES, LOCATION_TYPES, NAMELESS_CATEGORY, type NoticeKind, type NoticeLocation, type NoticeSubmission } from "./notice.ts";
 import { assertPlainText } from "./plain-text.ts";
 
@@ -16,8 +17,8 @@ export const NOTICE_LIMITS = {
   locations: 20,
   /** Supplements per notice. */
   supplements: 10,
-  /** Notices accepted per client address per minute (429 SVC_RATE_LIMITED past it). */
-  intakePerAddressPerMinute: 5,
+  /** Notices accepted per client address per minute (429 SVC_RATE_LIMITED past it): ANONYMOUS_LIMITS.notice_intake. */
+  intakePerAddressPerMinute: ANONYMOUS_LIMITS.notice_intake.limit,
 } as const;
 
 const shortText = (description: string) => Type.String({ minLength: 1, maxLength: NOTICE_LIMITS.shortTextChars, description });

@@ -1,10 +1,8 @@
-import { hashToken } from "../access/token.ts";
 import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
-import { DomainError } from "../errors.ts";
-import { RATE_LIMIT_WINDOW, RATE_LIMIT_WINDOW_MS, rateLimitWindowStart } from "../rate-limits/enforce-rate-limit.ts";
+import { limitAnonymousRequest } from "../rate-limits/anonymous-limits.ts";
 import type { Notice } from "./notice.ts";
 import { auditStep } from "./notice-lifecycle.ts";
-import { NOTICE_LIMITS, parseNoticeSubmission, type NoticeInput } from "./notice-elements.ts";
+import { parseNoticeSubmission, type NoticeInput } from "./notice-elements.ts";
 import { newNoticeToken, noticeTokenHash } from "./notice-token.ts";
 import { affectedWorkspaceOf, resolveItems } from "./resolve-items.ts";
 import { deliverNoticeMails, receiptMails } from "./notice-mails.ts";
@@ -17,34 +15,18 @@ export interface SubmitNoticeResponse {
 }
 
 /**
- * Counts one intake request of the client address (a keyed hash of it, never the address) and
- * refuses it past NOTICE_LIMITS.intakePerAddressPerMinute. Without a rate limiter (SVC_RATE_LIMITER=off)
- * nothing is counted.
- * @throws DomainError 429 SVC_RATE_LIMITED with Retry-After and details {bucket, limit, window}.
- */
-export async function enforceIntakeLimit(deps: Pick<CoreDeps, "rateLimiter" | "clock" | "secrets">, clientAddress: string | null): Promise<void> {
-  if (deps.rateLimiter === undefined) return;
-  const now = deps.clock.now();
-  const windowStart = rateLimitWindowStart(now);
-  const key = hashToken(deps.secrets.pepper, `notice-intake:${clientAddress ?? "unknown"}`);
-  const count = await deps.rateLimiter.hitKey({ bucket: "notice_intake", key, windowStart, cost: 1 });
-  const limit = NOTICE_LIMITS.intakePerAddressPerMinute;
-  if (count <= limit) return;
-  const retryAfterSeconds = Math.max(1, Math.ceil((windowStart.getTime() + RATE_LIMIT_WINDOW_MS - now.getTime()) / 1000));
-  throw new DomainError("SVC_RATE_LIMITED", `At most ${limit} notices per minute from one address; retry after ${retryAfterSeconds} s.`, { bucket: "client_address", limit, window: RATE_LIMIT_WINDOW }, { retryAfterSeconds });
-}
-
-/**
  * POST /v1/notices (public, no credential): checks the notice (text only, every element of its
  * kind), stores it as `received` with a new status token (only its keyed hash is kept) and
  * answers 201 whether or not the located items exist: nothing in the answer, its status or its
  * timing tells what exists. Locations that name their workspace are resolved at once, and the
  * receipt is audited in that workspace, withheld from its audit view until disclosure; the rest
  * are resolved by the operator's review. The receipt is mailed to the notifier after the commit.
- * @throws DomainError SVC_RATE_LIMITED, SVC_MALFORMED_REQUEST (details.missing_elements, or details.field).
+ * Counted first against the client address's `notice_intake` limit (ANONYMOUS_LIMITS: 5 a minute,
+ * shared by every process on the database, whatever SVC_RATE_LIMITER says).
+ * @throws DomainError SVC_RATE_LIMITED (details.bucket "notice_intake"), SVC_MALFORMED_REQUEST (details.missing_elements, or details.field).
  */
 export async function submitNotice(deps: CoreDeps, p: { input: NoticeInput; clientAddress: string | null; requestId: string | null }): Promise<SubmitNoticeResponse> {
-  await enforceIntakeLimit(deps, p.clientAddress);
+  await limitAnonymousRequest(deps, "notice_intake", p.clientAddress);
   const submission = parseNoticeSubmission(p.input);
   const token = newNoticeToken();
   const publicBaseUrl = requirePublicBaseUrl(deps);

@@ -32,8 +32,9 @@ export interface OperationContext {
   /** SHA-256 fingerprint of method + path + canonical body, computed by the edge. */
   fingerprint: string;
   /**
-   * The client's address as the edge sees it (the socket's peer), for per-address limits of
-   * public operations; null when unknown (in-process calls).
+   * The client's address as the edge sees it (the socket's peer, or the first X-Forwarded-For hop
+   * when the socket is a trusted proxy), for per-address limits of public operations; null or
+   * "unknown" when there is none (in-process calls).
    */
   clientAddress?: string | null;
   /** Aborts long waits when the client goes away or the server drains. */

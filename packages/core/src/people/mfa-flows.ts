@@ -6,7 +6,7 @@ import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, totpStep
 import { personAuditEntry } from "./people-audit.ts";
 import { PEOPLE_LIMITS, type RequestOrigin } from "./people-settings.ts";
 import { requirePeople } from "./require-people.ts";
-import { checkSignInThrottle, throttleKeys } from "./sign-in.ts";
+import { admitSignInAttempt, throttleKeys } from "./sign-in.ts";
 import { findLiveSession, openSession, type OpenedSession } from "./sessions.ts";
 import { sessionUnauthenticated } from "./authenticate-session.ts";
 
@@ -48,12 +48,10 @@ async function passSecondFactor(deps: Pick<CoreDeps, "secrets" | "people">, stor
   return (await stores.people.useTotpStep({ workspaceId: person.workspaceId, personId: person.id, step })) ? "totp" : null;
 }
 
-/** Records a refused second factor for the sign-in throttle, audited as `person.mfa_failed`. */
-async function recordFailure(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets">, person: Person, origin: RequestOrigin, requestId: string | null, during: string): Promise<void> {
+/** Audits a refused second factor (`person.mfa_failed`); its attempt keeps its place in the throttle's windows. */
+async function auditFailure(deps: Pick<CoreDeps, "tx" | "clock" | "ids">, person: Person, requestId: string | null, during: string): Promise<void> {
   await deps.tx.run(async (stores) => {
-    const now = deps.clock.now();
-    await stores.signInThrottle.recordFailure({ id: deps.ids.next(), ...throttleKeys(deps.secrets.pepper, person.email, origin.clientAddress), at: now });
-    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.mfa_failed", subjectId: person.id, actorPersonId: null, requestId, details: { during } }) });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: deps.clock.now(), activity: "person.mfa_failed", subjectId: person.id, actorPersonId: null, requestId, details: { during } }) });
   });
 }
 
@@ -104,7 +102,9 @@ export async function confirmTotp(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | 
 
 /**
  * Completes a sign-in with MFA: the pending-MFA session (from the password step) and a second
- * factor. Throttled like sign-in (a wrong code counts as a failed sign-in). On success the
+ * factor. Throttled like sign-in: the attempt takes its place in the person's email and the
+ * client address's windows before the code is checked (a wrong code stays there as a failed
+ * sign-in; a right one gives its place back). On success the
  * pending session ends and a session created with MFA opens, which counts as a step-up for five
  * minutes; audit row `person.signed_in` (mfa true, method).
  * @throws DomainError SVC_UNAUTHENTICATED (no live pending session, or a wrong, spent or
@@ -117,11 +117,12 @@ export async function verifyMfaSignIn(deps: Pick<CoreDeps, "stores" | "tx" | "cl
   if (pending === null) throw sessionUnauthenticated();
   const person = await deps.stores.people.findById({ workspaceId: pending.workspaceId, personId: pending.personId });
   if (person === null) throw sessionUnauthenticated();
-  await checkSignInThrottle(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
+  const attemptId = await admitSignInAttempt(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
   const result = await deps.tx.run(async (stores) => {
     const now = deps.clock.now();
     const method = await passSecondFactor(deps, stores, person, factor, now);
     if (method === null) return null;
+    await stores.signInThrottle.releaseAttempt({ id: attemptId });
     // The pending session ended meanwhile (a concurrent verify won): roll the spent code back.
     if (!(await stores.personSessions.end({ workspaceId: pending.workspaceId, sessionId: pending.id, now }))) throw sessionUnauthenticated();
     const opened = await openSession(deps, stores, { workspaceId: person.workspaceId, personId: person.id, stage: "active", withMfa: true, now, settings: people.settings });
@@ -129,7 +130,7 @@ export async function verifyMfaSignIn(deps: Pick<CoreDeps, "stores" | "tx" | "cl
     return opened;
   });
   if (result === null) {
-    await recordFailure(deps, person, ctx.origin, ctx.requestId, "sign_in");
+    await auditFailure(deps, person, ctx.requestId, "sign_in");
     throw refused();
   }
   return { ...result, person };
@@ -137,7 +138,8 @@ export async function verifyMfaSignIn(deps: Pick<CoreDeps, "stores" | "tx" | "cl
 
 /**
  * Steps up the session with a second factor: the session's step-up holds for five minutes
- * (`requireStepUp`). Audit row `person.stepped_up`. A wrong code counts for the sign-in throttle.
+ * (`requireStepUp`). Audit row `person.stepped_up`. Throttled like sign-in (the attempt takes its
+ * place first; a wrong code stays there as a failed sign-in).
  * @throws DomainError SVC_STEP_UP_REQUIRED (details.reason "mfa_not_enabled": MFA is off),
  *   SVC_UNAUTHENTICATED (wrong, spent or replayed code), SVC_RATE_LIMITED, SVC_MALFORMED_REQUEST.
  */
@@ -145,18 +147,19 @@ export async function stepUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "i
   const factor = oneFactor(input);
   const { person, session } = principal;
   if (person.mfaEnabledAt === null) throw new DomainError("SVC_STEP_UP_REQUIRED", "Enable MFA first: a step-up needs a second factor.", { reason: "mfa_not_enabled" });
-  await checkSignInThrottle(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
+  const attemptId = await admitSignInAttempt(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
   const until = await deps.tx.run(async (stores) => {
     const now = deps.clock.now();
     const method = await passSecondFactor(deps, stores, person, factor, now);
     if (method === null) return null;
+    await stores.signInThrottle.releaseAttempt({ id: attemptId });
     const stepUpUntil = new Date(now.getTime() + PEOPLE_LIMITS.stepUpMs);
     if ((await stores.personSessions.setStepUp({ workspaceId: session.workspaceId, sessionId: session.id, stepUpUntil })) === null) throw sessionUnauthenticated();
     await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.stepped_up", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { session_id: session.id, method } }) });
     return stepUpUntil;
   });
   if (until === null) {
-    await recordFailure(deps, person, ctx.origin, ctx.requestId, "step_up");
+    await auditFailure(deps, person, ctx.requestId, "step_up");
     throw refused();
   }
   return { stepUpUntil: until };

@@ -21,56 +21,55 @@ export function throttleKeys(pepper: Uint8Array, email: string, clientAddress: s
 }
 
 /**
- * Refuses a sign-in when the email or the client address had too many failed sign-ins in the
- * last 15 minutes (10 per email, 30 per address), with Retry-After when the oldest of them
- * leaves the window.
- * @throws DomainError SVC_RATE_LIMITED (details.bucket "sign_in_email" | "sign_in_address", limit, window).
+ * Takes a place for one sign-in, MFA or step-up attempt in the email's and the client address's
+ * windows (15 minutes; 10 per email, 30 per address) before anything is checked (DESIGN §2c):
+ * one atomic step, so N concurrent guesses spend N places and those past the limit are refused
+ * without being checked. Returns the attempt's id: the caller gives the place back when the
+ * attempt succeeds (`signInThrottle.releaseAttempt`), and leaves it as a failure otherwise.
+ * @throws DomainError SVC_RATE_LIMITED (details.bucket "sign_in_email" | "sign_in_address",
+ *   limit, window "PT15M"; Retry-After when the oldest attempt leaves the window).
  */
-export async function checkSignInThrottle(deps: Pick<CoreDeps, "stores" | "clock">, keys: { emailKey: string; addressKey: string }): Promise<void> {
+export async function admitSignInAttempt(deps: Pick<CoreDeps, "stores" | "clock" | "ids">, keys: { emailKey: string; addressKey: string }): Promise<string> {
   const now = deps.clock.now();
+  const id = deps.ids.next();
   const since = new Date(now.getTime() - PEOPLE_LIMITS.throttleWindowMs);
-  const f = await deps.stores.signInThrottle.failuresSince({ ...keys, since });
-  const over =
-    f.email.count >= PEOPLE_LIMITS.failuresPerEmail ? { bucket: "sign_in_email", limit: PEOPLE_LIMITS.failuresPerEmail, oldest: f.email.oldest }
-    : f.address.count >= PEOPLE_LIMITS.failuresPerAddress ? { bucket: "sign_in_address", limit: PEOPLE_LIMITS.failuresPerAddress, oldest: f.address.oldest }
-    : null;
-  if (over === null) return;
+  const r = await deps.stores.signInThrottle.admitAttempt({ id, ...keys, at: now, since, emailLimit: PEOPLE_LIMITS.failuresPerEmail, addressLimit: PEOPLE_LIMITS.failuresPerAddress });
+  if (r.admitted) return id;
+  const over = r.email.count >= PEOPLE_LIMITS.failuresPerEmail ? { bucket: "sign_in_email", limit: PEOPLE_LIMITS.failuresPerEmail, oldest: r.email.oldest } : { bucket: "sign_in_address", limit: PEOPLE_LIMITS.failuresPerAddress, oldest: r.address.oldest };
   const retryAfterSeconds = Math.max(1, Math.ceil(((over.oldest?.getTime() ?? now.getTime()) + PEOPLE_LIMITS.throttleWindowMs - now.getTime()) / 1000));
   throw new DomainError("SVC_RATE_LIMITED", "Too many failed sign-ins; try again later.", { bucket: over.bucket, limit: over.limit, window: "PT15M" }, { retryAfterSeconds });
 }
 
 /**
- * Signs a person in by email and password (DESIGN §2b). Throttled first (too many failures:
- * 429, nothing checked). The password is checked against the person's hash, or against a dummy
- * hash when there is no such person, so both failures take about the same time and give the same
- * 401. A failure is recorded for the throttle and, when the person exists, audited
- * (`person.sign_in_failed`) in one transaction. A success forgets the email's failures and opens
- * a session with the audit row `person.signed_in`; when the person has MFA on, the session is a
- * pending-MFA one (`mfa_required`) and the sign-in completes at POST /v1/auth/mfa/verify.
+ * Signs a person in by email and password (DESIGN §2b). The attempt first takes its place in the
+ * throttle's windows (`admitSignInAttempt`: past the limit, 429 and nothing checked). The password
+ * is checked against the person's hash, or against a dummy hash when there is no such person, so
+ * both failures take about the same time and give the same 401. A failure keeps its place in the
+ * windows and, when the person exists, is audited (`person.sign_in_failed`). A success gives its
+ * own place back (earlier failures stay until they leave the window: see docs/decisions.md) and
+ * opens a session with the audit row `person.signed_in`; when the person has MFA on, the session
+ * is a pending-MFA one (`mfa_required`) and the sign-in completes at POST /v1/auth/mfa/verify.
  * @throws DomainError SVC_RATE_LIMITED (Retry-After), SVC_UNAUTHENTICATED, SVC_SERVICE_UNAVAILABLE.
  */
 export async function signIn(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people">, input: { email: string; password: string }, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignInResult> {
   const people = requirePeople(deps);
   const email = normalizeEmail(input.email);
-  const keys = throttleKeys(deps.secrets.pepper, email, ctx.origin.clientAddress);
-  await checkSignInThrottle(deps, keys);
+  const attemptId = await admitSignInAttempt(deps, throttleKeys(deps.secrets.pepper, email, ctx.origin.clientAddress));
   const person = email.length > 0 && email.length <= 320 ? await deps.stores.people.findByEmail({ email }) : null;
   // Always one argon2 verification, against a dummy hash when there is no such person or password.
   const ok = await people.passwords.verify(person?.passwordHash ?? null, input.password);
   if (!ok || person === null) {
-    await deps.tx.run(async (stores) => {
-      const now = deps.clock.now();
-      await stores.signInThrottle.recordFailure({ id: deps.ids.next(), ...keys, at: now });
-      if (person !== null) {
-        await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.sign_in_failed", subjectId: person.id, actorPersonId: null, requestId: ctx.requestId, details: { reason: person.passwordHash === null ? "no_password" : "wrong_password" } }) });
-      }
-    });
+    if (person !== null) {
+      await deps.tx.run((stores) =>
+        stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: deps.clock.now(), activity: "person.sign_in_failed", subjectId: person.id, actorPersonId: null, requestId: ctx.requestId, details: { reason: person.passwordHash === null ? "no_password" : "wrong_password" } }) }),
+      );
+    }
     throw new DomainError("SVC_UNAUTHENTICATED", SIGN_IN_REFUSED_MESSAGE);
   }
   const mfa = person.mfaEnabledAt !== null;
   return deps.tx.run(async (stores) => {
     const now = deps.clock.now();
-    await stores.signInThrottle.clearEmail({ emailKey: keys.emailKey });
+    await stores.signInThrottle.releaseAttempt({ id: attemptId });
     const opened = await openSession(deps, stores, { workspaceId: person.workspaceId, personId: person.id, stage: mfa ? "pending_mfa" : "active", withMfa: false, now, settings: people.settings });
     await stores.audit.append({
       entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: mfa ? "person.password_verified" : "person.signed_in", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { session_id: opened.session.id, mfa: false } }),

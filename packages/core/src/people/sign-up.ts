@@ -1,10 +1,12 @@
 import type { Person, Workspace } from "../access/model.ts";
 import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
-import { isMailAddress, type MailMessage } from "../mail/mail-message.ts";
+import { isMailAddress } from "../mail/mail-message.ts";
+import { sendMail } from "../mail/send-mail.ts";
+import { limitAnonymousRequest } from "../rate-limits/anonymous-limits.ts";
 import { HOUR_MS } from "../time/duration.ts";
 import { parseEmail } from "./email.ts";
-import { issuePasswordResetLink } from "./password-reset.ts";
+import { issuePasswordResetLink, type PasswordResetOutcome } from "./password-reset.ts";
 import { checkPassword } from "./password-rules.ts";
 import { signUpRegisteredMail, signUpVerificationMail } from "./people-mails.ts";
 import { hashSignUpToken, newSignUpToken, SIGN_UP_LINK_LIFETIME_MS, SIGN_UP_MAILS_PER_HOUR } from "./pending-sign-up.ts";
@@ -26,9 +28,21 @@ export interface SignUpResult extends OpenedSession {
   workspace: Workspace;
 }
 
-/** What a sign-up request decided: the mail to send after the answer, or null (nothing to mail: too many requests for the address, or an account whose address cannot be mailed). */
+/**
+ * What a sign-up request's work did (for the log and the tests; never shown to the caller): a
+ * new address's verification link mailed, or not past SIGN_UP_MAILS_PER_HOUR; for an address
+ * with an account, what its password-reset link did (`issuePasswordResetLink`).
+ */
+export type SignUpOutcome = "verification_mailed" | "too_many_verifications" | `registered_${Exclude<PasswordResetOutcome, "no_account">}`;
+
+/** A sign-up request accepted: its work, which the edge runs after answering 202. */
 export interface SignUpRequested {
-  mail: MailMessage | null;
+  /**
+   * Does the request's work: the lookup of the address, then the pending sign-up and its mail,
+   * or the mail of an address with an account. Rejects when a mail cannot be handed over (its
+   * link then stops working) or the database fails; the edge logs it.
+   */
+  work: () => Promise<SignUpOutcome>;
 }
 
 /** The plan of a workspace made by sign-up (DESIGN §2b). */
@@ -54,31 +68,35 @@ export function refuseSignUpFrom(settings: PeopleSettings, origin: RequestOrigin
 
 /**
  * POST /v1/auth/sign-up (DESIGN §2c "Sign-up proves the email"). Checked first, before anything
- * is written, and the same for every address: sign-up open, the country not blocked, the
- * fields, the password rules; then the password is hashed (argon2id; the plaintext is never
- * stored), whatever the address, so the work and the answer are the same.
+ * is written, and the same for every address: a mail port configured, sign-up open, the country
+ * not blocked, the client address's `sign_up` limit (ANONYMOUS_LIMITS: counted before any of
+ * the body's work), the fields, the password rules; then the password is hashed (argon2id; the
+ * plaintext is never stored), whatever the address. It returns the work without doing it: the
+ * edge answers 202 `{verification: "sent"}` at once and runs the work after the answer
+ * (`SignUpRequested.work`), so nothing in the answer or its timing depends on the address.
  *
  * - An address without an account: a pending sign-up (the password's hash, the workspace name,
  *   a single-use token valid 24 hours stored as its keyed hash) and the mail with the link
  *   `/verify-email#token=agq_ev_...`. Nothing else exists until POST /v1/auth/verify-email; the
  *   pending sign-up does not reserve the address (others of it may be pending, an invitation
  *   may take it; the first verified wins). At most SIGN_UP_MAILS_PER_HOUR per address per hour (checked, then written: two
- *   requests at the same instant may both pass); further requests mail nothing.
+ *   requests at the same instant may both pass); further requests mail nothing. When the mail
+ *   cannot be handed over, the pending sign-up is taken back (nobody holds its link).
  * - An address with an account: nothing is created; the mail says the address has an account,
- *   with a single-use password-reset link (the reset's rules: three per person per hour), and
- *   the audit row `person.sign_up_attempted` in that person's workspace.
- *
- * The caller answers 202 `{verification: "sent"}` in every case and sends the mail after the
- * answer; it never learns which case it was.
+ *   with a single-use password-reset link (`issuePasswordResetLink`: the email's budget of three
+ *   reset mails an hour, shared with password resets), and, once that mail is handed over, the
+ *   audit row `person.sign_up_attempted` in that person's workspace.
  * @throws DomainError SVC_TIER_INSUFFICIENT (sign-up closed), SVC_GEOFENCE_BLOCKED,
- *   SVC_MALFORMED_REQUEST (details.field), SVC_SERVICE_UNAVAILABLE (no people configuration, or
- *   no mail port: a server without one cannot sign anybody up).
+ *   SVC_RATE_LIMITED (details.bucket "sign_up", Retry-After), SVC_MALFORMED_REQUEST
+ *   (details.field), SVC_SERVICE_UNAVAILABLE (no people configuration, or no mail port: a server
+ *   without one cannot sign anybody up).
  */
 export async function requestSignUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people" | "publicBaseUrl" | "mailer">, input: SignUpInput, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpRequested> {
   const people = requirePeople(deps);
   // Without a mail port no link could ever arrive: say so rather than answer 202 for nothing.
   if (deps.mailer === undefined) throw new DomainError("SVC_SERVICE_UNAVAILABLE", "This server has no mail transport configured, so it cannot send the sign-up link.");
   refuseSignUpFrom(people.settings, ctx.origin);
+  await limitAnonymousRequest(deps, "sign_up", ctx.origin.clientAddress);
   const email = parseEmail(input.email);
   // The link must reach the address: one that cannot be mailed is refused for what it is.
   if (!isMailAddress(email)) throw malformed("The email address cannot receive mail.", { field: "email" });
@@ -87,18 +105,34 @@ export async function requestSignUp(deps: Pick<CoreDeps, "stores" | "tx" | "cloc
   const displayName = parseDisplayName(input.display_name);
   checkPassword(input.password, email);
   const passwordHash = await people.passwords.hash(input.password);
-  const publicBaseUrl = requirePublicBaseUrl(deps);
+  return { work: () => sendSignUpMail(deps, { email, passwordHash, workspaceName, displayName }, { requestId: ctx.requestId }) };
+}
 
-  const registered = await deps.stores.people.findByEmail({ email });
+/** The work of a sign-up request, run after its answer (see `requestSignUp`). */
+async function sendSignUpMail(
+  deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "publicBaseUrl" | "mailer">,
+  p: { email: string; passwordHash: string; workspaceName: string; displayName: string | null },
+  ctx: { requestId: string | null },
+): Promise<SignUpOutcome> {
+  const publicBaseUrl = requirePublicBaseUrl(deps);
+  const registered = await deps.stores.people.findByEmail({ email: p.email });
   if (registered !== null) {
-    const mail = await issuePasswordResetLink(deps, registered, { requestId: ctx.requestId, activity: "person.sign_up_attempted", mailOf: (token) => signUpRegisteredMail({ to: registered.email, publicBaseUrl, resetToken: token }) });
-    return { mail };
+    const outcome = await issuePasswordResetLink(deps, registered, { requestId: ctx.requestId, activity: "person.sign_up_attempted", mailOf: (token) => signUpRegisteredMail({ to: registered.email, publicBaseUrl, resetToken: token }) });
+    return `registered_${outcome}`;
   }
   const now = deps.clock.now();
-  if ((await deps.stores.pendingSignUps.countSince({ email, since: new Date(now.getTime() - HOUR_MS) })) >= SIGN_UP_MAILS_PER_HOUR) return { mail: null };
+  if ((await deps.stores.pendingSignUps.countSince({ email: p.email, since: new Date(now.getTime() - HOUR_MS) })) >= SIGN_UP_MAILS_PER_HOUR) return "too_many_verifications";
   const token = newSignUpToken();
+  const tokenHash = hashSignUpToken(deps.secrets.pepper, token);
   await deps.stores.pendingSignUps.insert({
-    signUp: { id: deps.ids.next(), tokenHash: hashSignUpToken(deps.secrets.pepper, token), email, passwordHash, workspaceName, displayName, createdAt: now, expiresAt: new Date(now.getTime() + SIGN_UP_LINK_LIFETIME_MS) },
+    signUp: { id: deps.ids.next(), tokenHash, email: p.email, passwordHash: p.passwordHash, workspaceName: p.workspaceName, displayName: p.displayName, createdAt: now, expiresAt: new Date(now.getTime() + SIGN_UP_LINK_LIFETIME_MS) },
   });
-  return { mail: signUpVerificationMail({ to: email, publicBaseUrl, token }) };
+  try {
+    await sendMail(deps, signUpVerificationMail({ to: p.email, publicBaseUrl, token }));
+  } catch (error) {
+    // Nobody holds this link: take the pending sign-up back, so no unseen link stays usable.
+    await deps.stores.pendingSignUps.take({ tokenHash, now: deps.clock.now() });
+    throw error;
+  }
+  return "verification_mailed";
 }

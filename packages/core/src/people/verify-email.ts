@@ -2,6 +2,7 @@ import type { Person, Workspace } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import { DEFAULT_MAX_DELIVERIES } from "../access/bootstrap-workspace.ts";
+import { limitAnonymousRequest } from "../rate-limits/anonymous-limits.ts";
 import { personAuditEntry } from "./people-audit.ts";
 import { hashSignUpToken, isSignUpToken } from "./pending-sign-up.ts";
 import type { RequestOrigin } from "./people-settings.ts";
@@ -21,17 +22,20 @@ function tokenRefused(): DomainError {
  * with the person as its owner (the password hashed at sign-up), the first session, and the
  * audit rows `workspace.created`, `person.signed_up` and `person.signed_in`. The operator's
  * settings are checked again (sign-up may have closed since, the request may come from a
- * blocked country).
+ * blocked country), then the client address's `verify_email` limit (ANONYMOUS_LIMITS: tokens
+ * cannot be guessed; the limit stops hammering), before the token is looked at.
  *
  * When the address got an account in the meantime (another pending sign-up of it verified
  * first, an invitation, OIDC), nothing is created and the sign-up stays pending until it
  * expires: 409 SVC_RESOURCE_CONFLICT with `details.reason: "email_registered"`.
- * @throws DomainError SVC_UNAUTHENTICATED (details.field "token"), SVC_RESOURCE_CONFLICT,
- *   SVC_TIER_INSUFFICIENT (sign-up closed), SVC_GEOFENCE_BLOCKED, SVC_SERVICE_UNAVAILABLE.
+ * @throws DomainError SVC_RATE_LIMITED (details.bucket "verify_email", Retry-After),
+ *   SVC_UNAUTHENTICATED (details.field "token"), SVC_RESOURCE_CONFLICT, SVC_TIER_INSUFFICIENT
+ *   (sign-up closed), SVC_GEOFENCE_BLOCKED, SVC_SERVICE_UNAVAILABLE.
  */
-export async function verifyEmail(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets" | "people">, input: { token: string }, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpResult> {
+export async function verifyEmail(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people">, input: { token: string }, ctx: { origin: RequestOrigin; requestId: string | null }): Promise<SignUpResult> {
   const people = requirePeople(deps);
   refuseSignUpFrom(people.settings, ctx.origin);
+  await limitAnonymousRequest(deps, "verify_email", ctx.origin.clientAddress);
   if (!isSignUpToken(input.token)) throw tokenRefused();
   const tokenHash = hashSignUpToken(deps.secrets.pepper, input.token);
   return deps.tx.run(async (stores) => {

@@ -14,11 +14,6 @@ export class InProcessRateLimiter implements RateLimiter {
     return { credential: this.add(`${w}|c|${p.credentialId}`, p.cost), workspace: this.add(`${w}|w|${p.workspaceId}`, p.cost) };
   }
 
-  async hitKey(p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number> {
-    const w = this.advance(p.windowStart);
-    return this.add(`${w}|k|${p.bucket}|${p.key}`, p.cost);
-  }
-
   // Windows older than the current one are dropped as windows advance.
   private advance(windowStart: Date): number {
     const w = windowStart.getTime();

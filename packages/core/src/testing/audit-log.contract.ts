@@ -7,6 +7,8 @@ import { SECOND_MS } from "../time/duration.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory } from "./messaging-harness.ts";
 import { makeAuditEntry } from "./messaging-fixtures.ts";
+import { TEST_SECRETS } from "./create-in-memory-deps.ts";
+import { TEST_PUBLIC_BASE_URL } from "./oauth-flow.ts";
 
 /**
  * The contract every AuditLog adapter passes (InMemoryAuditLog, PgAuditLog): append, the
@@ -32,7 +34,7 @@ export function describeAuditLogContract(make: MessagingHarnessFactory): void {
       await h.stores.audit.append({ entry: e });
       return e;
     }
-    const sealDeps = () => ({ stores: h.stores, clock: { now: () => new Date(base) } });
+    const sealDeps = () => ({ stores: h.stores, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL });
 
     it("lists newest first (occurredAt, then id), filtered by activity and message, operator-significant rows only on request", async () => {
       const messageId = fixtureId();
@@ -79,9 +81,9 @@ export function describeAuditLogContract(make: MessagingHarnessFactory): void {
 
     it("seals in seal order into a chain the verifier accepts, continuing from the head on the next pass", async () => {
       const rows = [await append({ occurredAt: at(5) }), await append({ occurredAt: at(1) }), await append({ occurredAt: at(3) }), await append({ occurredAt: at(3) })];
-      expect(await h.stores.audit.workspacesWithUnsealed({ limit: 100_000 })).toContain(ws.id);
+      expect(await h.stores.audit.workspacesToSeal({ limit: 100_000 })).toContain(ws.id);
       expect(await sealAuditChain(sealDeps(), ws.id)).toBe(4);
-      expect(await h.stores.audit.workspacesWithUnsealed({ limit: 100_000 })).not.toContain(ws.id);
+      expect(await h.stores.audit.workspacesToSeal({ limit: 100_000 })).not.toContain(ws.id);
       const chain = await h.stores.audit.readChain({ workspaceId: ws.id, afterSeq: 0, limit: 100 });
       const sealOrder = [...rows].sort((x, y) => x.occurredAt.getTime() - y.occurredAt.getTime() || (x.id < y.id ? -1 : 1)).map((r) => r.id);
       expect(chain.map((r) => r.id)).toEqual(sealOrder);

@@ -3,11 +3,12 @@ import type { CoreDeps, ServerSecrets } from "../deps.ts";
 import { ulidSource } from "../ids.ts";
 import type { IdSource, Stores } from "../ports.ts";
 import { InMemoryAccessTables, bindInMemoryAccessStores } from "./in-memory-access.ts";
+import { InMemoryAnonymousLimitStore } from "./in-memory-anonymous-limits.ts";
 import { InMemoryPeopleTables, InMemoryPersonSessionStore, InMemoryPersonStore, InMemorySignInThrottleStore } from "./in-memory-people.ts";
 import { InMemoryLinkedIdentityStore, InMemoryPendingSignUpStore } from "./in-memory-sign-up-stores.ts";
 import { InMemoryPersonTokenStore, InMemoryPersonTokenTables, InMemoryWorkspaceLifecycleStore, InMemoryWorkspacePeopleStore } from "./in-memory-person-admin.ts";
 import { InMemoryTable } from "./in-memory-transaction.ts";
-import { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+import { InMemoryAuditLog, InMemoryAuditTree } from "./in-memory-audit-log.ts";
 import { InMemoryGuardRailTables, InMemoryPlanStore, InMemoryPolicyStore } from "./in-memory-guard-rails.ts";
 import { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
 import { InMemoryMessageStore } from "./in-memory-message-store.ts";
@@ -38,6 +39,7 @@ export interface InMemoryWorld {
 export const TEST_SECRETS: ServerSecrets = {
   pepper: new TextEncoder().encode("agentq-test-pepper-0123456789abcdef"),
   cursorKey: new TextEncoder().encode("agentq-test-cursor-key-0123456789ab"),
+  logSeed: new TextEncoder().encode("agentq-test-log-seed-0123456789a"),
 };
 
 /**
@@ -61,6 +63,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const oauth = new InMemoryOAuthTables();
   const personTokens = new InMemoryPersonTokenTables();
   const payloadsDeleted = new InMemoryTable<Date>();
+  const anonymousLimits = new InMemoryAnonymousLimitStore();
   const bind = (tx: InMemoryTransaction | null): Stores => {
     const accessStores = bindInMemoryAccessStores(access, tx);
     const policies = new InMemoryPolicyStore(guardRails, tx);
@@ -68,6 +71,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       ...accessStores,
       messages: new InMemoryMessageStore({ tables: messaging, clock, ids, notifier, accounts: accessStores.accounts, policies, webhooks, callers: accessStores.accounts }, tx),
       audit: new InMemoryAuditLog(messaging, tx),
+      auditTree: new InMemoryAuditTree(messaging),
       idempotency: new InMemoryIdempotencyStore(messaging, clock, tx),
       webhooks: new InMemoryWebhookStore(webhooks, tx),
       outbox: new InMemoryWebhookOutbox(webhooks, clock, tx),
@@ -82,6 +86,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       people: new InMemoryPersonStore(access, tx, people),
       personSessions: new InMemoryPersonSessionStore(people, tx),
       signInThrottle: new InMemorySignInThrottleStore(people, tx),
+      anonymousLimits,
       lessons: new InMemoryLessonStore(learning, tx),
       candidates: new InMemoryLessonCandidateStore(learning, tx),
       rules: new InMemoryRuleStore(learning, tx),

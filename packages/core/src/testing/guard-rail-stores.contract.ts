@@ -188,16 +188,6 @@ export function describeRateLimiterContract(make: () => Promise<RateLimiter>): v
       expect(await limiter.hit({ workspaceId: ws, credentialId: creds[0] as string, windowStart: minute(5), cost: 0 })).toEqual({ credential: 20, workspace: 60 });
     });
 
-    it("counts a keyed bucket per key and window, apart from the workspace buckets, without losing a concurrent hit", async () => {
-      const [k1, k2] = [fixtureId(), fixtureId()];
-      expect(await limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(20), cost: 1 })).toBe(1);
-      expect(await limiter.hitKey({ bucket: "notice_intake", key: k2, windowStart: minute(20), cost: 1 })).toBe(1);
-      expect(await limiter.hitKey({ bucket: "other", key: k1, windowStart: minute(20), cost: 1 })).toBe(1);
-      await Promise.all(Array.from({ length: 20 }, () => limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(20), cost: 1 })));
-      expect(await limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(20), cost: 0 })).toBe(21);
-      expect(await limiter.hitKey({ bucket: "notice_intake", key: k1, windowStart: minute(21), cost: 1 })).toBe(1);
-    });
-
     it("purges windows that started before a time", async () => {
       const ws = fixtureId();
       const c = fixtureId();

@@ -1,5 +1,6 @@
 import type { AuditEntry, NewAuditEntry } from "../audit/audit-entry.ts";
-import type { AuditLog, AuditSealSession } from "../ports.ts";
+import type { AuditLog, AuditSealSession, AuditTree, StoredCheckpoint } from "../ports.ts";
+import { storedWithLeaf, type TreeNode } from "../audit/transparency-log/tree-coordinates.ts";
 import { auditLinkKeyOf, type AuditChainLinkRow, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { InMemoryTransaction } from "./in-memory-transaction.ts";
 
@@ -46,9 +47,10 @@ export class InMemoryAuditLog implements AuditLog {
     return out;
   }
 
-  async workspacesWithUnsealed(p: { limit: number }): Promise<string[]> {
+  async workspacesToSeal(p: { limit: number }): Promise<string[]> {
     const sealed = new Set(this.tables.auditChain.values().map((l) => l.auditId));
     const out = new Set<string>();
+    for (const [workspaceId] of this.tables.auditTreeBacklog.entries()) if (out.size < p.limit) out.add(workspaceId);
     for (const r of this.tables.audit.values()) {
       if (out.size >= p.limit) break;
       if (!sealed.has(r.id)) out.add(r.workspaceId);
@@ -75,6 +77,33 @@ export class InMemoryAuditLog implements AuditLog {
           .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
           .slice(0, q.limit)
           .map(unsealedEntry);
+      },
+      async linkedRows(q) {
+        const out: AuditEntry[] = [];
+        for (const link of linksOf(tables, p.workspaceId).filter((l) => l.seq > q.afterSeq).sort((a, b) => a.seq - b.seq)) {
+          if (out.length >= q.limit) break;
+          const row = tables.audit.get(link.auditId);
+          if (row !== undefined && row.workspaceId === p.workspaceId) out.push(withLink(row, link));
+        }
+        return out;
+      },
+      async treeSize() {
+        return tables.auditTreeSizes.get(p.workspaceId) ?? 0;
+      },
+      async readTreeHashes(q) {
+        return readTreeHashes(tables, p.workspaceId, q.nodes);
+      },
+      async appendTreeHashes(q) {
+        const size = tables.auditTreeSizes.get(p.workspaceId) ?? 0;
+        if (q.firstLeaf !== size) throw new Error(`audit tree leaf ${q.firstLeaf} appended at size ${size}`);
+        for (const [i, hashes] of q.hashes.entries()) tables.auditTreeHashes.set(tx, auditLinkKeyOf(p.workspaceId, q.firstLeaf + i), [...hashes]);
+        tables.auditTreeSizes.set(tx, p.workspaceId, size + q.hashes.length);
+      },
+      async publishCheckpoint(q) {
+        tables.auditCheckpoints.set(tx, p.workspaceId, q.checkpoint);
+      },
+      async treeCaughtUp() {
+        tables.auditTreeBacklog.delete(tx, p.workspaceId);
       },
       async appendLinks(q) {
         for (const l of q.links) {
@@ -108,6 +137,31 @@ export class InMemoryAuditLog implements AuditLog {
         return link === undefined ? unsealedEntry(r) : withLink(r, link);
       });
   }
+}
+
+/**
+ * In-memory AuditTree: the stored hashes and checkpoints the sealer wrote into the messaging
+ * tables (through InMemoryAuditLog's seal session).
+ */
+export class InMemoryAuditTree implements AuditTree {
+  constructor(private readonly tables: InMemoryMessagingTables) {}
+
+  async latestCheckpoint(p: { workspaceId: string }): Promise<StoredCheckpoint | null> {
+    return this.tables.auditCheckpoints.get(p.workspaceId) ?? null;
+  }
+
+  async readHashes(p: { workspaceId: string; nodes: readonly TreeNode[] }): Promise<Uint8Array[]> {
+    return readTreeHashes(this.tables, p.workspaceId, p.nodes);
+  }
+}
+
+function readTreeHashes(tables: InMemoryMessagingTables, workspaceId: string, nodes: readonly TreeNode[]): Uint8Array[] {
+  return nodes.map((node) => {
+    const { leafIndex, position } = storedWithLeaf(node);
+    const hash = tables.auditTreeHashes.get(auditLinkKeyOf(workspaceId, leafIndex))?.[position];
+    if (hash === undefined) throw new Error(`audit tree hash (${node.level}, ${node.index}) is not stored`);
+    return hash;
+  });
 }
 
 function linksOf(tables: InMemoryMessagingTables, workspaceId: string): AuditChainLinkRow[] {

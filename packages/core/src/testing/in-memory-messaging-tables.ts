@@ -1,7 +1,7 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import type { MessageRecord, MessageState } from "../messaging/message.ts";
-import type { AuditChainLink } from "../ports.ts";
+import type { AuditChainLink, StoredCheckpoint } from "../ports.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
 /**
@@ -16,6 +16,14 @@ export class InMemoryMessagingTables {
   readonly audit = new InMemoryTable<NewAuditEntry>();
   /** The hash chain's links, keyed by `auditLinkKeyOf` (workspace and seq). */
   readonly auditChain = new InMemoryTable<AuditChainLinkRow>();
+  /** Each leaf's stored tree hashes (its own, then the subtrees it completes), keyed by `auditLinkKeyOf` (workspace and leaf index). */
+  readonly auditTreeHashes = new InMemoryTable<Uint8Array[]>();
+  /** How many leaves each workspace's tree holds, keyed by workspace id. */
+  readonly auditTreeSizes = new InMemoryTable<number>();
+  /** Each workspace's latest signed checkpoint, keyed by workspace id. */
+  readonly auditCheckpoints = new InMemoryTable<StoredCheckpoint>();
+  /** Workspaces whose chain predates their tree (what migration 0019 lists in PostgreSQL), keyed by workspace id. */
+  readonly auditTreeBacklog = new InMemoryTable<true>();
   /** Keyed by `idempotencyKeyOf`. */
   readonly idempotency = new InMemoryTable<IdempotencyRecord>();
   /** The open transaction that claimed an idempotency key, until it settles. */

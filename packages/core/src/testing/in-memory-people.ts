@@ -1,7 +1,7 @@
 import type { Person, PersonSession, Workspace } from "../access/model.ts";
 import type { LinkedIdentity } from "../oidc/oidc-identity.ts";
 import type { PendingSignUp } from "../people/pending-sign-up.ts";
-import type { PersonMfa, PersonSessionStore, PersonStore, SignInThrottleStore } from "../ports.ts";
+import type { PersonMfa, PersonSessionStore, PersonStore, SignInThrottleStore, ThrottleWindowCount } from "../ports.ts";
 import type { InMemoryAccessTables } from "./in-memory-access.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
@@ -10,6 +10,7 @@ export class InMemoryPeopleTables {
   readonly sessions = new InMemoryTable<PersonSession>();
   readonly mfa = new InMemoryTable<PersonMfa>();
   readonly recoveryCodes = new InMemoryTable<{ key: string; personId: string; codeHash: string; usedAt: Date | null }>();
+  /** Sign-in attempts holding their place in the throttle windows (failures, and attempts being checked). */
   readonly failures = new InMemoryTable<{ id: string; emailKey: string; addressKey: string; at: Date }>();
   /** Pending sign-ups by id (DESIGN §2c). */
   readonly pendingSignUps = new InMemoryTable<PendingSignUp>();
@@ -168,18 +169,19 @@ export class InMemorySignInThrottleStore implements SignInThrottleStore {
     private readonly tx: InMemoryTransaction | null = null,
   ) {}
 
-  async recordFailure(p: { id: string; emailKey: string; addressKey: string; at: Date }): Promise<void> {
-    this.tables.failures.set(this.tx, p.id, p);
-  }
-
-  async failuresSince(p: { emailKey: string; addressKey: string; since: Date }): Promise<{ email: { count: number; oldest: Date | null }; address: { count: number; oldest: Date | null } }> {
+  // Atomic by construction: no await between counting and recording.
+  async admitAttempt(p: { id: string; emailKey: string; addressKey: string; at: Date; since: Date; emailLimit: number; addressLimit: number }): Promise<{ admitted: boolean; email: ThrottleWindowCount; address: ThrottleWindowCount }> {
     const recent = this.tables.failures.values().filter((f) => f.at.getTime() >= p.since.getTime());
-    const summary = (rows: typeof recent) => ({ count: rows.length, oldest: rows.reduce<Date | null>((o, f) => (o === null || f.at < o ? f.at : o), null) });
-    return { email: summary(recent.filter((f) => f.emailKey === p.emailKey)), address: summary(recent.filter((f) => f.addressKey === p.addressKey)) };
+    const summary = (rows: typeof recent): ThrottleWindowCount => ({ count: rows.length, oldest: rows.reduce<Date | null>((o, f) => (o === null || f.at < o ? f.at : o), null) });
+    const email = summary(recent.filter((f) => f.emailKey === p.emailKey));
+    const address = summary(recent.filter((f) => f.addressKey === p.addressKey));
+    const admitted = email.count < p.emailLimit && address.count < p.addressLimit;
+    if (admitted) this.tables.failures.set(this.tx, p.id, { id: p.id, emailKey: p.emailKey, addressKey: p.addressKey, at: p.at });
+    return { admitted, email, address };
   }
 
-  async clearEmail(p: { emailKey: string }): Promise<void> {
-    for (const f of this.tables.failures.values()) if (f.emailKey === p.emailKey) this.tables.failures.delete(this.tx, f.id);
+  async releaseAttempt(p: { id: string }): Promise<void> {
+    if (this.tables.failures.get(p.id) !== undefined) this.tables.failures.delete(this.tx, p.id);
   }
 
   async purgeBefore(p: { before: Date }): Promise<number> {

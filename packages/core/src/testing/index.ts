@@ -6,7 +6,7 @@ export { InMemoryTransaction, InMemoryTable, onRollback, afterCommit } from "./i
 export { InMemoryMessagingTables, idempotencyKeyOf } from "./in-memory-messaging-tables.ts";
 export { InMemoryMessageStore } from "./in-memory-message-store.ts";
 export type { RecipientLookup } from "./in-memory-message-store.ts";
-export { InMemoryAuditLog } from "./in-memory-audit-log.ts";
+export { InMemoryAuditLog, InMemoryAuditTree } from "./in-memory-audit-log.ts";
 export { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
 export { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 export { InMemoryTxRunner } from "./in-memory-tx-runner.ts";
@@ -47,6 +47,9 @@ export { InMemoryNoticeTables, InMemoryNoticeStore } from "./in-memory-notices.t
 export type { NoticeItemTables } from "./in-memory-notices.ts";
 export { describeNoticeStoreContract, makeNotice } from "./notice-store.contract.ts";
 export { InMemoryPeopleTables, InMemoryPersonStore, InMemoryPersonSessionStore, InMemorySignInThrottleStore } from "./in-memory-people.ts";
+export { describeSignInThrottleStoreContract } from "./sign-in-throttle-store.contract.ts";
+export { describeAnonymousLimitStoreContract } from "./anonymous-limit-store.contract.ts";
+export { InMemoryAnonymousLimitStore } from "./in-memory-anonymous-limits.ts";
 export { testPasswordHasher } from "./test-password-hasher.ts";
 export { testSecretSealer } from "./test-secret-sealer.ts";
 export { InMemoryLearningTables, InMemoryLessonStore, InMemoryLessonCandidateStore, InMemoryRuleStore } from "./in-memory-learning.ts";
@@ -67,3 +70,5 @@ export { describePersonAdminStoresContract, makePersonToken } from "./person-adm
 export type { PersonAdminStoresUnderTest } from "./person-admin-stores.contract.ts";
 export { WORST_INPUTS, BACKTRACKING_GLOB, WIDEST_GLOB, WIDEST_PATTERN, fill } from "./worst-inputs.ts";
 export type { WorstInput, WorstInputContext } from "./worst-inputs.ts";
+export { describeAuditTreeContract } from "./audit-tree.contract.ts";
+export type { AuditTreeHarness } from "./audit-tree.contract.ts";

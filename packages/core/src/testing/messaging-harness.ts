@@ -16,7 +16,7 @@ import { makeAccount, makePerson, makeWorkspace } from "./access-fixtures.ts";
  *
  * Isolation: the suites create a fresh workspace (unique ids, unique emails) per test, so the
  * harness need not be emptied between tests, except that `expireDue` and
- * `workspacesWithUnsealed` see every workspace: the suites only assert about their own rows.
+ * `workspacesToSeal` see every workspace: the suites only assert about their own rows.
  */
 export interface MessagingHarness {
   /** Autocommit stores (every store sharing one database). */

@@ -95,10 +95,16 @@ export async function auditLogReadChain(sql: SqlClient, p: { workspaceId: string
   return rows.map(toEntry);
 }
 
-/** Workspaces that have unsealed rows (entries in the sealer's queue), at most `limit`. */
-export async function auditLogWorkspacesWithUnsealed(sql: SqlClient, p: { limit: number }): Promise<string[]> {
+/**
+ * Workspaces the sealer has work in, at most `limit`: those with entries in the sealer's queue,
+ * and those on the tree's backlog (chains sealed before migration 0019, usually none).
+ */
+export async function auditLogWorkspacesToSeal(sql: SqlClient, p: { limit: number }): Promise<string[]> {
   const rows = await sql<{ workspace_id: string }[]>`
-    select distinct workspace_id from audit_unsealed limit ${p.limit}`;
+    select workspace_id from (select distinct workspace_id from audit_unsealed) queued
+    union
+    select workspace_id from audit_tree_backlog
+    limit ${p.limit}`;
   return rows.map((r) => r.workspace_id);
 }
 

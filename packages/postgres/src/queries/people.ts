@@ -129,28 +129,41 @@ export async function sessionsPurgeBefore(sql: SqlClient, p: { before: Date }): 
   return rows.length;
 }
 
-/** Records a failed sign-in. */
-export async function signInFailuresInsert(sql: SqlClient, p: { id: string; emailKey: string; addressKey: string; at: Date }): Promise<void> {
-  await sql`insert into sign_in_failures (id, email_key, address_key, failed_at) values (${p.id}, ${p.emailKey}, ${p.addressKey}, ${p.at})`;
+/**
+ * Takes the advisory transaction lock of one throttle key (`scope` "email" or "address"): the
+ * attempts of that key queue here until the holder's transaction ends. Callers take the email's
+ * lock before the address's, always, so two attempts never wait for each other in a cycle.
+ */
+export async function signInFailuresLockKey(sql: SqlClient, p: { scope: "email" | "address"; key: string }): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`sign_in_failures:${p.scope}:${p.key}`}, 0))`;
 }
 
-/** Failures since `since` for the email and for the address (count and oldest), in one statement. */
-export async function signInFailuresSince(sql: SqlClient, p: { emailKey: string; addressKey: string; since: Date }): Promise<{ email: { count: number; oldest: Date | null }; address: { count: number; oldest: Date | null } }> {
-  const [row] = await sql<{ e_count: number; e_oldest: Date | null; a_count: number; a_oldest: Date | null }[]>`
-    select
-      (select count(*)::int from sign_in_failures where email_key = ${p.emailKey} and failed_at >= ${p.since}) as e_count,
-      (select min(failed_at) from sign_in_failures where email_key = ${p.emailKey} and failed_at >= ${p.since}) as e_oldest,
-      (select count(*)::int from sign_in_failures where address_key = ${p.addressKey} and failed_at >= ${p.since}) as a_count,
-      (select min(failed_at) from sign_in_failures where address_key = ${p.addressKey} and failed_at >= ${p.since}) as a_oldest`;
-  return { email: { count: row?.e_count ?? 0, oldest: row?.e_oldest ?? null }, address: { count: row?.a_count ?? 0, oldest: row?.a_oldest ?? null } };
+/**
+ * Admits one attempt in ONE statement: counts the email's and the address's attempts at or after
+ * `since` and, only when both are under their limits, inserts the attempt; answers the counts
+ * seen before it and whether it went in. Atomic only under both keys' advisory locks
+ * (`signInFailuresLockKey`, taken in earlier statements of the same transaction, so this
+ * statement's snapshot sees every attempt committed before the locks were granted).
+ */
+export async function signInFailuresAdmit(sql: SqlClient, p: { id: string; emailKey: string; addressKey: string; at: Date; since: Date; emailLimit: number; addressLimit: number }): Promise<{ admitted: boolean; email: { count: number; oldest: Date | null }; address: { count: number; oldest: Date | null } }> {
+  const [row] = await sql<{ e_count: number; e_oldest: Date | null; a_count: number; a_oldest: Date | null; admitted: number }[]>`
+    with e as (select count(*)::int as n, min(failed_at) as oldest from sign_in_failures where email_key = ${p.emailKey} and failed_at >= ${p.since}),
+         a as (select count(*)::int as n, min(failed_at) as oldest from sign_in_failures where address_key = ${p.addressKey} and failed_at >= ${p.since}),
+         ins as (
+           insert into sign_in_failures (id, email_key, address_key, failed_at)
+           select ${p.id}::text, ${p.emailKey}::text, ${p.addressKey}::text, ${p.at}::timestamptz from e, a where e.n < ${p.emailLimit} and a.n < ${p.addressLimit}
+           returning 1
+         )
+    select e.n as e_count, e.oldest as e_oldest, a.n as a_count, a.oldest as a_oldest, (select count(*)::int from ins) as admitted from e, a`;
+  return { admitted: (row?.admitted ?? 0) > 0, email: { count: row?.e_count ?? 0, oldest: row?.e_oldest ?? null }, address: { count: row?.a_count ?? 0, oldest: row?.a_oldest ?? null } };
 }
 
-/** Forgets an email's failures. */
-export async function signInFailuresClearEmail(sql: SqlClient, p: { emailKey: string }): Promise<void> {
-  await sql`delete from sign_in_failures where email_key = ${p.emailKey}`;
+/** Deletes one attempt (it succeeded: its place is given back). */
+export async function signInFailuresDelete(sql: SqlClient, p: { id: string }): Promise<void> {
+  await sql`delete from sign_in_failures where id = ${p.id}`;
 }
 
-/** Deletes failures before `before`. */
+/** Deletes attempts made before `before`. */
 export async function signInFailuresPurgeBefore(sql: SqlClient, p: { before: Date }): Promise<number> {
   const rows = await sql`delete from sign_in_failures where failed_at < ${p.before} returning id`;
   return rows.length;

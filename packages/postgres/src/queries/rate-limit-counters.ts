@@ -16,19 +16,6 @@ export async function rateLimitCountersHit(sql: SqlClient, p: { workspaceId: str
   return { credential: rows.find((r) => r.bucket === "credential")?.count ?? 0, workspace: rows.find((r) => r.bucket === "workspace")?.count ?? 0 };
 }
 
-/**
- * Adds `cost` to a keyed counter of the window (no workspace: workspace_id is '') in ONE
- * statement and returns its total. Locks: the counter row, as `rateLimitCountersHit`.
- */
-export async function rateLimitCountersHitKey(sql: SqlClient, p: { bucket: string; key: string; windowStart: Date; cost: number }): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    insert into rate_limit_counters (workspace_id, bucket, subject_id, window_start, count)
-    values ('', ${p.bucket}, ${p.key}, ${p.windowStart}, ${p.cost})
-    on conflict (workspace_id, bucket, subject_id, window_start) do update set count = rate_limit_counters.count + excluded.count
-    returning count`;
-  return row?.count ?? 0;
-}
-
 /** Deletes counters of windows that started before `before`; returns how many. */
 export async function rateLimitCountersPurgeBefore(sql: SqlClient, p: { before: Date }): Promise<number> {
   const [row] = await sql<{ n: number }[]>`

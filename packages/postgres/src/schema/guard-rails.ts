@@ -68,6 +68,24 @@ export const rateLimitCounters = pgTable(
 );
 
 /**
+ * Counters of anonymous requests (sign-up, reset, OAuth registration, notice intake...): one row
+ * per bucket and key (a keyed hash of a client address or an email), whose window opened at the
+ * key's first counted request and ends at `window_ends_at`. Not tied to a workspace (an anonymous
+ * request has none). Rows whose window ended are swept by the server's background work.
+ */
+export const anonymousLimitCounters = pgTable(
+  "anonymous_limit_counters",
+  {
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, precision: 3 }).notNull(),
+    windowEndsAt: timestamp("window_ends_at", { withTimezone: true, precision: 3 }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ name: "anonymous_limit_counters_pkey", columns: [t.bucket, t.key] }), index("anonymous_limit_counters_ends_idx").on(t.windowEndsAt)],
+);
+
+/**
  * A workspace's plan and its per-workspace overrides of the plan's limits (a JSON object of
  * PlanLimits fields; a null value means unlimited). No row: the default plan.
  */

@@ -42,8 +42,10 @@ export const personRecoveryCodes = pgTable(
 );
 
 /**
- * Failed sign-ins for the throttle (10 per email, 30 per client address in 15 minutes). Email
- * and address are stored only as keyed hashes. Not tied to a workspace (an unknown email has none).
+ * Sign-in, MFA and step-up attempts holding their place in the throttle's windows (10 per email,
+ * 30 per client address in 15 minutes): a row goes in before the password or code is checked and
+ * is deleted when the attempt succeeds, so what stays are the failures. Email and address are
+ * stored only as keyed hashes. Not tied to a workspace (an unknown email has none).
  */
 export const signInFailures = pgTable(
   "sign_in_failures",

@@ -1,0 +1,83 @@
+import { DomainError, malformed } from "../../errors.ts";
+import type { AuditLog, AuditTree, StoredCheckpoint } from "../../ports.ts";
+import { canonicalAuditRow } from "../audit-hash.ts";
+import { encodeProofHashes, type ConsistencyProofView, type InclusionProofView, type MessageReceiptView } from "./proof-views.ts";
+import type { HashReader } from "./tree-head.ts";
+import { proveRecord, proveTree } from "./tree-proofs.ts";
+
+/**
+ * What the receipt routes serve (DESIGN §2c Receipts), each from the workspace's latest signed
+ * checkpoint and O(log n) stored hashes. Callers decide access (the audit log's); every read is
+ * scoped to the workspace.
+ */
+
+type TreeDeps = { stores: { auditTree: AuditTree } };
+
+function readerOf(deps: TreeDeps, workspaceId: string): HashReader {
+  return (nodes) => deps.stores.auditTree.readHashes({ workspaceId, nodes });
+}
+
+/**
+ * The workspace's latest signed checkpoint.
+ * @throws DomainError SVC_RESOURCE_NOT_FOUND (`details.reason: "no_checkpoint"`) before the
+ * sealer has published one (within about a second of the workspace's first audit row).
+ */
+export async function latestAuditCheckpoint(deps: TreeDeps, p: { workspaceId: string }): Promise<StoredCheckpoint> {
+  const checkpoint = await deps.stores.auditTree.latestCheckpoint(p);
+  if (checkpoint === null) throw new DomainError("SVC_RESOURCE_NOT_FOUND", "The audit log has no checkpoint yet.", { reason: "no_checkpoint" });
+  return checkpoint;
+}
+
+const isPositive = (n: number) => Number.isSafeInteger(n) && n >= 1;
+
+/**
+ * The proof that the tree of `treeSize` leaves contains the row at `seq`.
+ * @throws DomainError SVC_MALFORMED_REQUEST unless 1 <= seq <= treeSize <= the latest
+ * checkpoint's size (`details.field` names the parameter); SVC_RESOURCE_NOT_FOUND before any checkpoint.
+ */
+export async function proveAuditInclusion(deps: TreeDeps, p: { workspaceId: string; seq: number; treeSize: number }): Promise<InclusionProofView> {
+  if (!isPositive(p.seq)) throw malformed("seq must be a positive integer.", { field: "seq" });
+  if (!isPositive(p.treeSize) || p.treeSize < p.seq) throw malformed("tree_size must be an integer at least seq.", { field: "tree_size" });
+  const checkpoint = await latestAuditCheckpoint(deps, p);
+  if (p.treeSize > checkpoint.treeSize) throw malformed("tree_size is beyond the latest checkpoint.", { field: "tree_size", tree_size: checkpoint.treeSize });
+  const hashes = await proveRecord(p.treeSize, p.seq - 1, readerOf(deps, p.workspaceId));
+  return { seq: p.seq, leaf_index: p.seq - 1, tree_size: p.treeSize, hashes: encodeProofHashes(hashes) };
+}
+
+/**
+ * The proof that the tree of `to` leaves extends the tree of `from` leaves.
+ * @throws DomainError SVC_MALFORMED_REQUEST unless 1 <= from <= to <= the latest checkpoint's size;
+ * SVC_RESOURCE_NOT_FOUND before any checkpoint.
+ */
+export async function proveAuditConsistency(deps: TreeDeps, p: { workspaceId: string; from: number; to: number }): Promise<ConsistencyProofView> {
+  if (!isPositive(p.from)) throw malformed("from must be a positive integer.", { field: "from" });
+  if (!isPositive(p.to) || p.to < p.from) throw malformed("to must be an integer at least from.", { field: "to" });
+  const checkpoint = await latestAuditCheckpoint(deps, p);
+  if (p.to > checkpoint.treeSize) throw malformed("to is beyond the latest checkpoint.", { field: "to", tree_size: checkpoint.treeSize });
+  const hashes = await proveTree(p.to, p.from, readerOf(deps, p.workspaceId));
+  return { from: p.from, to: p.to, hashes: encodeProofHashes(hashes) };
+}
+
+/**
+ * A message's receipt: its `message.sent` row as the log's record, proven against the latest
+ * checkpoint. The caller has checked the message is the caller's to see.
+ * @throws DomainError SVC_RESOURCE_NOT_FOUND when the workspace has no `message.sent` row for
+ * the message; SVC_RESOURCE_CONFLICT (`details.reason: "not_sealed_yet"`) while the row is not
+ * yet in a signed checkpoint (the sealer runs every second).
+ */
+export async function messageReceipt(deps: { stores: { audit: AuditLog; auditTree: AuditTree } }, p: { workspaceId: string; messageId: string }): Promise<MessageReceiptView> {
+  const rows = await deps.stores.audit.timeline(p);
+  const sent = rows.find((r) => r.activity === "message.sent");
+  if (sent === undefined) throw new DomainError("SVC_RESOURCE_NOT_FOUND", "The message has no send in the audit log.", { resource: "message" });
+  const checkpoint = await deps.stores.auditTree.latestCheckpoint(p);
+  if (sent.seq === null || checkpoint === null || sent.seq > checkpoint.treeSize) {
+    throw new DomainError("SVC_RESOURCE_CONFLICT", "The message's send is not in a signed checkpoint yet; retry in a few seconds.", { reason: "not_sealed_yet" });
+  }
+  const hashes = await proveRecord(checkpoint.treeSize, sent.seq - 1, readerOf(deps, p.workspaceId));
+  return {
+    message_id: p.messageId,
+    record: canonicalAuditRow(sent, sent.seq),
+    inclusion: { seq: sent.seq, leaf_index: sent.seq - 1, tree_size: checkpoint.treeSize, hashes: encodeProofHashes(hashes) },
+    checkpoint: checkpoint.note,
+  };
+}
