@@ -1,3 +1,4 @@
+import { DEFAULT_SERVICE_URL } from "@agentq/runtime/default-address";
 import { randomUUID } from "node:crypto";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { CliError } from "./cli-error.ts";
@@ -12,8 +13,8 @@ import { registerSessionStateCommands } from "./session-state-commands.ts";
 import { registerLearningCommands } from "./learning-commands.ts";
 import type { OperationRequest, ServiceConfig } from "./service-client.ts";
 
-/** The base URL when neither --base-url nor SVC_BASE_URL is given (DESIGN §2). */
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
+/** The base URL when neither --base-url nor SVC_BASE_URL is given: a server started with the defaults (DESIGN §2). */
+export const DEFAULT_BASE_URL = DEFAULT_SERVICE_URL;
 
 interface GlobalOptions {
   baseUrl?: string;

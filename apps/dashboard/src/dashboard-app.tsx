@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { DomainError, ERROR_CATALOGUE, isDomainError, toErrorEnvelope, type CoreDeps } from "@agentq/core";
-import { accessLog, afterAnswerWorkLoggedTo, createSessionEdge, refuseUnsafeQuery, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { ERROR_CATALOGUE, toErrorEnvelope, type CoreDeps } from "@agentq/core";
+import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, createSessionEdge, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, reportFaultTo, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono, type Context } from "hono";
 import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
@@ -48,8 +48,6 @@ export interface DashboardOptions {
 /** The signed-in pages: every path under them needs a session. */
 const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/lessons", "/lessons/*", "/lesson-candidates", "/lesson-candidates/*", "/rules", "/rules/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
 
-const REQUEST_ID_HEADER = "X-Request-Id";
-
 /**
  * The browser dashboard (DESIGN §2b "Dashboard"): server-rendered pages (Hono JSX), htmx for
  * partial updates, static files of its own origin under /assets/, and a strict
@@ -67,19 +65,22 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   const oidcLabel = deps.oidc?.label ?? null;
   const app = new Hono<DashboardEnv>();
 
-  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
-  app.use("*", async (c, next) => {
-    const id = deps.ids.next();
-    c.set("requestId", id);
-    await next();
-    c.res.headers.set(REQUEST_ID_HEADER, id);
+  // A path no page has: a page to a browser, the error envelope to anything that does not ask for HTML.
+  const notFound = routeNotFound(new RouteTable(), {
+    notFoundMessage: "No page or route matches this path.",
+    render: (c, err) => (wantsHtml(c) ? errorPage(c, assets, err) : errorEnvelopeResponse(c, err)),
   });
+
+  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
+  // A form refused before it was read to its end (413) is answered on a closing connection.
+  app.use("*", closeAfterUnreadBody());
+  app.use("*", requestId(deps.ids));
   app.use("*", securityHeaders());
   app.use("*", refuseUnsafeQuery());
 
   app.get("/assets/:file", (c) => {
     const found = assets.byPath(c.req.path);
-    if (found === undefined) return notFound(c, assets);
+    if (found === undefined) return notFound(c);
     // The name carries the content's hash: a changed file is a new URL, so this one never changes.
     return c.body(found.body.slice(), 200, { "Content-Type": found.contentType, "Cache-Control": "public, max-age=31536000, immutable" });
   });
@@ -108,11 +109,8 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerClosingRoutes(app, kit, sessions);
   registerPeopleRoutes(app, kit, sessions);
 
-  app.notFound((c) => notFound(c, assets));
-  app.onError((err, c) => {
-    if (!isDomainError(err)) logger.error({ request_id: c.get("requestId"), method: c.req.method, path: c.req.path, err: err instanceof Error ? { type: err.name, message: err.message, stack: err.stack } : { type: typeof err } }, "dashboard request failed with a server fault");
-    return errorPage(c, assets, err);
-  });
+  app.notFound(notFound);
+  app.onError(errorHandler({ onFault: reportFaultTo(logger, "dashboard request failed with a server fault"), render: (c, err) => errorPage(c, assets, err) }));
   return app;
 }
 
@@ -125,13 +123,7 @@ export function errorPage(c: Context<DashboardEnv>, assets: StaticAssets, err: u
   return renderPage(c, assets, { title: "Error", viewer }, <ErrorPage error={shown} requestId={c.get("requestId")} signedIn={viewer !== null} />, status);
 }
 
-function notFound(c: Context<DashboardEnv>, assets: StaticAssets): Response | Promise<Response> {
-  const err = new DomainError("SVC_ROUTE_NOT_FOUND", "No page or route matches this path.", { path: c.req.path });
-  if (!wantsHtml(c)) return c.json(toErrorEnvelope(err, c.get("requestId")), 404, { "Cache-Control": "no-store" });
-  return errorPage(c, assets, err);
-}
-
-function wantsHtml(c: Context<DashboardEnv>): boolean {
+function wantsHtml(c: Context): boolean {
   return (c.req.header("Accept") ?? "").includes("text/html");
 }
 

@@ -1,9 +1,9 @@
 import { DEFAULT_RETRY_SCHEDULE } from "@agentq/core";
 import { createPgDeps, listenForOutboxDeliveries } from "@agentq/postgres";
+import { createHttpWebhookTransport } from "@agentq/runtime";
 import { pino, type Logger } from "pino";
 import postgres from "postgres";
 import type { DispatcherEnv } from "./env.ts";
-import { createHttpWebhookTransport } from "./http-webhook-transport.ts";
 import { maintenanceTasks } from "./maintenance-tasks.ts";
 import { defaultDispatcherSettings, outboxDispatchTask } from "./outbox-dispatch-task.ts";
 import { startPeriodicTasks } from "./periodic-task.ts";

@@ -1,4 +1,5 @@
 import { parseVerifierKeyList } from "@agentq/core";
+import { DEFAULT_SERVICE_URL } from "@agentq/runtime";
 import { fileURLToPath } from "node:url";
 
 /** The standalone dispatcher's configuration. This is the only file of the dispatcher that reads process.env. */
@@ -9,7 +10,7 @@ export interface DispatcherEnv {
   secretKey: string | null;
   dataDir: string;
   /**
-   * PUBLIC_BASE_URL, the server's (default http://127.0.0.1:8080): its host names the audit log's
+   * PUBLIC_BASE_URL, the server's (default `DEFAULT_SERVICE_URL`, http://127.0.0.1:8080): its host names the audit log's
    * checkpoint key and origins, so it must be the server's own.
    */
   publicBaseUrl: string;
@@ -42,7 +43,7 @@ export function readDispatcherEnv(env: NodeJS.ProcessEnv = process.env): Dispatc
     databaseUrl: env.DATABASE_URL?.trim() || null,
     secretKey: env.SVC_SECRET_KEY?.trim() || null,
     dataDir: env.AGENTQ_DATA_DIR?.trim() || `${REPO_ROOT}.data`,
-    publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || "http://127.0.0.1:8080").replace(/\/+$/, ""),
+    publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || DEFAULT_SERVICE_URL).replace(/\/+$/, ""),
     previousLogKeys: parseVerifierKeyList(env.SVC_LOG_PREVIOUS_KEYS),
     logLevel: env.LOG_LEVEL?.trim() || "info",
     retryBaseMs: positiveInt(env, "AGENTQ_WEBHOOK_RETRY_BASE_MS"),

@@ -4,9 +4,4 @@ export { maintenanceTasks, DEFAULT_MAINTENANCE_INTERVALS } from "./maintenance-t
 export type { MaintenanceIntervals } from "./maintenance-tasks.ts";
 export { outboxDispatchTask, defaultDispatcherSettings } from "./outbox-dispatch-task.ts";
 export type { OutboxDispatcherSettings } from "./outbox-dispatch-task.ts";
-export { createHttpWebhookTransport } from "./http-webhook-transport.ts";
-export type { HttpWebhookTransportOptions, HostResolver } from "./http-webhook-transport.ts";
-export { classifyAddress } from "./address-policy.ts";
-export type { AddressClass } from "./address-policy.ts";
 export { logExhausted } from "./log-exhausted.ts";
-export { deriveDispatcherSecrets } from "./process-secrets.ts";

@@ -1,13 +1,12 @@
 import type { ServerSecrets } from "@agentq/core";
-import { createHmac } from "node:crypto";
+import { deriveSecrets } from "@agentq/runtime";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
  * The server secrets of a standalone dispatcher: from SVC_SECRET_KEY, else the server's
  * generated `<dataDir>/secret.key`; never generated here (a dispatcher with another key would
- * sign with keys no receiver holds). Derived exactly as the server derives them (apps/server
- * secrets.ts; a server test checks they agree).
+ * sign with keys no receiver holds). Derived by the server's own `deriveSecrets` (@agentq/runtime).
  * @throws Error when neither is there, or the key is too short.
  */
 export function loadDispatcherSecrets(p: { secretKey: string | null; dataDir: string }): ServerSecrets {
@@ -18,11 +17,6 @@ export function loadDispatcherSecrets(p: { secretKey: string | null; dataDir: st
     master = readFileSync(file, "utf8").trim();
   }
   if (master.length < 32) throw new Error("SVC_SECRET_KEY must be at least 32 characters.");
-  return deriveDispatcherSecrets(master);
+  return deriveSecrets(master);
 }
 
-/** Per-purpose keys from the master secret: HMAC-SHA-256(master, "agentq/<purpose>/v1"), the audit log's key seed included. */
-export function deriveDispatcherSecrets(master: string): ServerSecrets {
-  const derive = (purpose: string) => new Uint8Array(createHmac("sha256", master).update(`agentq/${purpose}/v1`).digest());
-  return { pepper: derive("pepper"), cursorKey: derive("cursor"), logSeed: derive("audit-log-key") };
-}

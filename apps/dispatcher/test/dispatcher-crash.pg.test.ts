@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpWebhookTransport } from "../src/http-webhook-transport.ts";
+import { createHttpWebhookTransport } from "@agentq/runtime";
 import { WebhookReceiver } from "./webhook-receiver.ts";
 import { createWebhookWorld, TEST_MASTER_SECRET } from "./webhook-world.ts";
 

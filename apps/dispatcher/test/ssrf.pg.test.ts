@@ -4,7 +4,7 @@ import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import type { LookupAddress } from "node:dns";
 import { lookup } from "node:dns/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpWebhookTransport, type HostResolver } from "../src/http-webhook-transport.ts";
+import { createHttpWebhookTransport, type HostResolver } from "@agentq/runtime";
 import { startTestDispatcher } from "./dispatcher-harness.ts";
 import { WebhookReceiver } from "./webhook-receiver.ts";
 import { createWebhookWorld } from "./webhook-world.ts";

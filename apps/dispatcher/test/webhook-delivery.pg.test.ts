@@ -3,7 +3,7 @@ import { listenForOutboxDeliveries } from "@agentq/postgres";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpWebhookTransport } from "../src/http-webhook-transport.ts";
+import { createHttpWebhookTransport } from "@agentq/runtime";
 import { startTestDispatcher } from "./dispatcher-harness.ts";
 import { WebhookReceiver, type ReceivedRequest } from "./webhook-receiver.ts";
 import { createWebhookWorld, type WebhookWorld } from "./webhook-world.ts";

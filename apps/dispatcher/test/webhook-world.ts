@@ -1,7 +1,7 @@
 import { bootstrapWorkspace, createAuthenticator, executeOperation, findOperation, requestFingerprint, type CoreDeps, type Principal, type WebhookTransport } from "@agentq/core";
 import { createPgDeps, type PgDeps } from "@agentq/postgres";
 import type postgres from "postgres";
-import { deriveDispatcherSecrets } from "../src/process-secrets.ts";
+import { deriveSecrets } from "@agentq/runtime";
 
 /** The master secret of the tests (the spawned dispatcher gets it as SVC_SECRET_KEY). */
 export const TEST_MASTER_SECRET = "agentq-dispatcher-test-master-secret-0123456789";
@@ -24,7 +24,7 @@ export interface WebhookWorld {
 
 /** Builds a WebhookWorld on `sql` whose webhook probes go through `transport`. */
 export async function createWebhookWorld(sql: postgres.Sql, transport: WebhookTransport): Promise<WebhookWorld> {
-  const deps = createPgDeps({ sql, secrets: deriveDispatcherSecrets(TEST_MASTER_SECRET) });
+  const deps = createPgDeps({ sql, secrets: deriveSecrets(TEST_MASTER_SECRET) });
   (deps as CoreDeps).webhookTransport = transport;
   const auth = createAuthenticator(deps);
   const n = ++counter;

@@ -1,15 +1,13 @@
-import { Readable } from "node:stream";
-import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, toErrorEnvelope } from "@agentq/core";
+import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, requirePublicBaseUrl } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, Principal, RateLimitStatus } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { accessLog, closeAfterUnreadBody, publicOriginOf, refuseForeignOrigin, refuseUnsafeQuery, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, errorEnvelopeResponse, errorHandler, nodeBodyOf, publicOriginOf, refuseForeignOrigin, refuseUnsafeQuery, requestId, type ServedRequest } from "@agentq/http";
 import { callTool, type ToolCallContext, type ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
-import { MAX_MCP_BODY_BYTES, readMcpBody, type McpNodeBody } from "./read-mcp-body.ts";
+import { readMcpBody } from "./read-mcp-body.ts";
 import { toolBindings } from "./tool-binding.ts";
 import { plainToolCall, toolCallResponseBody } from "./tool-call-fast-path.ts";
 import { createToolServer } from "./tool-server.ts";
@@ -18,7 +16,7 @@ import { createToolServer } from "./tool-server.ts";
 export interface McpAppOptions {
   /**
    * The public base URL of the service (scheme, host, port), e.g. `https://agentq.example`;
-   * `/mcp` is appended. Default: `deps.publicBaseUrl`, else `http://127.0.0.1:8080`.
+   * `/mcp` is appended. Default: `deps.publicBaseUrl` (which must then be set).
    */
   publicBaseUrl?: string;
   /** Authenticates bearer credentials (default: `createAuthenticator(deps)`); pass the REST app's to share one credential cache. */
@@ -36,12 +34,6 @@ export interface McpAppOptions {
 }
 
 type Env = { Variables: { requestId: string; principal?: Principal } };
-
-function errorResponse(c: Context<Env>, error: unknown, extraHeaders: Record<string, string> = {}): Response {
-  const envelope = toErrorEnvelope(error, c.get("requestId"));
-  const status = (isDomainError(error) ? error.status : 503) as ContentfulStatusCode;
-  return c.json(envelope, status, { "Cache-Control": "no-store", ...extraHeaders });
-}
 
 /**
  * The MCP server of agentq as a Hono app: Streamable HTTP at `/mcp` (POST; stateless, JSON
@@ -61,7 +53,7 @@ function errorResponse(c: Context<Env>, error: unknown, extraHeaders: Record<str
  * SVC_CSRF_REJECTED in the error envelope (DNS rebinding, DESIGN §2c).
  */
 export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<Env> {
-  const base = normalizeBaseUrl(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
+  const base = normalizeBaseUrl(options.publicBaseUrl ?? requirePublicBaseUrl(deps));
   const scopes = options.scopes ?? OPERATIONAL_SCOPES;
   const bindings = toolBindings(options.operations ?? OPERATIONS);
   const byName = new Map(bindings.map((b) => [b.tool.name, b]));
@@ -72,18 +64,9 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   const app = new Hono<Env>();
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
-  app.use("*", async (c, next) => {
-    // A "*" middleware runs twice for the literal path "/*": keep the first id.
-    if (c.get("requestId") !== undefined) return next();
-    c.set("requestId", deps.ids.next());
-    await next();
-    c.res.headers.set("X-Request-Id", c.get("requestId"));
-  });
+  app.use("*", requestId(deps.ids));
   app.use("*", refuseUnsafeQuery());
-  app.onError((error, c) => {
-    if (!isDomainError(error)) options.onUnexpectedError?.(error, c.get("requestId"));
-    return errorResponse(c, error);
-  });
+  app.onError(errorHandler({ onFault: (error, c) => options.onUnexpectedError?.(error, c.get("requestId")) }));
 
   // Metadata is public and read by browser-based MCP clients too.
   const serveMetadata = (c: Context<Env>): Response => c.json(metadata, 200, { "Cache-Control": "public, max-age=3600" });
@@ -113,15 +96,13 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       caller = { kind: "principal", principal };
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      if (error.status === 401) return errorResponse(c, error, { "WWW-Authenticate": mcpBearerChallenge(base, scopes, c.req.header("Authorization")) });
+      if (error.status === 401) return errorEnvelopeResponse(c, error, { "WWW-Authenticate": mcpBearerChallenge(base, scopes, c.req.header("Authorization")) });
       caller = { kind: "refused", error };
     }
     if (c.req.method !== "POST") {
       // Stateless: no standalone SSE stream (GET) and no session to delete (DELETE).
-      return errorResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", "The MCP endpoint accepts POST only."), { Allow: "POST" });
+      return errorEnvelopeResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", "The MCP endpoint accepts POST only."), { Allow: "POST" });
     }
-    const declared = Number(c.req.header("Content-Length") ?? "0");
-    if (declared > MAX_MCP_BODY_BYTES) return errorResponse(c, new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is over 256 KB.", { max_bytes: MAX_MCP_BODY_BYTES }));
     const body = await readMcpBody(c.req.raw, nodeBodyOf(c));
     if (body.kind === "not_json") {
       return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, 400);
@@ -175,10 +156,4 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     }
   });
   return app;
-}
-
-/** Node's IncomingMessage of the request when served by @hono/node-server (its bindings), else null. */
-function nodeBodyOf(c: Context<Env>): McpNodeBody | null {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  return incoming instanceof Readable ? incoming : null;
 }

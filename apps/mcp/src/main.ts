@@ -1,7 +1,26 @@
-// Runs the MCP endpoint alone (`tsx apps/mcp/src/main.ts`): /mcp and the protected-resource
-// metadata on HOST:PORT, configured like `pnpm start`. No background work runs here.
-// The process wiring belongs to apps/server; it is imported by relative path on purpose:
-// @agentq/server depends on @agentq/mcp, so a package dependency back would be a cycle.
-import { runServiceProcess } from "../../server/src/run-service.ts";
+// Runs the MCP endpoint alone (`pnpm --filter @agentq/mcp start`): /mcp and the protected-resource
+// metadata on HOST:PORT, configured like `pnpm start`. No background work runs here. The
+// composition root of this process: runtime wires it, the MCP app serves it.
+import { accessLogTo, createServiceDeps, listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
+import { createMcpApp } from "./create-mcp-app.ts";
 
-runServiceProcess({ serves: "mcp", background: false });
+runServiceProcess(
+  (wired) => {
+    const { deps, authenticator } = createServiceDeps(wired.depsOptions);
+    const mcp = createMcpApp(deps, {
+      authenticator,
+      publicBaseUrl: wired.publicBaseUrl,
+      onUnexpectedError: (error, requestId) => wired.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
+      onRequestServed: accessLogTo(wired.logger),
+    });
+    return {
+      fetch: (request, env) => mcp.fetch(request, env),
+      tasks: [() => listenForPlanChanges(wired.sql, deps, wired.logger)],
+      close: () => deps.close(),
+    };
+  },
+  {
+    describe: { serves: "mcp", background: false },
+    only: { matches: (path) => path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/.well-known/oauth-protected-resource"), refusal: "This process serves only the MCP endpoint at /mcp." },
+  },
+);

@@ -1,6 +1,6 @@
-import { assertSafeStrings, DomainError, handleTokenRequest, isDomainError, isOAuthError, limitAnonymousRequest, oauthEndpoints, OAuthError, registerClient, revokeOAuthToken, toErrorEnvelope } from "@agentq/core";
+import { assertSafeStrings, handleTokenRequest, isDomainError, isOAuthError, limitAnonymousRequest, oauthEndpoints, OAuthError, registerClient, requirePublicBaseUrl, revokeOAuthToken } from "@agentq/core";
 import type { CoreDeps, Principal } from "@agentq/core";
-import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, refuseUnsafeQuery, requestOrigin, trustedProxyMatcher, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, requestId, requestOrigin, RouteTable, routeNotFound, trustedProxyMatcher, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
@@ -9,7 +9,7 @@ import { basicClientId, readBodyText, readFormParams } from "./read-oauth-body.t
 
 /** Options of the OAuth app. */
 export interface OAuthAppOptions {
-  /** The service's public base URL (default `deps.publicBaseUrl`, else http://127.0.0.1:8080); the issuer is its origin. */
+  /** The service's public base URL (default `deps.publicBaseUrl`, which must then be set); the issuer is its origin. */
   publicBaseUrl?: string;
   /** Told about server faults (not OAuth refusals), for logging; their messages never reach the client. */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
@@ -31,12 +31,6 @@ function oauthJson(c: Context<Env>, body: unknown, status: 200 | 201 | 400 | 401
   return c.json(body, status, { ...NO_STORE, "X-Request-Id": c.get("requestId"), ...extra });
 }
 
-/** A failure outside the OAuth protocol (unknown route, wrong method, a rate limit) in the service's SVC_ envelope, with Retry-After when it has one. */
-function svcError(c: Context<Env>, error: DomainError, extra: Record<string, string> = {}): Response {
-  const retry: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
-  return c.json(toErrorEnvelope(error, c.get("requestId")), error.status as 404, { "Cache-Control": "no-store", "X-Request-Id": c.get("requestId"), ...retry, ...extra });
-}
-
 /**
  * The OAuth 2.0 authorization server for MCP clients (DESIGN §2b) as a Hono app:
  * - GET /.well-known/oauth-authorization-server: RFC 8414 metadata;
@@ -50,32 +44,35 @@ function svcError(c: Context<Env>, error: DomainError, extra: Record<string, str
  * envelope. Every response carries X-Request-Id.
  */
 export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): Hono<Env> {
-  const endpoints = oauthEndpoints(options.publicBaseUrl ?? deps.publicBaseUrl ?? "http://127.0.0.1:8080");
+  const endpoints = oauthEndpoints(options.publicBaseUrl ?? requirePublicBaseUrl(deps));
   const metadata = authorizationServerMetadata(endpoints);
   const origin = options.origin ?? DEFAULT_ORIGIN_SETTINGS;
   const isTrustedProxy = trustedProxyMatcher(origin.trustedProxies);
   const app = new Hono<Env>();
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
-  app.use("*", async (c, next) => {
-    // A "*" middleware runs twice for the literal path "/*": keep the first id.
-    if (c.get("requestId") !== undefined) return next();
-    c.set("requestId", deps.ids.next());
-    await next();
-    c.res.headers.set("X-Request-Id", c.get("requestId"));
-  });
+  app.use("*", requestId(deps.ids));
   app.use("*", refuseUnsafeQuery());
-  app.onError((error, c) => {
-    if (isOAuthError(error)) {
-      const basic = error.code === "invalid_client" && /^Basic /i.test(c.req.header("Authorization") ?? "");
-      return oauthJson(c, { error: error.code, error_description: error.message }, error.status as 400 | 401 | 503, basic ? { "WWW-Authenticate": 'Basic realm="agentq"' } : {});
-    }
-    if (!isDomainError(error) || error.code === "SVC_SERVICE_UNAVAILABLE") {
-      if (!isDomainError(error)) options.onUnexpectedError?.(error, c.get("requestId"));
-      return oauthJson(c, { error: "temporarily_unavailable", error_description: "The service could not serve the request; retry with backoff." }, 503, { "Retry-After": "1" });
-    }
-    return svcError(c, error);
-  });
+  app.onError(
+    errorHandler({
+      // An OAuthError is a refusal of the protocol, not a fault.
+      onFault: (error, c) => {
+        if (!isOAuthError(error)) options.onUnexpectedError?.(error, c.get("requestId"));
+      },
+      // Inside the protocol, refusals and faults are OAuth error objects (RFC 6749 §5.2); other
+      // refusals (an unsafe query, a malformed string) are the service's SVC_ envelope.
+      render: (c, error) => {
+        if (isOAuthError(error)) {
+          const basic = error.code === "invalid_client" && /^Basic /i.test(c.req.header("Authorization") ?? "");
+          return oauthJson(c, { error: error.code, error_description: error.message }, error.status as 400 | 401 | 503, basic ? { "WWW-Authenticate": 'Basic realm="agentq"' } : {});
+        }
+        if (!isDomainError(error) || error.code === "SVC_SERVICE_UNAVAILABLE") {
+          return oauthJson(c, { error: "temporarily_unavailable", error_description: "The service could not serve the request; retry with backoff." }, 503, { "Retry-After": "1" });
+        }
+        return errorEnvelopeResponse(c, error);
+      },
+    }),
+  );
 
   const openCors = cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["Content-Type", "Authorization", "MCP-Protocol-Version"], exposeHeaders: ["X-Request-Id", "WWW-Authenticate", "Retry-After"], maxAge: 86_400 });
   for (const path of [AUTHORIZATION_SERVER_METADATA_PATH, OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.use(path, openCors);
@@ -111,11 +108,9 @@ export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): H
     return c.body(null, 200, NO_STORE);
   });
 
-  const known: Record<string, string[]> = { [AUTHORIZATION_SERVER_METADATA_PATH]: ["GET", "HEAD"], [OAUTH_PATHS.register]: ["POST"], [OAUTH_PATHS.token]: ["POST"], [OAUTH_PATHS.revoke]: ["POST"] };
-  app.notFound((c) => {
-    const allowed = known[c.req.path];
-    if (allowed === undefined) return svcError(c, new DomainError("SVC_ROUTE_NOT_FOUND", "No route matches this path.", { path: c.req.path }));
-    return svcError(c, new DomainError("SVC_METHOD_NOT_ALLOWED", `This route does not accept ${c.req.method}.`, { method: c.req.method, allowed_methods: allowed }), { Allow: allowed.join(", ") });
-  });
+  const routes = new RouteTable();
+  routes.add("GET", AUTHORIZATION_SERVER_METADATA_PATH);
+  for (const path of [OAUTH_PATHS.register, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) routes.add("POST", path);
+  app.notFound(routeNotFound(routes));
   return app;
 }

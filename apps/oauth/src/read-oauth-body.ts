@@ -1,36 +1,25 @@
-import { assertSafeStrings, OAuthError } from "@agentq/core";
+import { assertSafeStrings, isDomainError, OAuthError } from "@agentq/core";
+import { readRequestText, type BodyLimits } from "@agentq/http";
 
 /** Request bodies of the OAuth endpoints over this size are refused: a registration or token request is a few hundred bytes. */
 export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
 
+/** The body rules of the OAuth endpoints: 64 KB, and no Content-Encoding. */
+const OAUTH_BODY_LIMITS: BodyLimits = { maxBytes: MAX_OAUTH_BODY_BYTES, maxCompressedBytes: MAX_OAUTH_BODY_BYTES, encodings: "identity" };
+
 /**
- * Reads a request body as UTF-8 text, at most MAX_OAUTH_BODY_BYTES (counted as the bytes arrive),
- * uncompressed.
+ * Reads a request body as UTF-8 text through the edge's one body reader (@agentq/http): at most
+ * MAX_OAUTH_BODY_BYTES (refused from Content-Length, and counted as the bytes arrive),
+ * uncompressed. The reader's refusals are answered the OAuth way (RFC 6749 §5.2).
  * @throws OAuthError `refusal` (invalid_request or invalid_client_metadata) when it is encoded,
  *   too large or not UTF-8.
  */
 export async function readBodyText(request: Request, refusal: "invalid_request" | "invalid_client_metadata"): Promise<string> {
-  const encoding = request.headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
-  if (encoding !== "identity" && encoding !== "") throw new OAuthError(refusal, "Request bodies must not be content-encoded.");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body !== null) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > MAX_OAUTH_BODY_BYTES) throw new OAuthError(refusal, `The request body is over ${MAX_OAUTH_BODY_BYTES / 1024} KB.`);
-      chunks.push(chunk);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new OAuthError(refusal, "The request body is not valid UTF-8.");
+    return await readRequestText(request, null, OAUTH_BODY_LIMITS);
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    throw new OAuthError(refusal, e.message);
   }
 }
 

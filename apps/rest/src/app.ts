@@ -1,16 +1,14 @@
-import { createAuthenticator, DomainError, OPERATIONS, ulidSource } from "@agentq/core";
+import { createAuthenticator, OPERATIONS, ulidSource } from "@agentq/core";
 import type { Authenticator, CoreDeps, IdSource, Operation } from "@agentq/core";
 import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, refuseUnsafeQuery, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
-import { requestId } from "./middleware/request-id.ts";
+import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, refuseUnsafeQuery, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
 import type { RestEnv } from "./rest-env.ts";
 import { registerOperationRoutes } from "./routes/operation-routes.ts";
-import { RouteTable } from "./routes/route-table.ts";
 import { VERSION_INFO_SCHEMA, versionInfo } from "./version.ts";
 import { AUTH_ROUTE_DESCRIPTIONS, registerAuthRoutes } from "./people/auth-routes.ts";
 import { PEOPLE_ROUTE_DESCRIPTIONS, registerPeopleRoutes } from "./people/people-routes.ts";
@@ -113,13 +111,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   registerCounterNoticeRoute(app, routes, { core: coreDeps, authenticator, sessions, logger });
   registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger, sessions });
 
-  app.notFound((c) => {
-    const allowed = routes.allowedMethods(c.req.path);
-    if (allowed.length === 0) return errorResponse(c, new DomainError("SVC_ROUTE_NOT_FOUND", "No route matches this path.", { path: c.req.path }), logger);
-    const res = errorResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", `This route does not accept ${c.req.method}.`, { method: c.req.method, allowed_methods: allowed }), logger);
-    res.headers.set("Allow", allowed.join(", "));
-    return res;
-  });
+  app.notFound(routeNotFound(routes));
   app.onError((err, c) => errorResponse(c, err, logger));
   return app;
 }

@@ -16,4 +16,4 @@ export { afterAnswerWorkLoggedTo } from "@agentq/http";
 export { authenticateCaller } from "./people/authenticate-caller.ts";
 export { createSessionEdge } from "@agentq/http";
 export type { SessionEdge } from "@agentq/http";
-export { MAX_BODY_BYTES, MAX_COMPRESSED_BODY_BYTES, MAX_JSON_DEPTH } from "./body/limits.ts";
+export { MAX_BODY_BYTES, MAX_COMPRESSED_BODY_BYTES, MAX_JSON_DEPTH } from "@agentq/http";

@@ -1,5 +1,5 @@
 import type { HttpMethod, Operation } from "@agentq/core";
-import { pathParameterNames } from "./routes/route-table.ts";
+import { pathParameterNames } from "@agentq/http";
 
 /** A JSON Schema (plain JSON: TypeBox's symbol keys are dropped). */
 export type JsonSchema = Record<string, unknown>;

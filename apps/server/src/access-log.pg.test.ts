@@ -2,8 +2,8 @@ import { bootstrapWorkspace } from "@agentq/core";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCESS_LOG_MESSAGE, composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { composeService, type ComposedService } from "./compose.ts";
+import { ACCESS_LOG_MESSAGE, createLogger } from "@agentq/runtime";
 
 // The access log of the composed service (REST and MCP on one fetch handler over PostgreSQL),
 // read back from the pino destination: one line per request with the request id the client got

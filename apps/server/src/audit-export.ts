@@ -1,12 +1,12 @@
 // `pnpm audit:export [--out FILE]`: writes the caller's sealed audit chain as JSON lines, page by
 // page from GET /v1/audit-log/chain (credential from SVC_CREDENTIAL, base URL from SVC_BASE_URL,
-// default http://127.0.0.1:8080), for `pnpm audit:verify FILE`. Needs scope view_audit_log or an
+// default the service's default address), for `pnpm audit:verify FILE`. Needs scope view_audit_log or an
 // administrative credential. A 429 (or 503) is waited out as its Retry-After says (at most 5 waits
 // in a row, 60 s each; see downloadAuditChain). Exit 0 written, 1 failed, 2 usage.
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_RETRY_WAITS, downloadAuditChain } from "./audit-chain-download.ts";
-import { readCommandEnv } from "./env.ts";
+import { readCommandEnv } from "@agentq/runtime";
 
 async function main(argv: readonly string[]): Promise<number> {
   const outIndex = argv.indexOf("--out");

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { verifyAuditExport } from "@agentq/core";
-import { readCommandEnv } from "./env.ts";
+import { readCommandEnv } from "@agentq/runtime";
 
 function main(argv: readonly string[]): number {
   const file = argv[0];

@@ -4,7 +4,7 @@
 import { bootstrapWorkspace } from "@agentq/core";
 import { parseArgs } from "node:util";
 import { runCommand } from "./command.ts";
-import { argon2PasswordHasher } from "./password.ts";
+import { argon2PasswordHasher } from "@agentq/runtime";
 
 const USAGE = "usage: pnpm bootstrap --workspace NAME --email EMAIL [--password PW] [--json]";
 

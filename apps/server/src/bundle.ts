@@ -24,8 +24,9 @@ export const PRODUCTION_NODE_FLAGS: readonly string[] = ["--heap-growing-percent
  * source file keeps its own `import.meta.url` (the migrations folder and the repository root are
  * found relative to it), and CommonJS dependencies get a `require`. `@node-rs/argon2` stays
  * outside the bundle (it loads a native .node binary per platform): the bundle imports it by its
- * absolute path in this checkout's node_modules, so a bundle written anywhere (the fault run and
- * the benchmark write theirs to a temporary folder) still finds it.
+ * absolute path in this checkout's node_modules (resolved from the file that imports it, in
+ * @agentq/runtime), so a bundle written anywhere (the fault run and the benchmark write theirs to
+ * a temporary folder) still finds it.
  * @returns the bundle's path.
  */
 export async function bundleServer(serverDir: string, outDir: string): Promise<string> {
@@ -44,8 +45,7 @@ export async function bundleServer(serverDir: string, outDir: string): Promise<s
       {
         name: "native-argon2-outside",
         setup(b) {
-          const fromServer = createRequire(join(serverDir, "package.json"));
-          b.onResolve({ filter: /^@node-rs\/argon2$/ }, (args) => ({ path: fromServer.resolve(args.path), external: true }));
+          b.onResolve({ filter: /^@node-rs\/argon2$/ }, (args) => ({ path: createRequire(args.importer).resolve(args.path), external: true }));
         },
       },
       {

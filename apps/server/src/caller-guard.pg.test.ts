@@ -4,7 +4,7 @@ import { connectMcpClient, errorCodeOf, serveOnFreePort, type ServedApp } from "
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 
 // Lever 3 of issue 18: send, get-pending and ack check the caller's account and workspace inside
 // their own write (a guard of the statement) instead of a read before it. These tests change the

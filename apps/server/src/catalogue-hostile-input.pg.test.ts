@@ -6,7 +6,7 @@ import { A_NAMES, AcceptingTransport, buildWorkspaceRecords, PATH_FIXTURES, plau
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 import { composedMatrixTarget } from "./testing/matrix-target.ts";
 import { seedPerson } from "./testing/people.ts";
 

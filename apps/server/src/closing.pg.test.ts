@@ -5,7 +5,7 @@ import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 import { Secret, TOTP } from "otpauth";
 import { cookieFrom, PENDING_MFA_COOKIE, SESSION_COOKIE, signInPerson, signUpPerson, type SignedInPerson } from "./testing/people.ts";
 

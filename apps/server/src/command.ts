@@ -1,9 +1,6 @@
 import { isDomainError, ulidSource } from "@agentq/core";
 import { createPgDeps, systemClock, type PgDeps } from "@agentq/postgres";
-import { openDatabase } from "./database.ts";
-import { readEnv } from "./env.ts";
-import { loadSecrets } from "./secrets.ts";
-import { createMailer } from "./mail/create-mailer.ts";
+import { openDatabase, readEnv, loadSecrets, createMailer } from "@agentq/runtime";
 
 /**
  * Runs an operator command (`pnpm bootstrap`, `pnpm admin`) against the database `pnpm start`

@@ -1,18 +1,13 @@
 import { createDashboardApp } from "@agentq/dashboard";
-import { createAuthenticator, forgetWorkspaceLimits, type Mailer, type NoticeSettings, type OidcProvider, type WebhookTransport, InProcessRateLimiter, RATE_LIMIT_WINDOW_MS, type Clock, type RateLimiter, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
-import { createHttpWebhookTransport, defaultDispatcherSettings, type MaintenanceIntervals, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
-import { DEFAULT_PEOPLE_SETTINGS, PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq/core";
+import { type Mailer, type NoticeSettings, type OidcProvider, type WebhookTransport, RATE_LIMIT_WINDOW_MS, type Clock, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
+import { defaultDispatcherSettings, type MaintenanceIntervals, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
+import { PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq/core";
 import { createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
-import { createPgDeps, listenForOutboxDeliveries, PgRateLimiter, PLAN_CHANGED_CHANNEL, type PgDeps } from "@agentq/postgres";
+import { listenForOutboxDeliveries, type PgDeps } from "@agentq/postgres";
 import { afterAnswerWorkLoggedTo, createRestApp, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
-import { argon2PasswordHasher } from "./password.ts";
-import { aesGcmSecretSealer } from "./secret-sealer.ts";
+import { ACCESS_LOG_MESSAGE, createServiceDeps, type Logger } from "@agentq/runtime";
 import type postgres from "postgres";
-import type { Logger } from "./logger.ts";
-
-/** The message of the access-log line written for every request answered (`msg` in the JSON). */
-export const ACCESS_LOG_MESSAGE = "request served";
 
 /** The assembled service: one fetch handler for REST, MCP, the metadata documents and the dashboard. */
 export interface ComposedService {
@@ -36,9 +31,10 @@ export interface ComposeWebhookOptions {
 }
 
 /**
- * The composition root shared by `pnpm start`, the standalone MCP server and the tests that run
- * the real server: PostgreSQL deps, one credential cache shared by REST and MCP (a revoke through
- * either evicts it in both), and the apps (REST, MCP, the dashboard) behind one fetch handler.
+ * The all-in-one composition of `pnpm start` and the tests that run the real server: the
+ * service's deps (`createServiceDeps`: one credential cache shared by REST and MCP, so a revoke
+ * through either evicts it in both), and the apps (REST, MCP, OAuth, the dashboard) behind one
+ * fetch handler.
  */
 export function composeService(p: {
   sql: postgres.Sql;
@@ -70,23 +66,7 @@ export function composeService(p: {
   /** People's sign-in: settings (default: sign-up open, 30 min idle, 12 h absolute), request origin (trusted proxies, country header), password hasher (default argon2id). */
   people?: { settings?: PeopleSettings; origin?: OriginSettings; passwords?: PasswordHasher };
 }): ComposedService {
-  const base = createPgDeps({ sql: p.sql, secrets: p.secrets, ...(p.clock === undefined ? {} : { clock: p.clock }) });
-  const authenticator = createAuthenticator(base);
-  const webhookTransport = p.webhooks?.transport ?? createHttpWebhookTransport();
-  base.webhookTransport = webhookTransport;
-  const mode = p.rateLimiter ?? "memory";
-  const rateLimiter: RateLimiter | undefined = mode === "off" ? undefined : mode === "postgres" ? new PgRateLimiter(p.sql) : new InProcessRateLimiter();
-  const deps: PgDeps = Object.assign(base, {
-    credentialCache: authenticator,
-    people: { passwords: p.people?.passwords ?? argon2PasswordHasher(), settings: p.people?.settings ?? DEFAULT_PEOPLE_SETTINGS, sealer: aesGcmSecretSealer(p.secrets.pepper) },
-    publicBaseUrl: p.publicBaseUrl,
-    ...(p.previousLogKeys === undefined ? {} : { previousLogKeys: p.previousLogKeys }),
-    noticeSettings: { designatedAgent: p.noticeAgent ?? null },
-    ...(rateLimiter === undefined ? {} : { rateLimiter }),
-    ...(p.sanctions === undefined ? {} : { sanctions: p.sanctions }),
-    ...(p.mailer === undefined ? {} : { mailer: p.mailer }),
-    ...(p.oidc === undefined ? {} : { oidc: p.oidc }),
-  });
+  const { deps, authenticator, rateLimiter, webhookTransport } = createServiceDeps({ ...p, ...(p.webhooks?.transport === undefined ? {} : { webhookTransport: p.webhooks.transport }) });
   // Work after an answer (sign-ups, password resets; REST and the dashboard) is logged when it fails, never lost silently.
   const afterAnswer = afterAnswerWorkLoggedTo(p.logger);
   // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
@@ -133,20 +113,4 @@ export function composeService(p: {
     afterAnswer,
     close: () => deps.close(),
   };
-}
-
-/**
- * Makes an operator's plan change (`pnpm admin workspace plan`, another process) take effect in
- * this process at once: the change's NOTIFY drops this process's cached limits of that workspace.
- * Shares the pool's one LISTEN connection. Without it (listen failed) the cache's 30-second bound
- * still holds. Resolves with the stopper.
- */
-export async function listenForPlanChanges(sql: postgres.Sql, deps: PgDeps, logger: Logger): Promise<{ stop(): Promise<void> }> {
-  try {
-    const meta = await sql.listen(PLAN_CHANGED_CHANNEL, (workspaceId) => forgetWorkspaceLimits(deps, workspaceId));
-    return { stop: () => meta.unlisten().catch(() => undefined) };
-  } catch (error) {
-    logger.warn({ err: error }, "could not listen for plan changes; they reach this process within 30 s");
-    return { stop: async () => undefined };
-  }
 }

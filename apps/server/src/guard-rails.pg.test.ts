@@ -3,7 +3,7 @@ import { ManualClock, TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 
 // Guard rails over PostgreSQL through the composed service (REST and MCP on one fetch handler):
 // a rate limit shared by two instances on one database, the policy gate with its audit trail and

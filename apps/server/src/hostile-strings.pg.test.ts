@@ -4,7 +4,7 @@ import { serveOnFreePort, type ServedApp } from "@agentq/mcp/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 import { seedPerson, signInPerson } from "./testing/people.ts";
 
 // Issue 25, item 4 (DESIGN §2c "Hostile input"): a string with U+0000 or a lone surrogate, in a

@@ -1,8 +1,7 @@
 import { createTestSchema } from "@agentq/postgres/testing";
 import { AcceptingTransport, describeIsolationMatrix } from "@agentq/rest/testing/matrix";
 import { composeService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { deriveSecrets } from "./secrets.ts";
+import { createLogger, deriveSecrets } from "@agentq/runtime";
 import { composedMatrixTarget } from "./testing/matrix-target.ts";
 
 // The catalogue-driven isolation matrix (apps/rest) against the composed server over

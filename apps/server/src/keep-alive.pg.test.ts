@@ -4,7 +4,7 @@ import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { listenHttp } from "@agentq/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 
 // The timeouts of an idle kept-alive connection (65 s) are keep-alive-timeouts.process.test.ts's.
 // Node's built-in fetch keeps connections alive. A request refused before its body was read to

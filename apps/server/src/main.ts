@@ -1,6 +1,26 @@
-// `pnpm start`: REST at /v1, MCP at /mcp and the metadata documents on one port, over
-// DATABASE_URL or the embedded PostgreSQL, with the background work (audit sealer, sweeps,
-// webhook dispatcher) running.
-import { runServiceProcess } from "./run-service.ts";
+// `pnpm start`: REST at /v1, MCP at /mcp, OAuth, the dashboard and the metadata documents on one
+// port, over DATABASE_URL or the embedded PostgreSQL, with the background work (audit sealer,
+// sweeps, webhook dispatcher) running. The composition root of the all-in-one server.
+import { listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
+import { composeService } from "./compose.ts";
 
-runServiceProcess({ serves: "all", background: true });
+runServiceProcess(
+  (wired) => {
+    const service = composeService({
+      ...wired.depsOptions,
+      logger: wired.logger,
+      people: { settings: wired.env.people, origin: wired.origin },
+      ...(wired.env.commit === null ? {} : { commit: wired.env.commit }),
+    });
+    return {
+      fetch: (request, env) => service.fetch(request, env),
+      tasks: [() => service.startBackground(), () => listenForPlanChanges(wired.sql, service.deps, wired.logger)],
+      // Work that followed an answer (a password reset's mail) finishes before the pool closes.
+      close: async () => {
+        await service.afterAnswer.settled();
+        await service.close();
+      },
+    };
+  },
+  { describe: { serves: "all", background: true } },
+);

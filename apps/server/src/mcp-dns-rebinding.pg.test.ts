@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 import { conformanceChecksUnder, spawnConformance } from "./testing/conformance-suite.ts";
 
 // Issue 25, item 10 (DESIGN §2c): /mcp refuses a request whose Origin header is present and not

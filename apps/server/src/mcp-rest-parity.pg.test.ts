@@ -6,7 +6,7 @@ import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 
 // Issue 5: every SVC_ code a tool can return is checked through MCP against the REST code for
 // the same failure. Each scenario sets up a state on the composed server over PostgreSQL (REST

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readEmlMails, type TestMail } from "./testing/mail-receivers.ts";
+import { readEmlMails, type TestMail } from "@agentq/runtime/testing";
 import { createScratchDatabase, type ScratchDatabase } from "./testing/scratch-database.ts";
 import { REPO_ROOT, runPnpm, serverEnv, spawnServer, stopProcessGroup, type SpawnedServer } from "./testing/spawn-server.ts";
 

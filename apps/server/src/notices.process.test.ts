@@ -5,12 +5,10 @@ import { Secret, TOTP } from "otpauth";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { loadSecrets } from "./secrets.ts";
+import { createLogger, loadSecrets, createSmtpMailer } from "@agentq/runtime";
 import { createScratchDatabase, type ScratchDatabase } from "./testing/scratch-database.ts";
 import { bootstrapWorkspace, runPnpm, serverEnv } from "./testing/spawn-server.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "./testing/mail-receivers.ts";
-import { createSmtpMailer } from "./mail/smtp-mailer.ts";
+import { startSmtpReceiver, type SmtpReceiver } from "@agentq/runtime/testing";
 
 /** The system clock moved forward by `offsetMs` (the test moves it past the restoration deadline). */
 class OffsetClock implements Clock {

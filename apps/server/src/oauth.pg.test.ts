@@ -4,8 +4,7 @@ import { connectMcpClient, errorCodeOf, serveOnFreePort, structured, type Served
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { deriveSecrets } from "./secrets.ts";
+import { createLogger, deriveSecrets } from "@agentq/runtime";
 
 const REDIRECT = "http://127.0.0.1:43117/callback";
 

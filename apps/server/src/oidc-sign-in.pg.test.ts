@@ -4,13 +4,9 @@ import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { createSmtpMailer } from "./mail/smtp-mailer.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "./testing/mail-receivers.ts";
-import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
-import { startTestIdentityProvider, type TestIdentityProvider } from "./testing/identity-provider.ts";
+import { createLogger, createSmtpMailer, createOpenIdClientProvider } from "@agentq/runtime";
+import { startSmtpReceiver, type SmtpReceiver, startTestIdentityProvider, type TestIdentityProvider, TestBrowser } from "@agentq/runtime/testing";
 import { PENDING_MFA_COOKIE, SESSION_COOKIE, signUpPerson } from "./testing/people.ts";
-import { TestBrowser } from "./testing/test-browser.ts";
 
 // Issue 13 (people, slice B4): sign-in with an OpenID Connect provider, end to end over real HTTP
 // on PostgreSQL against a real provider (oidc-provider) on 127.0.0.1, walked by a browser that

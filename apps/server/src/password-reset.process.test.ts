@@ -1,7 +1,7 @@
 import { testDatabaseUrl } from "@agentq/postgres/testing";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForEmlMails } from "./testing/mail-receivers.ts";
+import { waitForEmlMails } from "@agentq/runtime/testing";
 import { signInPerson, signUpPerson } from "./testing/people.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./testing/scratch-database.ts";
 import { serverEnv, spawnServer, type SpawnedServer } from "./testing/spawn-server.ts";

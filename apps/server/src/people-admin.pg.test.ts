@@ -4,9 +4,8 @@ import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { createSmtpMailer } from "./mail/smtp-mailer.ts";
-import { startSmtpReceiver, type SmtpReceiver, type TestMail } from "./testing/mail-receivers.ts";
+import { createLogger, createSmtpMailer } from "@agentq/runtime";
+import { startSmtpReceiver, type SmtpReceiver, type TestMail } from "@agentq/runtime/testing";
 import { nextMailTo, signInPerson, signUpPerson, TRUSTED_LOOPBACK, type SignedInPerson } from "./testing/people.ts";
 
 // Issue 13 (people, slice B2) over real HTTP on PostgreSQL, with mail through a real SMTP

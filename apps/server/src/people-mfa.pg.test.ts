@@ -5,9 +5,8 @@ import fc from "fast-check";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { createSmtpMailer } from "./mail/smtp-mailer.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "./testing/mail-receivers.ts";
+import { createLogger, createSmtpMailer } from "@agentq/runtime";
+import { startSmtpReceiver, type SmtpReceiver } from "@agentq/runtime/testing";
 import { cookieFrom, PENDING_MFA_COOKIE, SESSION_COOKIE, signInPerson, signUpPerson } from "./testing/people.ts";
 
 // Issue 13 (people, slice A2) over real HTTP on PostgreSQL with real TOTP codes (generated here

@@ -5,9 +5,8 @@ import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { createSmtpMailer } from "./mail/smtp-mailer.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "./testing/mail-receivers.ts";
+import { createLogger, createSmtpMailer } from "@agentq/runtime";
+import { startSmtpReceiver, type SmtpReceiver } from "@agentq/runtime/testing";
 import { cookieFrom, freshClientAddress, nextMailTo, SESSION_COOKIE, seedPerson, signInPerson, signUpPerson, TRUSTED_LOOPBACK } from "./testing/people.ts";
 
 // Issue 13 (people, slice A1) over real HTTP on PostgreSQL: sign-up, sign-in, GET /v1/me, the

@@ -25,8 +25,7 @@ import { fileURLToPath } from "node:url";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
-import { deriveSecrets } from "./secrets.ts";
+import { createLogger, deriveSecrets } from "@agentq/runtime";
 
 // Independent verification (issue 32, DESIGN §2c Receipts): receipts and checkpoints the real
 // core and PostgreSQL store hand out are checked by a Go program built here from Debian's

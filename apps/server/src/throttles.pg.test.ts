@@ -4,7 +4,7 @@ import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveOnFreePort } from "@agentq/mcp/testing";
 import { composeService } from "./compose.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "@agentq/runtime";
 import { serveComposed, type ServedService } from "./testing/serve-composed.ts";
 import { cookieFrom, PENDING_MFA_COOKIE, SESSION_COOKIE, signUpPerson, TRUSTED_LOOPBACK } from "./testing/people.ts";
 

@@ -29,8 +29,11 @@ export interface CoreDeps {
    */
   credentialCache?: { forget(credentialId: string): void };
   /**
-   * The service's public base URL without a trailing slash (e.g. `https://queue.example.com`),
-   * used to build paste-ready MCP client configurations. Defaults to `http://127.0.0.1:8080`.
+   * The service's public base URL without a trailing slash (e.g. `https://queue.example.com`):
+   * the links mailed to people, the OIDC redirect URI, the notices' own URLs, paste-ready MCP
+   * client configurations. The composition root sets it (runtime's env: PUBLIC_BASE_URL, else
+   * `http://HOST:PORT`); the core never invents one: read it with `requirePublicBaseUrl`.
+   * Optional only for processes that build no URL (the standalone dispatcher).
    */
   publicBaseUrl?: string;
   /**
@@ -80,4 +83,14 @@ export interface CoreDeps {
 export interface NoticeSettings {
   /** The agent designated to receive notices (17 U.S.C. 512(c)(2); DSA Art. 11-12 point of contact). */
   designatedAgent: { name: string; email: string; address?: string; phone?: string } | null;
+}
+
+/**
+ * The service's public base URL from the deps.
+ * @throws Error when the composition root did not set `publicBaseUrl`: a programming error of
+ *   the composition (the core builds no URL of its own), never a client's.
+ */
+export function requirePublicBaseUrl(deps: { publicBaseUrl?: string }): string {
+  if (deps.publicBaseUrl === undefined) throw new Error("deps.publicBaseUrl is not set: the composition root must pass the service's public base URL (PUBLIC_BASE_URL).");
+  return deps.publicBaseUrl;
 }

@@ -21,6 +21,7 @@ export type { MailMessage } from "./mail/mail-message.ts";
 export { sendMail } from "./mail/send-mail.ts";
 export type { OidcAttempt, OidcIdentity, LinkedIdentity } from "./oidc/oidc-identity.ts";
 export type { CoreDeps, ServerSecrets, NoticeSettings } from "./deps.ts";
+export { requirePublicBaseUrl } from "./deps.ts";
 export { defineOperation } from "./operation.ts";
 export type { Operation, OperationAuth, OperationContext, OperationResult, HttpMethod } from "./operation.ts";
 export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState } from "./messaging/message.ts";

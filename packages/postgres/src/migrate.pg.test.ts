@@ -38,7 +38,7 @@ it("applies every committed migration once into the target schema, even when sta
 
 it("0010 moves the sealed chains into audit_chain and queues the unsealed rows; audit_log keeps every row, without seal columns", async () => {
   const { sealAuditChain, verifyAuditChain } = await import("@agentq/core");
-  const { makeAuditEntry, TEST_SECRETS } = await import("@agentq/core/testing");
+  const { makeAuditEntry, TEST_PUBLIC_BASE_URL, TEST_SECRETS } = await import("@agentq/core/testing");
   const { PgAuditLog } = await import("./pg-audit-log.ts");
   const target = `t_migrate_0010_${randomBytes(4).toString("hex")}`;
   const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
@@ -76,7 +76,7 @@ it("0010 moves the sealed chains into audit_chain and queues the unsealed rows; 
       expect(moved.map((r) => r.id)).toEqual(rows.slice(0, 3).map((r) => r.id));
       expect(verifyAuditChain(moved)).toMatchObject({ ok: true, checked: 3 });
       expect(await audit.workspacesToSeal({ limit: 10 })).toEqual(["ws1"]);
-      expect(await sealAuditChain({ stores: { audit }, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS }, "ws1")).toBe(1);
+      expect(await sealAuditChain({ stores: { audit }, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, "ws1")).toBe(1);
       const chain = await audit.readChain({ workspaceId: "ws1", afterSeq: 0, limit: 10 });
       expect(chain.map((r) => r.id)).toEqual(rows.map((r) => r.id));
       expect(verifyAuditChain(chain)).toMatchObject({ ok: true, checked: 4 });
@@ -90,7 +90,7 @@ it("0010 moves the sealed chains into audit_chain and queues the unsealed rows; 
 
 it("0019 lists every sealed chain on the tree's backlog; the sealer then builds each tree and signs a checkpoint, rewriting no audit row or link", async () => {
   const { auditChainHash, GENESIS_HASH, auditLogKeys, auditLeafHash, TreeFrontier, openNote, parseVerifierKey, sealAuditChains } = await import("@agentq/core");
-  const { makeAuditEntry, TEST_SECRETS } = await import("@agentq/core/testing");
+  const { makeAuditEntry, TEST_PUBLIC_BASE_URL, TEST_SECRETS } = await import("@agentq/core/testing");
   const { PgAuditLog, PgAuditTree } = await import("./pg-audit-log.ts");
   const target = `t_migrate_0019_${randomBytes(4).toString("hex")}`;
   const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
@@ -129,7 +129,7 @@ it("0019 lists every sealed chain on the tree's backlog; the sealer then builds 
       await run(migrations.slice(upTo).flatMap((m) => m.sql));
       expect((await scoped<{ workspace_id: string }[]>`select workspace_id from audit_tree_backlog order by 1`).map((r) => r.workspace_id)).toEqual(["wsA", "wsB"]);
       expect((await audit.workspacesToSeal({ limit: 10 })).sort()).toEqual(["wsA", "wsB"]);
-      const deps = { stores: { audit }, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS };
+      const deps = { stores: { audit }, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL };
       expect(await sealAuditChains(deps)).toBe(0);
       expect(await audit.workspacesToSeal({ limit: 10 })).toEqual([]);
       const tree = new PgAuditTree(scoped);

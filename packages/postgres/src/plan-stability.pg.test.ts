@@ -1,5 +1,5 @@
 import { proveRecord, proveTree, sealAuditChain } from "@agentq/core";
-import { TEST_SECRETS } from "@agentq/core/testing";
+import { TEST_PUBLIC_BASE_URL, TEST_SECRETS } from "@agentq/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgAuditLog, PgAuditTree } from "./pg-audit-log.ts";
 import { systemClock } from "./pg-deps.ts";
@@ -91,14 +91,14 @@ describe("plans that hold with stale statistics", () => {
       const startLog = await rowsRead(tx, "audit_log");
       const startQueue = await rowsRead(tx, "audit_unsealed");
       const inTx = new PgAuditLog(tx, null);
-      const sealed = await sealAuditChain({ stores: { audit: inTx }, clock: systemClock, secrets: TEST_SECRETS }, WS, { maxRows: 3_000 });
+      const sealed = await sealAuditChain({ stores: { audit: inTx }, clock: systemClock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, WS, { maxRows: 3_000 });
       return { sealed, readLog: (await rowsRead(tx, "audit_log")) - startLog, readQueue: (await rowsRead(tx, "audit_unsealed")) - startQueue };
     });
     expect(sealed).toBe(3_000);
     expect(readLog).toBeLessThan(2 * 3_000);
     expect(readQueue).toBeLessThan(2 * 3_000);
     // The rest seals through the pool's own transactions.
-    expect(await sealAuditChain({ stores: { audit }, clock: systemClock, secrets: TEST_SECRETS }, WS)).toBe(3_100);
+    expect(await sealAuditChain({ stores: { audit }, clock: systemClock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, WS)).toBe(3_100);
     const after = await sql<{ n: number }[]>`select count(*)::int as n from audit_unsealed where workspace_id = ${WS}`;
     expect(after[0]?.n).toBe(0);
   });
@@ -127,7 +127,7 @@ describe("plans that hold with stale statistics", () => {
       from generate_series(1, 500) i`;
     const sealRead = await sql.begin(async (tx) => {
       const start = await rowsRead(tx, "audit_tree_hashes");
-      expect(await sealAuditChain({ stores: { audit: new PgAuditLog(tx, null) }, clock: systemClock, secrets: TEST_SECRETS }, WS)).toBe(500);
+      expect(await sealAuditChain({ stores: { audit: new PgAuditLog(tx, null) }, clock: systemClock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, WS)).toBe(500);
       return (await rowsRead(tx, "audit_tree_hashes")) - start;
     });
     expect(sealRead).toBeGreaterThan(0);

@@ -3,8 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleServer, PRODUCTION_NODE_FLAGS } from "@agentq/server/bundle";
-import { bootstrapWorkspace } from "@agentq/server/testing";
+import { bundleServer, PRODUCTION_NODE_FLAGS, bootstrapWorkspace } from "@agentq/server/testing";
 
 /** The server package of this checkout. */
 export const SERVER_DIR = fileURLToPath(new URL("../../../apps/server/", import.meta.url));

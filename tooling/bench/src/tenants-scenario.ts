@@ -1,6 +1,6 @@
 import { bootstrapWorkspace } from "@agentq/core";
 import { createPgDeps } from "@agentq/postgres";
-import { deriveSecrets } from "@agentq/server";
+import { deriveSecrets } from "@agentq/runtime";
 import type { BenchContext } from "./context.ts";
 import { apiClient, expectStatus, type ApiClient } from "./http-client.ts";
 import { runLoad } from "./load.ts";

@@ -1,10 +1,9 @@
-import { serverEnv } from "@agentq/server/testing";
+import { serverEnv, bundleServer } from "@agentq/server/testing";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@agentq/postgres";
 import postgres from "postgres";
-import { bundleServer } from "@agentq/server/bundle";
 import { checkRun, type CheckReport } from "./checker.ts";
 import { defaultFaultPlan, injectFaults, scheduleFaults, startWithRetries, type FaultPlan, type PlannedFault } from "./fault-schedule.ts";
 import { countLiveByState, countUnsealed, readFinalState } from "./final-state.ts";

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { PRODUCTION_NODE_FLAGS } from "@agentq/server/bundle";
-import { bootstrapWorkspace, runServerCommand } from "@agentq/server/testing";
+import { PRODUCTION_NODE_FLAGS, bootstrapWorkspace, runServerCommand } from "@agentq/server/testing";
 import { fileURLToPath } from "node:url";
 
 /** The server package of this checkout (a run may point at another checkout's instead). */

@@ -13,6 +13,7 @@ import {
   oauthEndpoints,
   proposedAccountName,
   redirectHost,
+  requirePublicBaseUrl,
   type AuthorizationRequest,
   type ParamValues,
   type PersonPrincipal,
@@ -41,7 +42,7 @@ const ACCOUNTS_SHOWN = 100;
  * core, deny answers access_denied; both are a 303 to the client's redirect URI.
  */
 export function registerOAuthConsentRoutes(app: Hono<DashboardEnv>, kit: PageKit, sessions: SessionEdge): void {
-  const endpoints = oauthEndpoints(kit.deps.publicBaseUrl ?? "http://127.0.0.1:8080");
+  const endpoints = oauthEndpoints(requirePublicBaseUrl(kit.deps));
   const seeOther = (location: string) => new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 
   /** The signed-in person, or null (no cookie, or a session that is not live). */

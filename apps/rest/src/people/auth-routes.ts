@@ -2,15 +2,11 @@ import { authenticateSession, confirmTotp, enrollTotp, isDomainError, malformed,
 import type { CoreDeps } from "@agentq/core";
 import { Type, type Static, type TObject } from "@sinclair/typebox";
 import type { Context, Hono } from "hono";
-import { Readable } from "node:stream";
-import { readJsonBody } from "../body/read-json-body.ts";
-import type { NodeBody } from "../body/read-body-bytes.ts";
 import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
 import type { PlainRouteDescription } from "../openapi.ts";
 import type { RestEnv } from "../rest-env.ts";
-import type { RouteTable } from "../routes/route-table.ts";
-import { acceptSignUp, checkCookieWrite, refuseForeignOrigin, requestOrigin, clearCookieHeader, readCookie, setCookieHeader, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
+import { acceptSignUp, checkCookieWrite, refuseForeignOrigin, requestOrigin, clearCookieHeader, nodeBodyOf, readCookie, readJsonBody, setCookieHeader, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const Email = Type.String({ minLength: 1, maxLength: 320, description: "The person's email address." });
 const Password = Type.String({ minLength: 1, maxLength: 1024, description: "12 to 256 characters; not a common password; not containing the email's local part." });
@@ -81,11 +77,6 @@ export const AUTH_ROUTE_DESCRIPTIONS: readonly PlainRouteDescription[] = [
     status: 200, requestBody: SecondFactorBody, response: { type: "object", required: ["step_up_expires_at"], properties: { step_up_expires_at: { type: "string", format: "date-time" } } }, errors: [400, 401, 403, 413, 415, 429, 503],
   },
 ];
-
-export function nodeBodyOf(c: Context<RestEnv>): NodeBody | null {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  return incoming instanceof Readable ? incoming : null;
-}
 
 /** The body of a human route, checked against its schema; a refusal names the field. */
 export async function readBody<S extends TObject>(c: Context<RestEnv>, schema: S): Promise<Static<S>> {

@@ -5,7 +5,7 @@ import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
 import type { PlainRouteDescription } from "../openapi.ts";
 import type { RestEnv } from "../rest-env.ts";
-import type { RouteTable } from "../routes/route-table.ts";
+import type { RouteTable } from "@agentq/http";
 import { json } from "./auth-routes.ts";
 import { requestOrigin } from "@agentq/http";
 import { clearCookieHeader, readCookie, setCookieHeader } from "@agentq/http";

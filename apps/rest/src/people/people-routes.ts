@@ -6,7 +6,7 @@ import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
 import type { JsonSchema, PlainRouteDescription } from "../openapi.ts";
 import type { RestEnv } from "../rest-env.ts";
-import type { RouteTable } from "../routes/route-table.ts";
+import type { RouteTable } from "@agentq/http";
 import { json, readBody } from "./auth-routes.ts";
 import { authenticateCaller } from "./authenticate-caller.ts";
 import { sendLoggedMail } from "./logged-mail.ts";

@@ -1,19 +1,14 @@
 import { executeOperation, requestFingerprint } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, OperationContext, OperationResult, Principal } from "@agentq/core";
 import type { Context, Hono } from "hono";
-import { readJsonBody } from "../body/read-json-body.ts";
-import type { NodeBody } from "../body/read-body-bytes.ts";
-import { Readable } from "node:stream";
 import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
 import { applyRateLimitHeaders } from "../rate-limit-headers.ts";
 import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
-import type { RouteTable } from "./route-table.ts";
-import { toHonoPath } from "./route-table.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { readCookie, requestOrigin, type SessionEdge } from "@agentq/http";
+import { nodeBodyOf, readCookie, readJsonBody, requestOrigin, toHonoPath, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -99,12 +94,6 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
   return renderResult(result);
-}
-
-/** Node's IncomingMessage of the request when served by @hono/node-server (its bindings), else null. */
-function nodeBodyOf(c: Context<RestEnv>): NodeBody | null {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  return incoming instanceof Readable ? incoming : null;
 }
 
 // The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay

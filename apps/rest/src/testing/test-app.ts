@@ -1,4 +1,5 @@
 import type { CoreDeps, CredentialPrincipal } from "@agentq/core";
+import { TEST_PUBLIC_BASE_URL } from "@agentq/core/testing";
 import { createRestApp } from "../app.ts";
 import type { RestLogger } from "../logger.ts";
 import { fakeAuthenticator, fakePrincipal } from "./fake-authenticator.ts";
@@ -25,8 +26,8 @@ export function createTestApp() {
     [TOKENS.admin]: fakePrincipal({ tier: "administrative", scopes: ["manage_ai_accounts"] }),
     [TOKENS.noScopes]: fakePrincipal({ scopes: [] }),
   };
-  // The test operations never touch the deps.
-  const app = createRestApp({} as CoreDeps, { operations: TEST_OPERATIONS, authenticator: fakeAuthenticator(tokens), logger });
+  // The test operations never touch the deps; the app reads only the service's address.
+  const app = createRestApp({ publicBaseUrl: TEST_PUBLIC_BASE_URL } as CoreDeps, { operations: TEST_OPERATIONS, authenticator: fakeAuthenticator(tokens), logger });
   return { app, logger };
 }
 

@@ -70,6 +70,25 @@ describe("dashboard routes: sessions, origin check, workspaces apart", () => {
     expect(await (await get("/accounts", a)).text()).not.toContain("evil");
   });
 
+  it("refuses a form post over 256 KB with 413 SVC_PAYLOAD_TOO_LARGE, as REST refuses a body (read through the same limits), and acts on nothing", async () => {
+    const padding = "x".repeat(300 * 1024);
+    const signIn = await post("/sign-in", { email: "owner@alpha.test", password: "a long and unusual passphrase 7", padding });
+    expect(signIn.status).toBe(413);
+    expect(await codeOf(signIn)).toBe("SVC_PAYLOAD_TOO_LARGE");
+    expect(cookieOf(signIn)).toBe("");
+    // Sent without a Content-Length (chunked), the bytes are counted as they arrive.
+    const chunked = await fetch(`${served.baseUrl}/accounts`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: served.baseUrl, Accept: "text/html", Cookie: a },
+      body: new Blob([form({ friendly_name: "too-big", note: padding })]).stream(),
+      duplex: "half",
+    });
+    expect(chunked.status).toBe(413);
+    expect(await codeOf(chunked)).toBe("SVC_PAYLOAD_TOO_LARGE");
+    expect(await (await get("/accounts", a)).text()).not.toContain("too-big");
+  });
+
   it("serves /verify-email with its script file under the strict CSP; a bad token is shown as 401 SVC_UNAUTHENTICATED, another origin is refused, and neither signs in", async () => {
     const page = await get("/verify-email");
     expect(page.status).toBe(200);

@@ -1,8 +1,8 @@
 import { launchChromium, overflowsSideways, saveDocScreenshot, seriousAxeViolations, watchPage, type PageProblems } from "@agentq/dashboard/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenIdClientProvider } from "../oidc/openid-client-provider.ts";
-import { startTestIdentityProvider, type TestIdentityProvider } from "../testing/identity-provider.ts";
+import { createOpenIdClientProvider } from "@agentq/runtime";
+import { startTestIdentityProvider, type TestIdentityProvider } from "@agentq/runtime/testing";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
 import { signInOnPage, signUpForDashboard } from "./dashboard-people.ts";
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpTokenIn } from "@agentq/core/testing";
-import { readEmlMails } from "../testing/mail-receivers.ts";
+import { readEmlMails } from "@agentq/runtime/testing";
 import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-database.ts";
 import { REPO_ROOT, runPnpm, serverEnv, spawnServer, stopProcessGroup, type SpawnedServer } from "../testing/spawn-server.ts";
 import { COMMAND_CHECKS, STANDARD_PLACEHOLDERS, type CommandCheck, type DocsWorld } from "./command-checks.ts";

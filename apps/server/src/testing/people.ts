@@ -1,6 +1,6 @@
 import type { CoreDeps, Person, Role } from "@agentq/core";
 import { signUpTokenIn } from "@agentq/core/testing";
-import { readEmlMails } from "./mail-receivers.ts";
+import { readEmlMails } from "@agentq/runtime/testing";
 
 /** A signed-in person over real HTTP: their session cookie and what sign-in or sign-up answered. */
 export interface SignedInPerson {

@@ -3,11 +3,9 @@ import type { OriginSettings } from "@agentq/rest";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { listenHttp } from "@agentq/http";
-import { createHttpWebhookTransport } from "@agentq/dispatcher";
 import { composeService, type ComposedService } from "../compose.ts";
-import { createLogger } from "../logger.ts";
-import { createSmtpMailer } from "../mail/smtp-mailer.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "./mail-receivers.ts";
+import { createHttpWebhookTransport, createLogger, createSmtpMailer } from "@agentq/runtime";
+import { startSmtpReceiver, type SmtpReceiver } from "@agentq/runtime/testing";
 import { TRUSTED_LOOPBACK } from "./people.ts";
 
 /** The composed service (REST, MCP, the dashboard) on a real socket of 127.0.0.1, over its own test schema. */

@@ -7,7 +7,7 @@ import { connectMcpClient, serveOnFreePort, structured, type ServedApp } from "@
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { expect } from "vitest";
 import { composeService, type ComposedService } from "../compose.ts";
-import { createLogger } from "../logger.ts";
+import { createLogger } from "@agentq/runtime";
 
 // The composed server over a fresh PostgreSQL schema on a real port, with a bootstrapped
 // workspace, for the session-state Done-when tests (REST, MCP and the CLI against one server).

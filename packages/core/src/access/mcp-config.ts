@@ -1,6 +1,3 @@
-/** The base URL used when the composition root names none (DESIGN §2: `pnpm start` defaults). */
-export const DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:8080";
-
 /** Key of the server entry in a generated MCP client configuration. */
 export const MCP_CONFIG_SERVER_NAME = "agentq";
 
@@ -14,7 +11,7 @@ export interface McpClientConfig {
  * `<base>/mcp` (DESIGN §2) with the bearer token in its Authorization header. Contains the
  * plaintext token, so it is built for the issue/rotate response only and never stored.
  */
-export function buildMcpConfig(publicBaseUrl: string | undefined, token: string): McpClientConfig {
-  const base = (publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL).replace(/\/+$/, "");
+export function buildMcpConfig(publicBaseUrl: string, token: string): McpClientConfig {
+  const base = publicBaseUrl.replace(/\/+$/, "");
   return { mcpServers: { [MCP_CONFIG_SERVER_NAME]: { type: "http", url: `${base}/mcp`, headers: { Authorization: `Bearer ${token}` } } } };
 }

@@ -12,7 +12,7 @@ import { tokenFromSeal } from "./token.ts";
 import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { isDomainError, malformed } from "../errors.ts";
 import { auditRefusal } from "../audit/refusal-audit.ts";
 import { checkAccountCap } from "../plans/plan-caps.ts";
@@ -123,7 +123,7 @@ function sealIssue(minted: MintedCredential, form: "mcp_config" | undefined): Se
 function unsealIssue(deps: CoreDeps, result: OperationResult): OperationResult {
   const sealed = result.body as SealedIssue;
   const token = tokenFromSeal(deps.secrets.pepper, sealed.credential.tier, sealed.token_seal);
-  const body = { credential: sealed.credential, token, ...(sealed.form === "mcp_config" ? { mcp_config: buildMcpConfig(deps.publicBaseUrl, token) } : {}) };
+  const body = { credential: sealed.credential, token, ...(sealed.form === "mcp_config" ? { mcp_config: buildMcpConfig(requirePublicBaseUrl(deps), token) } : {}) };
   return { ...result, body };
 }
 

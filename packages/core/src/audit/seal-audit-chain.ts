@@ -5,7 +5,7 @@ import { formatCheckpoint, logOrigin } from "./transparency-log/checkpoint.ts";
 import { auditLogKeys } from "./transparency-log/log-key.ts";
 import { signNote } from "./transparency-log/signed-note.ts";
 import { TreeFrontier } from "./transparency-log/tree-frontier.ts";
-import { DEFAULT_PUBLIC_BASE_URL } from "../access/mcp-config.ts";
+import { requirePublicBaseUrl } from "../deps.ts";
 import { verifyAuditChain } from "./verify-audit-chain.ts";
 
 /** Rows sealed per batch (one `appendLinks` and one `appendTreeHashes` call). */
@@ -100,7 +100,7 @@ async function catchUpTree(session: AuditSealSession, tree: TreeFrontier, chainS
 async function publishCheckpoint(deps: SealDeps, session: AuditSealSession, workspaceId: string, tree: TreeFrontier): Promise<void> {
   const { signer } = auditLogKeys(deps);
   const rootHash = tree.root();
-  const text = formatCheckpoint({ origin: logOrigin(deps.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL, workspaceId), treeSize: tree.size, rootHash });
+  const text = formatCheckpoint({ origin: logOrigin(requirePublicBaseUrl(deps), workspaceId), treeSize: tree.size, rootHash });
   await session.publishCheckpoint({ checkpoint: { treeSize: tree.size, rootHash, note: signNote(text, [signer]), signedAt: deps.clock.now() } });
 }
 

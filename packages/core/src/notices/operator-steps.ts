@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import { NOTICE_ACTIONS, type Notice, type NoticeAction } from "./notice.ts";
 import { auditStep, ownerEmailOf, recordEvent, runNoticeStep, transition, type NoticeStepOutcome } from "./notice-lifecycle.ts";
@@ -10,7 +10,7 @@ import { affectedWorkspaceOf, resolveItems } from "./resolve-items.ts";
 
 type OperatorDeps = Pick<CoreDeps, "tx" | "clock" | "ids" | "stores" | "mailer"> & { publicBaseUrl?: string };
 
-const baseOf = (deps: { publicBaseUrl?: string }) => deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+const baseOf = (deps: { publicBaseUrl?: string }) => requirePublicBaseUrl(deps);
 
 function checkText(text: string, field: string): string {
   const trimmed = text.trim();

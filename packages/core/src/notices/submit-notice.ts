@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { limitAnonymousRequest } from "../rate-limits/anonymous-limits.ts";
 import type { Notice } from "./notice.ts";
 import { auditStep } from "./notice-lifecycle.ts";
@@ -29,7 +29,7 @@ export async function submitNotice(deps: CoreDeps, p: { input: NoticeInput; clie
   await limitAnonymousRequest(deps, "notice_intake", p.clientAddress);
   const submission = parseNoticeSubmission(p.input);
   const token = newNoticeToken();
-  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  const publicBaseUrl = requirePublicBaseUrl(deps);
   const notice = await deps.tx.run(async (stores) => {
     const now = deps.clock.now();
     const items = await resolveItems(stores.notices, submission.locations, { publicBaseUrl, cheapOnly: true });

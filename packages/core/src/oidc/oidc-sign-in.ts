@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_DELIVERIES } from "../access/bootstrap-workspace.ts";
 import type { Person, PersonPrincipal, Workspace } from "../access/model.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import type { OidcProvider } from "../ports.ts";
 import { parseEmail } from "../people/email.ts";
@@ -33,7 +33,7 @@ async function reach<T>(call: () => Promise<T>): Promise<T> {
 }
 
 function baseOf(deps: Pick<CoreDeps, "publicBaseUrl">): string {
-  return deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  return requirePublicBaseUrl(deps);
 }
 
 /**

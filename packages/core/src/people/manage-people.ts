@@ -1,5 +1,5 @@
 import { ROLES, type Person, type PersonPrincipal, type Principal, type Role } from "../access/model.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError, malformed, notFound } from "../errors.ts";
 import { isMailAddress, type MailMessage } from "../mail/mail-message.ts";
 import type { Stores } from "../ports.ts";
@@ -83,7 +83,7 @@ async function issueInvitation(deps: Pick<CoreDeps, "ids" | "secrets" | "publicB
   await stores.personTokens.insert({ token: record });
   const mail = invitationMail({
     to: person.email,
-    publicBaseUrl: deps.publicBaseUrl ?? "http://127.0.0.1:8080",
+    publicBaseUrl: requirePublicBaseUrl(deps),
     token,
     workspaceName: actor.workspace.name,
     role: person.role,

@@ -1,6 +1,6 @@
 import type { Person } from "../access/model.ts";
 import { constantTimeEqual } from "../access/token.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
 import { isMailAddress, type MailMessage } from "../mail/mail-message.ts";
 import { sendMail } from "../mail/send-mail.ts";
@@ -49,7 +49,7 @@ export async function requestPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" 
 export async function sendPasswordReset(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "publicBaseUrl" | "mailer">, input: { email: string }, ctx: { requestId: string | null }): Promise<PasswordResetOutcome> {
   const person = await deps.stores.people.findByEmail({ email: input.email });
   if (person === null) return "no_account";
-  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  const publicBaseUrl = requirePublicBaseUrl(deps);
   return issuePasswordResetLink(deps, person, { requestId: ctx.requestId, activity: "person.password_reset_requested", mailOf: (token) => passwordResetMail({ to: person.email, publicBaseUrl, token }) });
 }
 

@@ -1,5 +1,5 @@
 import type { Person, Workspace } from "../access/model.ts";
-import type { CoreDeps } from "../deps.ts";
+import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import { isMailAddress } from "../mail/mail-message.ts";
 import { sendMail } from "../mail/send-mail.ts";
@@ -114,7 +114,7 @@ async function sendSignUpMail(
   p: { email: string; passwordHash: string; workspaceName: string; displayName: string | null },
   ctx: { requestId: string | null },
 ): Promise<SignUpOutcome> {
-  const publicBaseUrl = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  const publicBaseUrl = requirePublicBaseUrl(deps);
   const registered = await deps.stores.people.findByEmail({ email: p.email });
   if (registered !== null) {
     const outcome = await issuePasswordResetLink(deps, registered, { requestId: ctx.requestId, activity: "person.sign_up_attempted", mailOf: (token) => signUpRegisteredMail({ to: registered.email, publicBaseUrl, resetToken: token }) });

@@ -8,6 +8,7 @@ import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory } from "./messaging-harness.ts";
 import { makeAuditEntry } from "./messaging-fixtures.ts";
 import { TEST_SECRETS } from "./create-in-memory-deps.ts";
+import { TEST_PUBLIC_BASE_URL } from "./oauth-flow.ts";
 
 /**
  * The contract every AuditLog adapter passes (InMemoryAuditLog, PgAuditLog): append, the
@@ -33,7 +34,7 @@ export function describeAuditLogContract(make: MessagingHarnessFactory): void {
       await h.stores.audit.append({ entry: e });
       return e;
     }
-    const sealDeps = () => ({ stores: h.stores, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS });
+    const sealDeps = () => ({ stores: h.stores, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL });
 
     it("lists newest first (occurredAt, then id), filtered by activity and message, operator-significant rows only on request", async () => {
       const messageId = fixtureId();

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { TEST_PUBLIC_BASE_URL } from "./oauth-flow.ts";
 import type { Workspace } from "../access/model.ts";
-import { DEFAULT_PUBLIC_BASE_URL } from "../access/mcp-config.ts";
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import { sealAuditChain } from "../audit/seal-audit-chain.ts";
 import { auditLeafHash } from "../audit/transparency-log/audit-leaf.ts";
@@ -53,7 +53,7 @@ export function describeAuditTreeContract(make: () => Promise<AuditTreeHarness>)
     let h: AuditTreeHarness;
     let ws: Workspace;
     let base: number;
-    const deps = () => ({ stores: h.stores, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS });
+    const deps = () => ({ stores: h.stores, clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL });
     const keys = () => auditLogKeys(deps());
     const verifiers = (): NoteVerifier[] => keys().verifierKeys.map((k) => parseVerifierKey(k) as NoteVerifier);
 
@@ -91,7 +91,7 @@ export function describeAuditTreeContract(make: () => Promise<AuditTreeHarness>)
       expect(checkpoint.signedAt).toEqual(new Date(base));
       const opened = openNote(checkpoint.note, verifiers());
       expect(opened).toMatchObject({ kind: "verified", signatures: [{ name: keys().signer.name, keyHash: keys().signer.keyHash }] });
-      expect(parseCheckpoint((opened as { text: string }).text)).toEqual({ origin: logOrigin(DEFAULT_PUBLIC_BASE_URL, ws.id), treeSize: sealed, rootHash: checkpoint.rootHash });
+      expect(parseCheckpoint((opened as { text: string }).text)).toEqual({ origin: logOrigin(TEST_PUBLIC_BASE_URL, ws.id), treeSize: sealed, rootHash: checkpoint.rootHash });
       expect(await h.stores.auditTree.readHashes({ workspaceId: ws.id, nodes: subTreeNodes(0, sealed) })).toHaveLength(subTreeNodes(0, sealed).length);
       await expect(h.stores.auditTree.readHashes({ workspaceId: ws.id, nodes: [{ level: 0, index: sealed }] })).rejects.toThrow();
       const other = (await seedWorkspace(h.stores)).workspace;
@@ -140,7 +140,7 @@ export function describeAuditTreeContract(make: () => Promise<AuditTreeHarness>)
       await sealAuditChain(deps(), ws.id);
       const receipt = await messageReceipt(deps(), { workspaceId: ws.id, messageId });
       expect(JSON.parse(receipt.record)).toMatchObject({ id: sent?.id, activity: "message.sent", message_id: messageId, workspace_id: ws.id });
-      expect(verifyMessageReceipt(receipt, { verifierKeys: keys().verifierKeys })).toMatchObject({ ok: true, origin: logOrigin(DEFAULT_PUBLIC_BASE_URL, ws.id) });
+      expect(verifyMessageReceipt(receipt, { verifierKeys: keys().verifierKeys })).toMatchObject({ ok: true, origin: logOrigin(TEST_PUBLIC_BASE_URL, ws.id) });
       expect(verifyMessageReceipt({ ...receipt, record: receipt.record.replace('"message.sent"', '"message.sent "') }, { verifierKeys: keys().verifierKeys })).toEqual({ ok: false, fault: "record_mismatch" });
       expect(verifyMessageReceipt(receipt, { verifierKeys: [] })).toEqual({ ok: false, fault: "checkpoint_signature" });
     });

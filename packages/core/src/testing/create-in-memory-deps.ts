@@ -1,3 +1,4 @@
+import { TEST_PUBLIC_BASE_URL } from "./oauth-flow.ts";
 import type { CoreDeps, ServerSecrets } from "../deps.ts";
 import { ulidSource } from "../ids.ts";
 import type { IdSource, Stores } from "../ports.ts";
@@ -99,6 +100,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       workspaceLifecycle: new InMemoryWorkspaceLifecycleStore({ access, messaging, payloadsDeleted }, tx),
     };
   };
-  const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS };
+  // The service's address in tests: the core never invents one (CoreDeps.publicBaseUrl).
+  const deps: CoreDeps = { stores: bind(null), tx: new InMemoryTxRunner(bind), clock, ids, notifier, secrets: opts?.secrets ?? TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL };
   return { deps, clock, notifier, tables: { messaging, access, webhooks, guardRails, sessionState, notices, people, learning, records, oauth, personTokens }, bind };
 }

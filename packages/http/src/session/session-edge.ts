@@ -1,4 +1,4 @@
-import type { CoreDeps } from "@agentq/core";
+import { requirePublicBaseUrl, type CoreDeps } from "@agentq/core";
 import { publicOriginOf } from "./csrf.ts";
 import { DEFAULT_ORIGIN_SETTINGS, trustedProxyMatcher, type OriginSettings } from "./request-origin.ts";
 import { sessionCookies, type SessionCookies } from "./session-cookie.ts";
@@ -13,11 +13,10 @@ export interface SessionEdge {
 }
 
 /**
- * The session edge of an app over `deps` (PUBLIC_BASE_URL from `deps.publicBaseUrl`, default
- * http://127.0.0.1:8080).
- * @throws Error when a trusted proxy CIDR does not parse.
+ * The session edge of an app over `deps` (PUBLIC_BASE_URL from `deps.publicBaseUrl`).
+ * @throws Error when a trusted proxy CIDR does not parse, or `deps.publicBaseUrl` is not set.
  */
 export function createSessionEdge(deps: Pick<CoreDeps, "publicBaseUrl">, origin: OriginSettings = DEFAULT_ORIGIN_SETTINGS): SessionEdge {
-  const base = deps.publicBaseUrl ?? "http://127.0.0.1:8080";
+  const base = requirePublicBaseUrl(deps);
   return { cookies: sessionCookies(base), publicOrigin: publicOriginOf(base), origin, isTrustedProxy: trustedProxyMatcher(origin.trustedProxies) };
 }

@@ -1,5 +1,5 @@
 import { sealAuditChain, type IdempotencyRecord, type MessageRecord } from "@agentq/core";
-import { fixtureId, makeAuditEntry, makeIdempotencyRecord, makeNewMessage, seedWorkspace, TEST_SECRETS, type SeededWorkspace } from "@agentq/core/testing";
+import { fixtureId, makeAuditEntry, makeIdempotencyRecord, makeNewMessage, seedWorkspace, TEST_PUBLIC_BASE_URL, TEST_SECRETS, type SeededWorkspace } from "@agentq/core/testing";
 import type postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPgStores, PgTxRunner } from "../pg-stores.ts";
@@ -213,11 +213,11 @@ describe("sealing on PostgreSQL", () => {
     const appendMany = (n: number, offset: number) =>
       Promise.all(Array.from({ length: n }, (_, i) => stores().audit.append({ entry: makeAuditEntry(w.workspace.id, { occurredAt: new Date(base + offset + i), details: { i } }) })));
     await appendMany(200, 0);
-    const sealers = Array.from({ length: 6 }, () => sealAuditChain({ stores: stores(), clock, secrets: TEST_SECRETS }, w.workspace.id));
+    const sealers = Array.from({ length: 6 }, () => sealAuditChain({ stores: stores(), clock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, w.workspace.id));
     await Promise.all([...sealers, appendMany(100, 1000)]);
     const results = await Promise.all(sealers);
     // Whatever the interleaving, a final pass seals the rest.
-    await sealAuditChain({ stores: stores(), clock, secrets: TEST_SECRETS }, w.workspace.id);
+    await sealAuditChain({ stores: stores(), clock, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, w.workspace.id);
     expect(results.some((r) => r !== null)).toBe(true);
     const chain = await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 1000 });
     expect(chain).toHaveLength(300);
@@ -238,7 +238,7 @@ describe("sealing on PostgreSQL", () => {
     const w = await seedWorkspace(stores());
     const base = (await stores().messages.now()).getTime();
     for (let i = 0; i < 10; i++) await stores().audit.append({ entry: makeAuditEntry(w.workspace.id, { occurredAt: new Date(base + i), details: { i } }) });
-    await sealAuditChain({ stores: stores(), clock: { now: () => new Date(base) }, secrets: TEST_SECRETS }, w.workspace.id);
+    await sealAuditChain({ stores: stores(), clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, w.workspace.id);
     const chain = await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 100 });
     expect(verifyAuditChain(chain)).toMatchObject({ ok: true, checked: 10 });
     const altered = chain[4] as (typeof chain)[number];
@@ -260,7 +260,7 @@ describe("sealing on PostgreSQL", () => {
     for (let i = 0; i < 6; i++) await stores().audit.append({ entry: makeAuditEntry(w.workspace.id, { occurredAt: new Date(base + i), details: { i } }) });
     const xmin = async () => (await db.sql<{ xmin: string }[]>`select xmin::text from audit_log where workspace_id = ${w.workspace.id} order by occurred_at, id`).map((r) => r.xmin);
     const before = await xmin();
-    expect(await sealAuditChain({ stores: stores(), clock: { now: () => new Date(base) }, secrets: TEST_SECRETS }, w.workspace.id)).toBe(6);
+    expect(await sealAuditChain({ stores: stores(), clock: { now: () => new Date(base) }, secrets: TEST_SECRETS, publicBaseUrl: TEST_PUBLIC_BASE_URL }, w.workspace.id)).toBe(6);
     // No row got a new tuple version: sealing only appended links.
     expect(await xmin()).toEqual(before);
     const chain = await stores().audit.readChain({ workspaceId: w.workspace.id, afterSeq: 0, limit: 100 });

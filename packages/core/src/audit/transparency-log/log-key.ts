@@ -1,4 +1,4 @@
-import { DEFAULT_PUBLIC_BASE_URL } from "../../access/mcp-config.ts";
+import { requirePublicBaseUrl } from "../../deps.ts";
 import { logKeyName } from "./checkpoint.ts";
 import { ed25519NoteSigner, parseVerifierKey, type NoteSigner } from "./signed-note.ts";
 
@@ -29,9 +29,10 @@ const signers = new WeakMap<Uint8Array, Map<string, NoteSigner>>();
  * URL, plus the earlier keys still listed for verification (verifier key strings; an invalid
  * one is skipped). The signer is derived once per seed and name (deriving the public key costs a
  * scalar multiplication).
+ * @throws Error when `deps.publicBaseUrl` is not set (the key's name is its host; the core invents none).
  */
 export function auditLogKeys(deps: { secrets: { logSeed: Uint8Array }; publicBaseUrl?: string; previousLogKeys?: readonly string[] }): AuditLogKeys {
-  const name = logKeyName(deps.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL);
+  const name = logKeyName(requirePublicBaseUrl(deps));
   const seed = deps.secrets.logSeed;
   let byName = signers.get(seed);
   if (byName === undefined) {

@@ -1,6 +1,7 @@
 import addressparser from "nodemailer/lib/addressparser";
 import { DEFAULT_PEOPLE_SETTINGS, parseVerifierKeyList, tryParseDurationMs, type PeopleSettings } from "@agentq/core";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SERVICE_URL, defaultPublicBaseUrl } from "./default-address.ts";
 
 /** The server's configuration. This is the only file of the server that reads process.env. */
 export interface ServerEnv {
@@ -83,16 +84,6 @@ export interface ServerEnv {
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**
- * The base URL of a server listening on `host:port` when PUBLIC_BASE_URL is not set:
- * `http://HOST:PORT`, with 127.0.0.1 for a wildcard address (0.0.0.0, ::) and an IPv6 address in
- * brackets.
- */
-export function defaultPublicBaseUrl(host: string, port: number): string {
-  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
-  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
-}
-
-/**
  * The public base URL of a server bound to `boundPort`: PUBLIC_BASE_URL when set, else the
  * default with the port really bound (PORT=0 picks one only when listening).
  */
@@ -102,8 +93,8 @@ export function publicBaseUrlOf(env: Pick<ServerEnv, "host" | "publicBaseUrl" | 
 
 /** Reads the server configuration from `env`; refuses a malformed PORT, AGENTQ_PG_PORT or AGENTQ_PG_POOL_MAX. */
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
-  const host = env.HOST?.trim() || "127.0.0.1";
-  const portText = env.PORT?.trim() || "8080";
+  const host = env.HOST?.trim() || DEFAULT_HOST;
+  const portText = env.PORT?.trim() || String(DEFAULT_PORT);
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(portText)}.`);
   const pgPortText = env.AGENTQ_PG_PORT?.trim() || null;
@@ -231,7 +222,7 @@ function readRateLimiter(value: string | undefined): ServerEnv["rateLimiter"] {
 export interface CommandEnv {
   /** SVC_CREDENTIAL: the bearer token, or null. */
   credential: string | null;
-  /** SVC_BASE_URL without a trailing slash (default http://127.0.0.1:8080). */
+  /** SVC_BASE_URL without a trailing slash (default `DEFAULT_SERVICE_URL`, http://127.0.0.1:8080). */
   baseUrl: string;
   /** The directory the user ran `pnpm ...` in (INIT_CWD), against which relative paths resolve. */
   workingDir: string;
@@ -241,7 +232,7 @@ export interface CommandEnv {
 export function readCommandEnv(env: NodeJS.ProcessEnv = process.env): CommandEnv {
   return {
     credential: env.SVC_CREDENTIAL?.trim() || null,
-    baseUrl: (env.SVC_BASE_URL?.trim() || "http://127.0.0.1:8080").replace(/\/+$/, ""),
+    baseUrl: (env.SVC_BASE_URL?.trim() || DEFAULT_SERVICE_URL).replace(/\/+$/, ""),
     workingDir: env.INIT_CWD?.trim() || process.cwd(),
   };
 }

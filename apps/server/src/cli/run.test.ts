@@ -8,10 +8,9 @@ import { seedAccount, seedTokenCredential } from "@agentq/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EXIT } from "./exit-codes.ts";
-import { run } from "./run.ts";
-import { captureIo, startService } from "./testing/service-under-test.ts";
-import type { ServiceUnderTest } from "./testing/service-under-test.ts";
+import { EXIT, run } from "@agentq/cli";
+import { captureIo, startService } from "../testing/cli-service.ts";
+import type { ServiceUnderTest } from "../testing/cli-service.ts";
 
 let service: ServiceUnderTest;
 const directive = { directive_kind: "task", summary: "do it", instructions: "carefully" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createInMemoryRestApp } from "../testing/rest-scenario.ts";
+import { createInMemoryRestApp } from "./testing/rest-scenario.ts";
 
 describe("the request id", () => {
   it("is the same in the header and the envelope, also for the literal path /* (where Hono runs a * middleware twice)", async () => {

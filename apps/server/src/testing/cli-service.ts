@@ -5,7 +5,7 @@ import type { InMemoryWorld } from "@agentq/core/testing";
 import { createMcpApp } from "@agentq/mcp";
 import { createRestApp } from "@agentq/rest";
 import { listenHttp } from "@agentq/http";
-import type { CliIo } from "../cli-io.ts";
+import type { CliIo } from "@agentq/cli";
 
 /** The real REST and MCP apps over in-memory core deps, on one real socket (tests only). */
 export interface ServiceUnderTest {

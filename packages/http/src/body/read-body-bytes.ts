@@ -4,12 +4,17 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Transform } from "node:stream";
 import type { BodyEncoding } from "./content-encoding.ts";
 
-/** Byte limits of one body read. */
+/** Byte limits of one body read, and the encodings it accepts. */
 export interface BodyLimits {
   /** Most bytes accepted after decompression (the whole body when not encoded). */
   maxBytes: number;
   /** Most bytes accepted on the wire when the body is encoded. */
   maxCompressedBytes: number;
+  /**
+   * `compressed` (default): identity, gzip, deflate or br (REST, the dashboard's forms);
+   * `identity`: no Content-Encoding at all (MCP and OAuth, whose clients never compress).
+   */
+  encodings?: "compressed" | "identity";
 }
 
 /**
@@ -133,8 +138,10 @@ function createInflater(encoding: Exclude<BodyEncoding, "identity">): Transform 
   }
 }
 
-function tooLarge(limits: BodyLimits): DomainError {
-  return new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is too large.", { max_bytes: limits.maxBytes, max_compressed_bytes: limits.maxCompressedBytes });
+/** The refusal of a body past `limits` (413), naming the limits that apply to it. */
+export function tooLarge(limits: BodyLimits): DomainError {
+  const details = limits.encodings === "identity" ? { max_bytes: limits.maxBytes } : { max_bytes: limits.maxBytes, max_compressed_bytes: limits.maxCompressedBytes };
+  return new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is too large.", details);
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {

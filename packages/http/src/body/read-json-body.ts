@@ -1,11 +1,9 @@
-import { DomainError, malformed } from "@agentq/core";
+import { malformed } from "@agentq/core";
 import { assertJsonContentType } from "./content-type.ts";
-import { parseContentEncoding } from "./content-encoding.ts";
 import { assertJsonDepth } from "./json-depth.ts";
-import { MAX_BODY_BYTES, MAX_COMPRESSED_BODY_BYTES, MAX_JSON_DEPTH } from "./limits.ts";
-import { readBodyBytes, type NodeBody } from "./read-body-bytes.ts";
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
+import { MAX_JSON_DEPTH } from "./limits.ts";
+import type { NodeBody } from "./read-body-bytes.ts";
+import { decodeUtf8, readRequestBytes, REQUEST_BODY_LIMITS } from "./read-body.ts";
 
 /**
  * Reads the JSON object body of a POST, PUT or PATCH request (from `nodeBody`, Node's
@@ -23,25 +21,13 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  */
 export async function readJsonBody(request: Request, nodeBody: NodeBody | null = null): Promise<Record<string, unknown>> {
   const contentType = request.headers.get("content-type");
-  const body = nodeBody ?? request.body;
-  if (body === null || request.headers.get("content-length") === "0") return {};
+  if ((nodeBody ?? request.body) === null || request.headers.get("content-length") === "0") return {};
   // A declared non-JSON type is refused before a byte is read.
   if (contentType !== null) assertJsonContentType(contentType);
-  const encoding = parseContentEncoding(request.headers.get("content-encoding"));
-  const wireLimit = encoding === "identity" ? MAX_BODY_BYTES : MAX_COMPRESSED_BODY_BYTES;
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > wireLimit) {
-    throw new DomainError("SVC_PAYLOAD_TOO_LARGE", "The request body is too large.", { max_bytes: MAX_BODY_BYTES, max_compressed_bytes: MAX_COMPRESSED_BODY_BYTES });
-  }
-  const bytes = await readBodyBytes(body, encoding, { maxBytes: MAX_BODY_BYTES, maxCompressedBytes: MAX_COMPRESSED_BODY_BYTES });
+  const bytes = await readRequestBytes(request, nodeBody, REQUEST_BODY_LIMITS);
   if (bytes.byteLength === 0) return {};
   assertJsonContentType(contentType);
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    throw malformed("The request body is not valid UTF-8.");
-  }
+  const text = decodeUtf8(bytes);
   assertJsonDepth(text, MAX_JSON_DEPTH);
   let value: unknown;
   try {

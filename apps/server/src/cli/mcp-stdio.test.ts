@@ -5,14 +5,14 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "./exit-codes.ts";
-import { startService } from "./testing/service-under-test.ts";
-import type { ServiceUnderTest } from "./testing/service-under-test.ts";
+import { EXIT } from "@agentq/cli";
+import { startService } from "../testing/cli-service.ts";
+import type { ServiceUnderTest } from "../testing/cli-service.ts";
 
 // Each test starts one or two real processes (tsx compiles the sources at start-up), slow on a
 // loaded machine.
 const SUBPROCESS_TIMEOUT_MS = 120_000;
-const BIN = fileURLToPath(new URL("../bin/agentq.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../../cli/bin/agentq.js", import.meta.url));
 const directive = { directive_kind: "task", summary: "do it", instructions: "carefully" };
 
 let service: ServiceUnderTest;

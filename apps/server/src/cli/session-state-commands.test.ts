@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "./exit-codes.ts";
-import { run } from "./run.ts";
-import { captureIo, startService, type ServiceUnderTest } from "./testing/service-under-test.ts";
+import { EXIT, run } from "@agentq/cli";
+import { captureIo, startService, type ServiceUnderTest } from "../testing/cli-service.ts";
 
 let service: ServiceUnderTest;
 beforeAll(async () => {

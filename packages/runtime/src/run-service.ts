@@ -1,0 +1,212 @@
+import { DomainError, forgetWorkspaceLimits, toErrorEnvelope, ulidSource, type CoreDeps, type Mailer, type OidcProvider, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
+import { listenHttp, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { PLAN_CHANGED_CHANNEL } from "@agentq/postgres";
+import type postgres from "postgres";
+import { openDatabase } from "./database.ts";
+import { publicBaseUrlOf, readEnv, type ServerEnv } from "./env.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createMailer } from "./mail/create-mailer.ts";
+import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
+import { loadSanctionsScreen } from "./sanctions-file.ts";
+import { loadSecrets } from "./secrets.ts";
+import type { ServiceDepsOptions } from "./service-deps.ts";
+
+const DRAIN_TIMEOUT_MS = 25_000;
+
+/** The message of the access-log line written for every request answered (`msg` in the JSON). */
+export const ACCESS_LOG_MESSAGE = "request served";
+
+/** The apps' `onRequestServed`: one info line per request answered, REST, MCP, OAuth and the dashboard alike (README, Operating it). */
+export function accessLogTo(logger: Pick<Logger, "info">): (entry: ServedRequest) => void {
+  return (entry) => logger.info(entry, ACCESS_LOG_MESSAGE);
+}
+
+/** postgres.js connection-loss codes: the database went away under a query, which the pool survives. */
+const CONNECTION_LOSS = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED", "ECONNRESET", "ECONNREFUSED", "EPIPE", "57P01", "57P02", "57P03"]);
+
+/** True for an error that means "the database connection was lost", not a bug. */
+export function isConnectionLoss(reason: unknown): boolean {
+  const code = typeof reason === "object" && reason !== null ? (reason as { code?: unknown }).code : undefined;
+  return typeof code === "string" && CONNECTION_LOSS.has(code);
+}
+
+/** Something started beside the requests, and how to stop it. */
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/**
+ * What `runService` hands a composition root once the process is wired and listening: the
+ * configuration, the logger, the open database, the secrets, the service's own base URL, the
+ * mail port, and the optional adapters the environment asks for.
+ */
+export interface ServiceProcess {
+  env: ServerEnv;
+  logger: Logger;
+  sql: postgres.Sql;
+  secrets: ServerSecrets;
+  /** PUBLIC_BASE_URL, else `http://HOST:PORT` with the port really bound (`publicBaseUrlOf`). */
+  publicBaseUrl: string;
+  /** Where requests come from (SVC_TRUSTED_PROXIES, SVC_COUNTRY_HEADER), for the HTTP apps. */
+  origin: OriginSettings;
+  /** The core deps' options from all of the above: pass them to `createServiceDeps` (or `composeService`). */
+  depsOptions: ServiceDepsOptions & { mailer: Mailer; oidc?: OidcProvider; sanctions?: SanctionsScreen };
+}
+
+/** What a composition root serves: built by it from the `ServiceProcess`, run by `runService`. */
+export interface ServedService {
+  /** Answers every request the listener accepts; `bindings` are the Node request and response, passed on to a Hono app as its env. */
+  fetch(request: Request, bindings?: unknown): Response | Promise<Response>;
+  /**
+   * Work beside the requests (the background tasks, LISTENs), started in order once the service
+   * serves; each gives its stopper, awaited in the same order when draining.
+   */
+  tasks?: ReadonlyArray<() => Stoppable | Promise<Stoppable>>;
+  /** Lets go of what the composition opened (its deps); awaited after the tasks stopped, before the pool ends. */
+  close?(): Promise<void>;
+}
+
+/** How a process runs: what its "agentq listening" line says it serves, and the paths it refuses. */
+export interface RunServiceOptions {
+  /** Fields of the "agentq listening" log line (e.g. `{ serves: "rest", background: false }`). */
+  describe: Record<string, unknown>;
+  /**
+   * Answers 404 SVC_ROUTE_NOT_FOUND (with `refusal` as the message) to any path `matches` refuses,
+   * before the app sees it: a process serving one interface says so for the others' paths.
+   */
+  only?: { matches(path: string): boolean; refusal: string };
+}
+
+/**
+ * The one way a server process runs, whatever it serves: reads the environment, opens the
+ * database (DATABASE_URL or the embedded PostgreSQL) and applies migrations, loads the secrets,
+ * the sanctions list and the mail transport, listens on HOST:PORT, lets `compose` build what to
+ * serve from the wired process, starts its tasks and logs `"agentq listening"` with the port;
+ * on SIGTERM/SIGINT it stops accepting connections, lets in-flight requests and long polls
+ * finish, stops the tasks, closes the composition and the database, and exits 0.
+ */
+export async function runService(compose: (process: ServiceProcess) => ServedService, options: RunServiceOptions): Promise<void> {
+  const env = readEnv();
+  const logger = createLogger(env.logLevel);
+  // A query whose connection is cut (database restart, pg_terminate_backend, network) may reject
+  // where no request awaits it any more (postgres.js internals); that must not take the whole
+  // server down. Any other unhandled rejection is a bug: log it and exit, as Node would.
+  process.on("unhandledRejection", (reason) => {
+    if (isConnectionLoss(reason)) {
+      logger.warn({ err: reason }, "database connection lost under a query nobody awaited; continuing");
+      return;
+    }
+    logger.fatal({ err: reason }, "unhandled rejection");
+    process.exit(1);
+  });
+  const db = await openDatabase(env, { max: env.poolMax, onNotice: (text) => logger.debug({ notice: text }, "postgres notice") });
+  logger.info({ database: db.kind }, "database ready, migrations applied");
+  const { secrets, source } = loadSecrets(env);
+  if (source !== "env" && db.kind === "external") logger.warn("SVC_SECRET_KEY is not set: using the key in the data folder; set SVC_SECRET_KEY in production so every replica shares it.");
+  const sanctions = env.sanctionsListPath === null ? null : loadSanctionsScreen(env.sanctionsListPath);
+  if (sanctions !== null) logger.info({ entries: sanctions.entries }, "sanctions list loaded");
+  if (env.oidc !== null) logger.info({ issuer: env.oidc.issuer, label: env.oidc.label }, "OIDC sign-in enabled");
+  const mail = createMailer(env);
+  logger.info({ mail: mail.describe }, "mail transport");
+  // Checked in the background: an SMTP server that is down at start-up must not keep the API down.
+  mail.verify().catch((error: unknown) => logger.warn({ err: error, mail: mail.describe }, "the SMTP server could not be reached or refused the login; mails will fail until it can"));
+  // The socket listens first: without PUBLIC_BASE_URL the service's own origin (the origin
+  // check, the OAuth issuer, the MCP metadata) is http://HOST:PORT with the port actually bound,
+  // which PORT=0 only tells once listening. Nothing is accepted before the service is composed
+  // (composing is synchronous, within the listening callback's turn).
+  const holder: { service?: ServedService } = {};
+  const only = options.only;
+  const ids = ulidSource();
+  const fetch = (request: Request, bindings?: unknown): Response | Promise<Response> => {
+    const service = holder.service as ServedService;
+    if (only === undefined || only.matches(new URL(request.url).pathname)) return service.fetch(request, bindings);
+    const requestId = ids.next();
+    const envelope = toErrorEnvelope(new DomainError("SVC_ROUTE_NOT_FOUND", only.refusal), requestId);
+    // Answered here, not by an app, so its access-log line is written here (same fields).
+    logger.info({ method: request.method, route: null, path: new URL(request.url).pathname, status: 404, duration_ms: 0, request_id: requestId }, ACCESS_LOG_MESSAGE);
+    return Response.json(envelope, { status: 404, headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" } });
+  };
+  const listener = await listenHttp(fetch, { hostname: env.host, port: env.port }).catch((error: unknown) => {
+    logger.fatal({ err: error }, "server could not listen");
+    process.exit(1);
+  });
+  const { server } = listener;
+  server.on("error", (error) => {
+    logger.fatal({ err: error }, "server failed");
+    process.exit(1);
+  });
+  const publicBaseUrl = publicBaseUrlOf(env, listener.address.port);
+  const origin: OriginSettings = { trustedProxies: env.trustedProxies, countryHeader: env.countryHeader };
+  const service = compose({
+    env,
+    logger,
+    sql: db.sql,
+    secrets,
+    publicBaseUrl,
+    origin,
+    depsOptions: {
+      sql: db.sql,
+      secrets,
+      publicBaseUrl,
+      rateLimiter: env.rateLimiter,
+      previousLogKeys: env.previousLogKeys,
+      mailer: mail.mailer,
+      noticeAgent: env.noticeAgent,
+      ...(env.oidc === null ? {} : { oidc: createOpenIdClientProvider(env.oidc) }),
+      people: { settings: env.people },
+      ...(sanctions === null ? {} : { sanctions: sanctions.screen }),
+    },
+  });
+  holder.service = service;
+  const started: Stoppable[] = [];
+  for (const start of service.tasks ?? []) started.push(await start());
+  // The timeouts are read back from the listening server, so the log says what it really does.
+  logger.info(
+    { host: listener.address.address, port: listener.address.port, base_url: publicBaseUrl, ...options.describe, keep_alive_timeout_ms: server.keepAliveTimeout, headers_timeout_ms: server.headersTimeout },
+    "agentq listening",
+  );
+
+  let draining = false;
+  const drain = async (signal: string) => {
+    if (draining) return;
+    draining = true;
+    logger.info({ signal }, "draining: no new connections; in-flight requests and long polls finish");
+    const forced = setTimeout(() => {
+      logger.warn("drain timed out; exiting");
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS + 5_000);
+    forced.unref();
+    await listener.close();
+    for (const task of started) await task.stop();
+    await service.close?.();
+    await db.close();
+    logger.info("stopped cleanly");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void drain("SIGTERM"));
+  process.on("SIGINT", () => void drain("SIGINT"));
+}
+
+/** Runs `runService` as a process's entry point: a start-up failure prints its reason and exits 1. */
+export function runServiceProcess(compose: (process: ServiceProcess) => ServedService, options: RunServiceOptions): void {
+  runService(compose, options).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+/**
+ * Makes an operator's plan change (`pnpm admin workspace plan`, another process) take effect in
+ * this process at once: the change's NOTIFY drops this process's cached limits of that workspace.
+ * Shares the pool's one LISTEN connection. Without it (listen failed) the cache's 30-second bound
+ * still holds. Resolves with the stopper.
+ */
+export async function listenForPlanChanges(sql: postgres.Sql, deps: CoreDeps, logger: Pick<Logger, "warn">): Promise<Stoppable> {
+  try {
+    const meta = await sql.listen(PLAN_CHANGED_CHANNEL, (workspaceId) => forgetWorkspaceLimits(deps, workspaceId));
+    return { stop: () => meta.unlisten().catch(() => undefined) };
+  } catch (error) {
+    logger.warn({ err: error }, "could not listen for plan changes; they reach this process within 30 s");
+    return { stop: async () => undefined };
+  }
+}
