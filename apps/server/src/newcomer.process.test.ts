@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readEmlMails, type TestMail } from "@agentq/runtime/testing";
+import { waitForEmlMails, type TestMail } from "@agentq/runtime/testing";
 import { createScratchDatabase, type ScratchDatabase } from "./testing/scratch-database.ts";
 import { REPO_ROOT, runPnpm, serverEnv, spawnServer, stopProcessGroup, type SpawnedServer } from "./testing/spawn-server.ts";
 
@@ -59,14 +59,7 @@ for (const start of STARTS) {
       });
       return watchPage(p);
     };
-    const mailsTo = async (address: string, atLeast: number): Promise<TestMail[]> => {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const mails = (await readEmlMails(`${mailDir}/mail`)).filter((m) => m.to === address);
-        if (mails.length >= atLeast || Date.now() > deadline) return mails;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const mailsTo = (address: string, atLeast: number) => waitForEmlMails(`${mailDir}/mail`, { atLeast, to: address, timeoutMs: 10_000 });
 
     beforeAll(async () => {
       if (start.build) {

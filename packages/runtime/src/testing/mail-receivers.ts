@@ -114,7 +114,8 @@ export async function readEmlMails(dir: string): Promise<TestMail[]> {
   return Promise.all(names.map(async (n) => parseMail(await readFile(join(dir, n)))));
 }
 
-/** Waits until the mail folder holds at least `atLeast` mails (default 1), then returns them all. */
-export function waitForEmlMails(dir: string, p: { atLeast?: number; timeoutMs?: number } = {}): Promise<TestMail[]> {
-  return waitForMails(() => readEmlMails(dir), p.atLeast ?? 1, p.timeoutMs ?? 5_000);
+/** Waits until the mail folder holds at least `atLeast` mails (default 1; only those sent `to` one address when given), then returns them. */
+export function waitForEmlMails(dir: string, p: { atLeast?: number; timeoutMs?: number; to?: string } = {}): Promise<TestMail[]> {
+  const read = async () => (await readEmlMails(dir)).filter((m) => p.to === undefined || m.to === p.to);
+  return waitForMails(read, p.atLeast ?? 1, p.timeoutMs ?? 5_000);
 }
