@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES } from "@agentq/core";
+import { SelectField, accountChoices } from "../components/filter-form.tsx";
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import type { AiAccountWire } from "../wire.ts";
 
@@ -17,7 +18,6 @@ export function IssueCredentialPage(props: { accounts: AiAccountWire[]; values: 
   const v = props.values;
   const tier = v.tier ?? "operational";
   const chosen = new Set(v.scopes ?? ["send", "get_pending", "ack", "nack", "list_recipients", "list_templates", "get_template", "get_policies", "acknowledge_policies"]);
-  const active = props.accounts.filter((a) => a.state !== "revoked");
   return (
     <div class="narrow-wide">
       <p>
@@ -27,16 +27,7 @@ export function IssueCredentialPage(props: { accounts: AiAccountWire[]; values: 
       {props.error === undefined ? null : <ErrorNotice error={props.error} />}
       <form class="panel stack" method="post" action="/credentials">
         <input type="hidden" name="idempotency_key" value={props.idempotencyKey} />
-        <div>
-          <label for="ai_account_id">AI account</label>
-          <select id="ai_account_id" name="ai_account_id" required>
-            {active.map((a) => (
-              <option value={a.id} selected={v.ai_account_id === a.id}>
-                {a.friendly_name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField name="ai_account_id" label="AI account" required choices={accountChoices(props.accounts.filter((a) => a.state !== "revoked"))} selected={v.ai_account_id} />
         <div>
           <label for="name">Name</label>
           <input id="name" name="name" type="text" required maxlength={200} value={v.name ?? ""} aria-describedby="name-hint" />

@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
+import { FilterForm, SelectField, TextFilter, choicesOf } from "../components/filter-form.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { MessageItemWire, MessageWire, Page } from "../wire.ts";
 
 /** Message states a filter offers. */
@@ -19,79 +20,35 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
       <h1>Messages</h1>
       {props.done === undefined ? null : <DoneNotice text={props.done} />}
       {props.error === undefined ? null : <ErrorNotice error={props.error} />}
-      {/* With JavaScript the list follows the filters as they change (htmx); without, the Filter button submits them. */}
-      <form class="filters panel" method="get" action="/messages" hx-get="/messages" hx-trigger="change, submit" hx-push-url="true">
-        <div>
-          <label for="state">State</label>
-          <select id="state" name="state">
-            <option value="">any</option>
-            {MESSAGE_STATE_CHOICES.map((s) => (
-              <option value={s} selected={q.state === s}>
-                {s.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="recipient">Recipient</label>
-          <input id="recipient" name="recipient" type="text" value={q.recipient ?? ""} />
-        </div>
-        <div>
-          <label for="sender">Sender</label>
-          <input id="sender" name="sender" type="text" value={q.sender ?? ""} />
-        </div>
-        <div>
-          <label for="template">Template</label>
-          <input id="template" name="template" type="text" value={q.template ?? ""} />
-        </div>
-        <div>
-          <button type="submit" class="secondary">Filter</button>
-        </div>
-      </form>
-      {props.messages.items.length === 0 ? (
-        <EmptyState title="No messages match.">
-          <p>Messages appear here as the workspace's agents send them.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Messages">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Accepted</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Template</th>
-                <th scope="col">Priority</th>
-                <th scope="col">State</th>
-                <th scope="col" class="num">Deliveries</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.messages.items.map((m) => (
-                <tr data-message={m.envelope.message_id}>
-                  <td>
-                    <a href={`/messages/${m.envelope.message_id}`}>
-                      <LocalTime at={m.envelope.accepted_at} />
-                    </a>
-                  </td>
-                  <td>{m.envelope.sender.friendly_name}</td>
-                  <td>{m.envelope.recipient.friendly_name}</td>
-                  <td>
-                    <code>{m.envelope.template}</code>
-                  </td>
-                  <td>{m.envelope.priority}</td>
-                  <td>
-                    <StateBadge state={m.state} />
-                  </td>
-                  <td class="num">{m.envelope.delivery_count}</td>
-                  <td>{m.state === "dead_lettered" ? <DeadLetterActions messageId={m.envelope.message_id} newKey={props.newKey} back="/messages?state=dead_lettered" /> : null}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <FilterForm action="/messages" button="Filter" live>
+        <SelectField name="state" label="State" choices={choicesOf(MESSAGE_STATE_CHOICES, "")} selected={q.state} />
+        <TextFilter name="recipient" label="Recipient" value={q.recipient} />
+        <TextFilter name="sender" label="Sender" value={q.sender} />
+        <TextFilter name="template" label="Template" value={q.template} />
+      </FilterForm>
+      <DataTable
+        label="Messages"
+        rows={props.messages.items}
+        empty={{ title: "No messages match.", children: <p>Messages appear here as the workspace's agents send them.</p> }}
+        rowAttrs={(m) => ({ "data-message": m.envelope.message_id })}
+        columns={[
+          {
+            head: "Accepted",
+            cell: (m) => (
+              <a href={`/messages/${m.envelope.message_id}`}>
+                <LocalTime at={m.envelope.accepted_at} />
+              </a>
+            ),
+          },
+          { head: "From", cell: (m) => m.envelope.sender.friendly_name },
+          { head: "To", cell: (m) => m.envelope.recipient.friendly_name },
+          { head: "Template", cell: (m) => <code>{m.envelope.template}</code> },
+          { head: "Priority", cell: (m) => m.envelope.priority },
+          { head: "State", cell: (m) => <StateBadge state={m.state} /> },
+          { head: "Deliveries", num: true, cell: (m) => m.envelope.delivery_count },
+          { head: "Actions", cell: (m) => (m.state === "dead_lettered" ? <DeadLetterActions messageId={m.envelope.message_id} newKey={props.newKey} back="/messages?state=dead_lettered" /> : null) },
+        ]}
+      />
       <Pagination path="/messages" query={q} nextCursor={props.messages.next_cursor} />
     </>
   );

@@ -1,10 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { EmptyState } from "../components/empty-state.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { NoticeWire, Page } from "../wire.ts";
 
 const KIND_LABELS: Record<NoticeWire["kind"], string> = { dsa: "DSA notice", dmca: "DMCA notice" };
@@ -18,46 +17,20 @@ export function NoticesPage(props: { notices: Page<NoticeWire>; query: Record<st
       <p>
         Notices about this workspace's content (EU Digital Services Act, US DMCA) once the operator acted on them. Each has the statement of reasons; an owner may contest a decision with a counter-notice.
       </p>
-      {props.notices.items.length === 0 ? (
-        <EmptyState title="No notices.">
-          <p>A notice shows here when the operator takes action on one about this workspace.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Notices">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Notice</th>
-                <th scope="col">Category</th>
-                <th scope="col">State</th>
-                <th scope="col">Received</th>
-                <th scope="col">Decided</th>
-                <th scope="col">Counter-notice</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.notices.items.map((n) => (
-                <tr data-notice={n.id}>
-                  <td>
-                    <a href={`/notices/${n.id}`}>{KIND_LABELS[n.kind]}</a>
-                  </td>
-                  <td>{words(n.category)}</td>
-                  <td>
-                    <StateBadge state={n.state} />
-                  </td>
-                  <td>
-                    <LocalTime at={n.received_at} />
-                  </td>
-                  <td>
-                    <LocalTime at={n.decision?.decided_at} />
-                  </td>
-                  <td>{n.counter_notice === null ? "—" : <LocalTime at={n.counter_notice.filed_at} />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Notices"
+        rows={props.notices.items}
+        empty={{ title: "No notices.", children: <p>A notice shows here when the operator takes action on one about this workspace.</p> }}
+        rowAttrs={(n) => ({ "data-notice": n.id })}
+        columns={[
+          { head: "Notice", cell: (n) => <a href={`/notices/${n.id}`}>{KIND_LABELS[n.kind]}</a> },
+          { head: "Category", cell: (n) => words(n.category) },
+          { head: "State", cell: (n) => <StateBadge state={n.state} /> },
+          { head: "Received", cell: (n) => <LocalTime at={n.received_at} /> },
+          { head: "Decided", cell: (n) => <LocalTime at={n.decision?.decided_at} /> },
+          { head: "Counter-notice", cell: (n) => (n.counter_notice === null ? "—" : <LocalTime at={n.counter_notice.filed_at} />) },
+        ]}
+      />
       <Pagination path="/notices" query={props.query} nextCursor={props.notices.next_cursor} />
     </>
   );
@@ -184,34 +157,16 @@ export function NoticePage(props: { notice: NoticeWire; viewer: CounterNoticeVie
       {n.measures.length === 0 ? null : (
         <section class="panel">
           <h2>Measures</h2>
-          <TableRegion label="Measures">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Measure</th>
-                  <th scope="col">Item</th>
-                  <th scope="col">Applied</th>
-                  <th scope="col">Lifted</th>
-                </tr>
-              </thead>
-              <tbody>
-                {n.measures.map((m) => (
-                  <tr>
-                    <td>{words(m.type)}</td>
-                    <td>
-                      <code>{m.item_id}</code>
-                    </td>
-                    <td>
-                      <LocalTime at={m.applied_at} />
-                    </td>
-                    <td>
-                      <LocalTime at={m.lifted_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
+          <DataTable
+            label="Measures"
+            rows={n.measures}
+            columns={[
+              { head: "Measure", cell: (m) => words(m.type) },
+              { head: "Item", cell: (m) => <code>{m.item_id}</code> },
+              { head: "Applied", cell: (m) => <LocalTime at={m.applied_at} /> },
+              { head: "Lifted", cell: (m) => <LocalTime at={m.lifted_at} /> },
+            ]}
+          />
         </section>
       )}
       {n.counter_notice === null ? null : (

@@ -1,12 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { RULE_LEVELS, RULE_STATUSES } from "@agentq/core";
-import { EmptyState } from "../components/empty-state.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import { choicesOf } from "../components/filter-form.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { Page, RuleTriggersWire, RuleWire } from "../wire.ts";
-import { AgentsWrite, LearningFilters, MarkdownText, choicesOf } from "./learning-parts.tsx";
+import { AgentsWrite, LearningFilters, MarkdownText } from "./learning-parts.tsx";
 import type { ProjectWire } from "./projects-page.tsx";
 
 /** The rule statuses a filter offers: the API's default (active) first, and "any". */
@@ -37,46 +37,20 @@ export function RulesPage(props: { projects: ProjectWire[]; project: ProjectWire
           { name: "level", label: "Level", choices: choicesOf(RULE_LEVELS, ""), value: level },
         ]}
       />
-      {props.rules.items.length === 0 ? (
-        <EmptyState title={status === "any" ? "No rules in this project yet." : `No ${status} rules in this project${level === "" ? "" : ` at level ${level}`}.`}>
-          <p>An agent derives a rule from an active lesson (derive_rule).</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Rules">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Level</th>
-                <th scope="col">Applies to</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.rules.items.map((r) => (
-                <tr data-rule={r.slug} data-rule-status={r.status}>
-                  <td>
-                    <a href={`/rules/${r.id}`}>{r.title}</a>
-                  </td>
-                  <td>
-                    <code>{r.slug}</code>
-                  </td>
-                  <td>{r.level}</td>
-                  <td>{triggerSummary(r)}</td>
-                  <td>
-                    <StateBadge state={r.status} />
-                  </td>
-                  <td>
-                    <LocalTime at={r.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Rules"
+        rows={props.rules.items}
+        empty={{ title: status === "any" ? "No rules in this project yet." : `No ${status} rules in this project${level === "" ? "" : ` at level ${level}`}.`, children: <p>An agent derives a rule from an active lesson (derive_rule).</p> }}
+        rowAttrs={(r) => ({ "data-rule": r.slug, "data-rule-status": r.status })}
+        columns={[
+          { head: "Title", cell: (r) => <a href={`/rules/${r.id}`}>{r.title}</a> },
+          { head: "Slug", cell: (r) => <code>{r.slug}</code> },
+          { head: "Level", cell: (r) => r.level },
+          { head: "Applies to", cell: triggerSummary },
+          { head: "Status", cell: (r) => <StateBadge state={r.status} /> },
+          { head: "Created", cell: (r) => <LocalTime at={r.created_at} /> },
+        ]}
+      />
       <Pagination path="/rules" query={props.query} nextCursor={props.rules.next_cursor} />
       <AgentsWrite tools="derive_rule, enrich_rule, archive_rule" />
     </>
