@@ -1,4 +1,4 @@
-import { OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator } from "@agentq/core";
+import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator } from "@agentq/core";
 import { bootstrapScenarioWorkspace, createInMemoryDeps, seedAccount, seedTokenCredential } from "@agentq/core/testing";
 import type { InMemoryWorld } from "@agentq/core/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,6 +14,8 @@ const BASE = "https://queue.example.test";
 let world: InMemoryWorld;
 let served: ServedApp;
 let admin: { authorization: string; workspaceId: string };
+/** A credential that may call every tool (the scopes of both tiers: not issuable, seeded), so it is shown the whole catalogue. */
+let everything: { authorization: string };
 const clients: Client[] = [];
 
 async function client(authorization: string): Promise<Client> {
@@ -29,6 +31,7 @@ beforeAll(async () => {
   served = await serveOnFreePort(app.fetch);
   const ws = await bootstrapScenarioWorkspace(world, "mcp-test", authenticator);
   admin = { authorization: ws.authorization, workspaceId: ws.workspace_id };
+  everything = await seedTokenCredential(world, await seedAccount(world, ws.workspace_id), { tier: "administrative", scopes: [...OPERATIONAL_SCOPES, ...ADMINISTRATIVE_SCOPES] });
 });
 
 afterAll(async () => {
@@ -37,8 +40,8 @@ afterAll(async () => {
 });
 
 describe("tool catalogue", () => {
-  it("publishes one tool per credential operation, each with an input schema that compiles as JSON Schema", async () => {
-    const { tools } = await (await client(admin.authorization)).listTools();
+  it("publishes one tool per credential operation to a caller that may call them all, each with an input schema that compiles as JSON Schema", async () => {
+    const { tools } = await (await client(everything.authorization)).listTools();
     const expected = OPERATIONS.filter((op) => op.auth.kind === "credential").map((op) => op.name);
     expect(tools.map((t) => t.name)).toEqual(expected);
     expect(tools.length).toBeGreaterThan(0);
@@ -51,14 +54,14 @@ describe("tool catalogue", () => {
   });
 
   it("has every tool the specification names (§What the service does 4)", async () => {
-    const names = new Set((await (await client(admin.authorization)).listTools()).tools.map((t) => t.name));
+    const names = new Set((await (await client(everything.authorization)).listTools()).tools.map((t) => t.name));
     for (const name of ["send", "validate", "get_pending", "ack", "nack", "extend_lease", "list_recipients", "list_templates", "get_template", "get_policies", "acknowledge_policies", "browse_audit_log"]) {
       expect(names.has(name), name).toBe(true);
     }
   });
 
   it("has a tool for every mutating operation called with a credential, with an idempotency_key argument where the operation takes a key", async () => {
-    const { tools } = await (await client(admin.authorization)).listTools();
+    const { tools } = await (await client(everything.authorization)).listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     // Public operations (the notices' intake, supplement and withdrawal) are human routes with no credential: no tools.
     const mutating = OPERATIONS.filter((op) => op.mutates && op.auth.kind === "credential");

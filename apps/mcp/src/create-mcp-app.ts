@@ -10,6 +10,7 @@ import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChal
 import { readMcpBody } from "./read-mcp-body.ts";
 import { toolBindings } from "./tool-binding.ts";
 import { plainToolCall, toolCallResponseBody } from "./tool-call-fast-path.ts";
+import { TOOLSETS_HEADER, TOOLSETS_QUERY_PARAMETER, requestedToolsets, toolsShownTo } from "./tool-listing.ts";
 import { createToolServer } from "./tool-server.ts";
 
 /** Options of the MCP app. */
@@ -41,6 +42,10 @@ type Env = { Variables: { requestId: string; principal?: Principal } };
  * message by an MCP server and transport built for the request), with one tool
  * per credential-authenticated catalogue operation, and the RFC 9728 protected-resource metadata
  * at `/.well-known/oauth-protected-resource/mcp` and `/mcp/.well-known/oauth-protected-resource`.
+ *
+ * `tools/list` shows the caller the tools of its toolsets that it may call (tool-listing.ts):
+ * `?toolsets=` on the URL and the `X-MCP-Toolsets` header narrow them; a name that is not a
+ * toolset is 400 SVC_MALFORMED_REQUEST.
  *
  * Authentication: the bearer credential of REST, in the Authorization header. A missing or
  * invalid credential gets HTTP 401 with a `WWW-Authenticate` challenge naming the metadata (so
@@ -103,6 +108,8 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       // Stateless: no standalone SSE stream (GET) and no session to delete (DELETE).
       return errorEnvelopeResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", "The MCP endpoint accepts POST only."), { Allow: "POST" });
     }
+    // Toolsets narrow tools/list only (tool-listing.ts); a name that is not a toolset is refused on every request.
+    const toolsets = requestedToolsets(c.req.queries(TOOLSETS_QUERY_PARAMETER) ?? [], c.req.header(TOOLSETS_HEADER) ?? null);
     const body = await readMcpBody(c.req.raw, nodeBodyOf(c));
     if (body.kind === "not_json") {
       return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, 400);
@@ -145,7 +152,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       return answer(toolCallResponseBody(plain.id, result), 200, { "Content-Type": "application/json" });
     }
 
-    const server = createToolServer(bindings, cx);
+    const server = createToolServer(bindings, cx, () => toolsShownTo(bindings, caller, toolsets));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);

@@ -59,7 +59,15 @@ describe("toolBindings", () => {
     expect(tools.map((t) => t.name)).toEqual(["send", "ack", "list_messages"]);
     expect(tools[1]?.description).toBe("ack summary");
     expect(tools[2]?.annotations?.readOnlyHint).toBe(true);
-    expect(tools[1]?.annotations?.readOnlyHint).toBe(false);
+    // readOnlyHint false is MCP's default: not said.
+    expect(tools[1]?.annotations).toBeUndefined();
+  });
+
+  it("makes no tool of an operation whose surfaces leave out mcp, nor of a person's session operation", () => {
+    const restOnly = op({ name: "rest_only", surfaces: ["rest", "dashboard"], http: { method: "GET", path: "/v1/x" }, input: { type: "object", properties: {} } as never });
+    const mcpToo = op({ name: "mcp_too", surfaces: ["rest", "mcp"], http: { method: "GET", path: "/v1/y" }, input: { type: "object", properties: {} } as never });
+    const person = op({ name: "person_only", auth: { kind: "person" } as never, http: { method: "GET", path: "/v1/z" }, input: { type: "object", properties: {} } as never });
+    expect(toolBindings([restOnly, mcpToo, person, ackOp]).map((b) => b.tool.name)).toEqual(["mcp_too", "ack"]);
   });
 
   it("flattens the send envelope to the top level and maps the arguments back", () => {
@@ -67,7 +75,8 @@ describe("toolBindings", () => {
     const schema = b.tool.inputSchema;
     expect(Object.keys(schema.properties ?? {}).sort()).toEqual(["idempotency_key", "payload", "priority", "recipient", "template"]);
     expect(schema.required?.sort()).toEqual(["payload", "recipient", "template"]);
-    expect(schema["additionalProperties"]).toBe(false);
+    // Server-side checks (additionalProperties: false, lengths, patterns) are not published: the server refuses with SVC_MALFORMED_REQUEST.
+    expect(schema["additionalProperties"]).toBeUndefined();
     const call = b.toOperationCall({ recipient: { friendly_name: "bob" }, template: "directive", priority: "high", payload: { a: 1 }, idempotency_key: "k1" }, () => "fresh");
     expect(call).toEqual({ input: { envelope: { recipient: { friendly_name: "bob" }, template: "directive", priority: "high" }, payload: { a: 1 } }, idempotencyKey: "k1" });
     expect(b.toToolPath("/envelope/template")).toBe("/template");

@@ -1,6 +1,7 @@
-import { malformed } from "@agentq/core";
+import { malformed, toolsetOf } from "@agentq/core";
 import type { Operation } from "@agentq/core";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { dropConventionDescriptions, leanInputSchema, leanOutputSchema } from "./lean-schema.ts";
 
 /** A JSON Schema object as published in the tool catalogue (plain data, no TypeBox symbols). */
 export type JsonSchemaObject = Record<string, unknown> & { type: "object"; properties?: Record<string, object>; required?: string[] };
@@ -21,8 +22,9 @@ export interface OperationCall {
 
 /**
  * One MCP tool and the catalogue operation behind it. The tool is derived from the operation:
- * name = op.name, description = op.summary, inputSchema = op.input (path and query parameters
- * are ordinary arguments), plus `idempotency_key` for operations that honour the header. The
+ * name = op.name, description = op.summary, inputSchema = the lean projection of op.input (path
+ * and query parameters are ordinary arguments), plus `idempotency_key` for operations that
+ * honour the header; outputSchema = the lean projection of op.output (the success result). The
  * send tool flattens the envelope fields to the top level.
  */
 export interface ToolBinding {
@@ -46,42 +48,8 @@ function isObjectSchema(schema: unknown): schema is JsonSchemaObject {
   return typeof schema === "object" && schema !== null && (schema as { type?: unknown }).type === "object";
 }
 
-/** JSON Schema of the error envelope `{ error: { code, message, details? }, request_id }`. */
-const ERROR_ENVELOPE_SCHEMA = {
-  type: "object",
-  required: ["error", "request_id"],
-  properties: {
-    error: {
-      type: "object",
-      required: ["code", "message"],
-      properties: { code: { type: "string", pattern: "^SVC_[A-Z_]+$" }, message: { type: "string" }, details: { type: "object" } },
-    },
-    request_id: { type: "string" },
-  },
-} as const;
-
-/**
- * The published output schema: the operation's response body or, for an `isError` result, the
- * error envelope. SDK clients validate `structuredContent` against it on failures too, so the
- * envelope must be part of it.
- */
-function outputSchemaOf(output: JsonSchemaObject): JsonSchemaObject {
-  return { type: "object", anyOf: [output, ERROR_ENVELOPE_SCHEMA] };
-}
-
-const IDEMPOTENCY_KEY_SCHEMA = {
-  type: "string",
-  minLength: 1,
-  maxLength: 255,
-  description: "Idempotency-Key of the call. Reuse the same key to retry safely; when omitted, the server uses a fresh key, so a retry is a new request.",
-} as const;
-
-const OPTIONAL_IDEMPOTENCY_KEY_SCHEMA = {
-  type: "string",
-  minLength: 1,
-  maxLength: 255,
-  description: "Optional Idempotency-Key of the call; reuse it to retry safely.",
-} as const;
+/** The `idempotency_key` argument (what it does is said once, in the server's instructions). */
+const IDEMPOTENCY_KEY_SCHEMA = { type: "string" } as const;
 
 /** Splits off `idempotency_key` from the arguments. */
 function takeIdempotencyKey(op: Operation, args: Record<string, unknown>, newKey: () => string): { rest: Record<string, unknown>; idempotencyKey: string | null } {
@@ -97,8 +65,7 @@ function takeIdempotencyKey(op: Operation, args: Record<string, unknown>, newKey
 /** Adds the idempotency argument to a published input schema. */
 function withIdempotencyKey(op: Operation, schema: JsonSchemaObject): JsonSchemaObject {
   if (op.idempotency === "none") return schema;
-  const property = op.idempotency === "required" ? IDEMPOTENCY_KEY_SCHEMA : OPTIONAL_IDEMPOTENCY_KEY_SCHEMA;
-  return { ...schema, properties: { ...(schema.properties ?? {}), [IDEMPOTENCY_KEY_ARGUMENT]: property } };
+  return { ...schema, properties: { ...(schema.properties ?? {}), [IDEMPOTENCY_KEY_ARGUMENT]: IDEMPOTENCY_KEY_SCHEMA } };
 }
 
 /** The envelope sub-schema of a send-shaped input (`{ envelope: {...}, payload }`), or null. */
@@ -145,33 +112,47 @@ function bindFlattened(op: Operation, input: JsonSchemaObject, envelope: JsonSch
   };
 }
 
+/** Whether an operation is an MCP tool: called with a bearer credential (public routes and a person's session operations are not tools) and offered on MCP. */
+export function isTool(op: Operation): boolean {
+  return op.auth.kind === "credential" && (op.surfaces === undefined || op.surfaces.includes("mcp"));
+}
+
 /**
- * The tool of one catalogue operation, or null for an operation that is not called with a
- * bearer credential (public routes such as the version and OpenAPI documents are not tools).
+ * The tool of one catalogue operation, or null for an operation that is not a tool (`isTool`).
+ * Its schemas are the lean projections of the operation's (lean-schema.ts); `outputSchema:
+ * false` publishes none.
  */
-export function toolBindingFor(op: Operation): ToolBinding | null {
-  if (op.auth.kind !== "credential") return null;
+export function toolBindingFor(op: Operation, options: { outputSchema?: boolean } = {}): ToolBinding | null {
+  if (!isTool(op)) return null;
   const input = plainSchema(op.input);
   if (!isObjectSchema(input)) throw new Error(`Operation ${op.name}: input schema is not an object schema.`);
   const envelope = FLATTENED_ENVELOPE_TOOLS.has(op.name) ? envelopeSchemaOf(input) : null;
   const bound = envelope === null ? bindPlain(op, input) : bindFlattened(op, input, envelope);
-  const output = plainSchema(op.output);
+  const outputSchema = options.outputSchema === false ? null : leanOutputSchema(plainSchema(op.output));
   const tool: Tool = {
     name: op.name,
     description: op.summary,
-    inputSchema: bound.inputSchema,
-    ...(isObjectSchema(output) ? { outputSchema: outputSchemaOf(output) } : {}),
-    annotations: { readOnlyHint: !op.mutates },
+    inputSchema: leanInputSchema(bound.inputSchema),
+    ...(outputSchema === null ? {} : { outputSchema: outputSchema as Tool["outputSchema"] }),
+    // readOnlyHint false is the default (MCP): said only when true.
+    ...(op.mutates ? {} : { annotations: { readOnlyHint: true } }),
   };
   return { tool, operation: op, toOperationCall: bound.toOperationCall, toToolPath: bound.toToolPath };
 }
 
-/** The tool catalogue: one tool per credential-authenticated operation, in catalogue order. */
+/**
+ * The tool catalogue: one tool per operation that is a tool (`isTool`), in catalogue order. The
+ * session-state tools publish no output schema: their results are the records (twenty-odd fields
+ * each) that the OpenAPI document describes, and their shapes would be most of every
+ * `tools/list` (DESIGN §2c; docs/decisions.md). The descriptions the conventional arguments share
+ * are left out (`dropConventionDescriptions`).
+ */
 export function toolBindings(operations: readonly Operation[]): ToolBinding[] {
   const out: ToolBinding[] = [];
   for (const op of operations) {
-    const binding = toolBindingFor(op);
+    const binding = toolBindingFor(op, { outputSchema: toolsetOf(op) !== "session_state" });
     if (binding !== null) out.push(binding);
   }
+  dropConventionDescriptions(out.map((b) => b.tool.inputSchema));
   return out;
 }

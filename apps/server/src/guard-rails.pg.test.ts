@@ -42,9 +42,9 @@ describe("guard rails on PostgreSQL", () => {
     );
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
   };
-  const mcp = async (app: ComposedService, token: string, method: string, params: Record<string, unknown>) => {
+  const mcp = async (app: ComposedService, token: string, method: string, params: Record<string, unknown>, query = "") => {
     const res = await app.fetch(
-      new Request("http://agentq.test/mcp", {
+      new Request(`http://agentq.test/mcp${query}`, {
         method: "POST",
         headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
@@ -143,9 +143,11 @@ describe("guard rails on PostgreSQL", () => {
   });
 
   it("lists the guard-rail tools over MCP and the routes in the OpenAPI document", async () => {
-    const list = await mcp(a, adminToken, "tools/list", {});
-    const names = (list.result.tools as { name: string }[]).map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["get_policies", "acknowledge_policies", "publish_policy", "browse_audit_log", "verify_audit_log", "export_audit_chain"]));
+    // An administrative credential is shown the admin toolset; the messaging one when it names it (tools/list shows what the caller may call).
+    const names = async (token: string, query = "") => ((await mcp(a, token, "tools/list", {}, query)).result.tools as { name: string }[]).map((t) => t.name);
+    expect(await names(adminToken)).toEqual(expect.arrayContaining(["publish_policy", "verify_audit_log", "export_audit_chain"]));
+    expect(await names(adminToken, "?toolsets=messaging")).toEqual(expect.arrayContaining(["get_policies", "browse_audit_log"]));
+    expect(await names(await issue("lister", ["get_policies", "acknowledge_policies"]))).toEqual(expect.arrayContaining(["get_policies", "acknowledge_policies"]));
     const openapi = (await (await a.fetch(new Request("http://agentq.test/v1/openapi.json"))).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     expect(openapi.paths["/v1/audit-log"]?.["get"]).toMatchObject({ operationId: "browse_audit_log", "x-agentq-scope": "view_audit_log", "x-agentq-scope-waived-for-tier": "administrative" });
     expect(openapi.paths["/v1/policies/{policy_id}/acknowledge"]?.["post"]).toMatchObject({ operationId: "acknowledge_policies", "x-agentq-scope": "acknowledge_policies" });

@@ -40,7 +40,10 @@ describe("the running server, from outside", () => {
     const list = await runMcpInspector(`${server.baseUrl}/mcp`, sender, ["--method", "tools/list"]);
     expect(list.code, list.stderr).toBe(0);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["send", "validate", "get_pending", "ack", "nack", "extend_lease", "list_recipients", "list_templates", "get_template"]));
+    // The tools this credential may call (send, list_recipients, list_templates): not the claim tools, nor any administrative one.
+    expect(names).toEqual(expect.arrayContaining(["send", "list_recipients", "list_templates", "get_me"]));
+    expect(names).not.toContain("get_pending");
+    expect(names).not.toContain("create_ai_account");
     const call = await runMcpInspector(`${server.baseUrl}/mcp`, sender, ["--method", "tools/call", "--tool-name", "list_templates"]);
     expect(call.code, call.stderr).toBe(0);
     const result = JSON.parse(call.stdout) as { isError?: boolean; structuredContent: { items: { name: string }[] } };

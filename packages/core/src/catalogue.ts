@@ -1,4 +1,5 @@
 import { ACCESS_OPERATIONS } from "./access/operations.ts";
+import type { Principal, Scope } from "./access/model.ts";
 import { MESSAGING_OPERATIONS } from "./messaging/operations.ts";
 import { AUDIT_OPERATIONS } from "./audit/operations.ts";
 import { POLICY_OPERATIONS } from "./policies/operations.ts";
@@ -7,6 +8,27 @@ import { WEBHOOK_OPERATIONS } from "./webhooks/operations.ts";
 import { SESSION_STATE_OPERATIONS } from "./session-state/operations.ts";
 import { NOTICE_OPERATIONS } from "./notices/operations.ts";
 import { CONNECTION_OPERATIONS } from "./oauth/operations.ts";
+import { TOOLSETS, type Toolset } from "./toolsets.ts";
+
+/**
+ * The catalogue's areas, each with the toolset its operations belong to (DESIGN §2c), in the
+ * order the OpenAPI document and the MCP tool list show them. Within an area, an operation that
+ * needs the administrative tier belongs to `admin` whatever the area's toolset (dead letters,
+ * AI accounts and credentials, policy publishing), as do the few in `ADMIN_TOOLSET_OPERATIONS`.
+ */
+const AREAS: readonly { toolset: Toolset; operations: readonly Operation[] }[] = [
+  { toolset: "messaging", operations: MESSAGING_OPERATIONS },
+  { toolset: "messaging", operations: ACCESS_OPERATIONS },
+  { toolset: "admin", operations: WEBHOOK_OPERATIONS },
+  { toolset: "messaging", operations: POLICY_OPERATIONS },
+  { toolset: "messaging", operations: AUDIT_OPERATIONS },
+  { toolset: "session_state", operations: SESSION_STATE_OPERATIONS },
+  { toolset: "admin", operations: NOTICE_OPERATIONS },
+  { toolset: "admin", operations: CONNECTION_OPERATIONS },
+];
+
+/** Operations an operational credential may call that still belong to `admin`: the audit chain's verification and export (DESIGN §2c). */
+const ADMIN_TOOLSET_OPERATIONS: ReadonlySet<string> = new Set(["verify_audit_log", "export_audit_chain"]);
 
 /**
  * THE operation catalogue: every operation of the service, in the order the OpenAPI document
@@ -14,11 +36,44 @@ import { CONNECTION_OPERATIONS } from "./oauth/operations.ts";
  * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
  * Each area defines its entries in its folder's `operations.ts` (messaging, access, webhooks,
  * policies, audit, session-state record by record, notices, OAuth connections); this file only
- * gathers them, and nothing in the core imports it but the index and tests.
+ * gathers them (and says which toolset each belongs to), and nothing in the core imports it but
+ * the index and tests.
  */
-export const OPERATIONS: readonly Operation[] = [...MESSAGING_OPERATIONS, ...ACCESS_OPERATIONS, ...WEBHOOK_OPERATIONS, ...POLICY_OPERATIONS, ...AUDIT_OPERATIONS, ...SESSION_STATE_OPERATIONS, ...NOTICE_OPERATIONS, ...CONNECTION_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = AREAS.flatMap((a) => a.operations);
+
+const TOOLSET_BY_NAME: ReadonlyMap<string, Toolset> = new Map(
+  AREAS.flatMap((a) => a.operations.map((op) => [op.name, op.auth.kind === "credential" && op.auth.tier === "administrative" ? "admin" : ADMIN_TOOLSET_OPERATIONS.has(op.name) ? "admin" : a.toolset] as const)),
+);
 
 /** The operation with that name, or undefined. */
 export function findOperation(name: string): Operation | undefined {
   return OPERATIONS.find((op) => op.name === name);
+}
+
+/** The toolset a catalogue operation belongs to (`admin` for an operation the catalogue does not hold: never offered by mistake). */
+export function toolsetOf(op: Pick<Operation, "name">): Toolset {
+  return TOOLSET_BY_NAME.get(op.name) ?? "admin";
+}
+
+const SCOPES_BY_TOOLSET: ReadonlyMap<Toolset, readonly Scope[]> = new Map(
+  TOOLSETS.map((t) => [t, [...new Set(OPERATIONS.flatMap((op) => (op.auth.kind === "credential" && op.auth.scope !== null && toolsetOf(op) === t ? [op.auth.scope] : [])))]] as const),
+);
+
+/** The scopes that gate the operations of a toolset (the scopes a credential needs to use it), in catalogue order. */
+export function scopesOfToolset(toolset: Toolset): Scope[] {
+  return [...(SCOPES_BY_TOOLSET.get(toolset) ?? [])];
+}
+
+/**
+ * The toolsets a caller sees when it names none (DESIGN §2c: every toolset its scopes allow):
+ * `admin` for an administrative credential; `messaging` and `session_state` for a credential
+ * holding a scope that gates one of their operations. A credential none of whose scopes gates
+ * a toolset (an operational one with no scope, which may only read) sees every toolset, filtered
+ * tool by tool like any other. A person's session is not an MCP caller: it sees every toolset.
+ */
+export function defaultToolsets(principal: Principal): Toolset[] {
+  if (principal.kind === "person") return [...TOOLSETS];
+  const held = new Set<string>(principal.credential.scopes);
+  const allowed = TOOLSETS.filter((t) => (t === "admin" ? principal.credential.tier === "administrative" : scopesOfToolset(t).some((s) => held.has(s))));
+  return allowed.length === 0 ? [...TOOLSETS] : allowed;
 }

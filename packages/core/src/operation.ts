@@ -80,6 +80,11 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
     headers?: Readonly<Record<string, string>>;
   };
   auth: OperationAuth;
+  /**
+   * The interfaces that offer the operation; absent: every interface its auth allows. An
+   * operation whose surfaces leave out "mcp" is not an MCP tool.
+   */
+  surfaces?: readonly ("rest" | "mcp" | "dashboard" | "cli")[];
   /** `required`: 400 SVC_IDEMPOTENCY_KEY_REQUIRED without the header. */
   idempotency: "required" | "optional" | "none";
   /** True for operations that change state (every mutation has an MCP tool). */
