@@ -79,7 +79,7 @@ export { signNote, openNote, ed25519NoteSigner, ed25519VerifierKey, parseVerifie
 export type { NoteSigner, NoteVerifier, NoteSignature, OpenedNote } from "./audit/transparency-log/signed-note.ts";
 export { formatCheckpoint, parseCheckpoint, logKeyName, logOrigin } from "./audit/transparency-log/checkpoint.ts";
 export type { Checkpoint } from "./audit/transparency-log/checkpoint.ts";
-export { auditLogKeys, parseVerifierKeyList } from "./audit/transparency-log/log-key.ts";
+export { auditLogKeys, auditLogKeyDocument, parseVerifierKeyList } from "./audit/transparency-log/log-key.ts";
 export type { AuditLogKeys } from "./audit/transparency-log/log-key.ts";
 export { encodeProofHashes, decodeProofHashes } from "./audit/transparency-log/proof-views.ts";
 export type { InclusionProofView, ConsistencyProofView, MessageReceiptView, ConsistencyBundleView } from "./audit/transparency-log/proof-views.ts";
