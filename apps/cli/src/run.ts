@@ -11,6 +11,7 @@ import { readPayloadArgument } from "./payload-input.ts";
 import { callOperation } from "./service-client.ts";
 import { registerSessionStateCommands } from "./session-state-commands.ts";
 import { registerLearningCommands } from "./learning-commands.ts";
+import { registerWorkflowCommands } from "./workflow-commands.ts";
 import type { OperationRequest, ServiceConfig } from "./service-client.ts";
 
 /** The base URL when neither --base-url nor SVC_BASE_URL is given: a server started with the defaults (DESIGN §2). */
@@ -155,6 +156,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
       await print({ operation: "get_message", input: { message_id: messageId } }, renderMessage);
     });
 
+  registerWorkflowCommands(program, print);
   registerSessionStateCommands(program, io, print);
   registerLearningCommands(program, io, print, (req) => callOperation(config(), req), json);
 

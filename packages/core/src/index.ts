@@ -9,7 +9,7 @@ export type {
   CredentialStore, PersonStore, PersonMfa, SecretSealer, PersonSessionStore, ThrottleWindowCount,
   SignInThrottleStore, PasswordHasher, PersonTokenStore, PendingSignUpStore, LinkedIdentityStore,
   WorkspacePeopleStore, WorkspaceLifecycleStore, OidcProvider, OAuthStore, LeaseWriteResult,
-  AcceptSendResult, MessageMatch, WaitingCounts, MessageStore, AuditSealSession, StoredCheckpoint,
+  AcceptSendResult, HandOffResult, MessageMatch, WaitingCounts, MessageStore, AuditSealSession, StoredCheckpoint,
   AuditTree, AuditChainLink, AuditLog, IdempotencyStore, WebhookStore, WebhookOutbox,
   WebhookFailureReason, WebhookTransport, Mailer, PolicyStore, PlanStore, RateLimiter,
   AnonymousLimitStore, ScreenedParty, ScreeningResult, SanctionsScreen, ProjectStore,
