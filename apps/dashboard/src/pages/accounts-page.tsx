@@ -2,7 +2,8 @@
 import { ActionForm } from "../components/action-form.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { FilterForm, SelectField, choicesOf } from "../components/filter-form.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -25,9 +26,7 @@ export interface AccountsPageProps {
 export function AccountsPage(props: AccountsPageProps) {
   return (
     <>
-      <h1>AI accounts</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="AI accounts" done={props.done} error={props.error} />
       <form class="panel inline-form" method="post" action="/accounts">
         <input type="hidden" name="idempotency_key" value={props.newKey()} />
         <div>

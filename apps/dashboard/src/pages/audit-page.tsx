@@ -1,7 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DataTable } from "../components/data-table.tsx";
 import { FilterForm, TextFilter } from "../components/filter-form.tsx";
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import type { AuditRowWire, Page } from "../wire.ts";
@@ -18,8 +19,7 @@ export interface VerificationWire {
 export function AuditPage(props: { rows: Page<AuditRowWire>; query: Record<string, string | undefined>; verification: VerificationWire | null; error?: ShownError | undefined }) {
   return (
     <>
-      <h1>Audit log</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Audit log" error={props.error} />
       <section class="panel">
         <h2>Tamper evidence</h2>
         <p>Every row is sealed into a hash chain. Verification recomputes the chain of this workspace from its first row.</p>

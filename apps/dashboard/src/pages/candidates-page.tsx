@@ -2,10 +2,12 @@
 import { CANDIDATE_STATUSES } from "@agentq/core";
 import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
+import { Facts } from "../components/facts.tsx";
 import { choicesOf } from "../components/filter-form.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import type { CandidateWire, Page } from "../wire.ts";
 import { AgentsWrite, LearningFilters, LessonTabs, MarkdownText } from "./learning-parts.tsx";
 import type { ProjectWire } from "./projects-page.tsx";
@@ -57,62 +59,45 @@ export function CandidatePage(props: { candidate: CandidateWire }) {
   const byCandidate = c.superseded_by?.candidate_id ?? null;
   return (
     <>
-      <p>
-        <a href={`/lesson-candidates?project=${c.project_id}`}>Lesson candidates</a>
-      </p>
-      <h1>{c.title}</h1>
+      <PageHeading title={c.title} back={{ href: `/lesson-candidates?project=${c.project_id}`, label: "Lesson candidates" }} />
       <section class="panel">
-        <dl class="facts">
-          <dt>Status</dt>
-          <dd>
-            <StateBadge state={c.status} />
-            {c.reason === null ? null : <span class="hint"> {c.reason}</span>}
-          </dd>
-          {c.promoted_lesson_id === null ? null : (
-            <>
-              <dt>Promoted to</dt>
-              <dd>
-                <a href={`/lessons/${c.promoted_lesson_id}`}>the lesson</a>
-              </dd>
-            </>
-          )}
-          {byLesson === null ? null : (
-            <>
-              <dt>Superseded by</dt>
-              <dd>
-                <a href={`/lessons/${byLesson}`}>a lesson</a>
-              </dd>
-            </>
-          )}
-          {byCandidate === null ? null : (
-            <>
-              <dt>Superseded by</dt>
-              <dd>
-                <a href={`/lesson-candidates/${byCandidate}`}>another candidate</a>
-              </dd>
-            </>
-          )}
-          {c.suggested_lesson_id === null ? null : (
-            <>
-              <dt>Resembles</dt>
-              <dd>
-                <a href={`/lessons/${c.suggested_lesson_id}`}>an active lesson</a> <span class="hint">(promote into it?)</span>
-              </dd>
-            </>
-          )}
-          <dt>Detector</dt>
-          <dd>{c.detector.replaceAll("_", " ")}</dd>
-          <dt>Score</dt>
-          <dd>
-            {c.score} {c.ready ? <span class="badge ok">ready</span> : <span class="badge neutral">not ready</span>}
-          </dd>
-          <dt>Observed</dt>
-          <dd>
-            {c.observation_count} times in {c.distinct_session_count} sessions
-          </dd>
-          <dt>Keywords</dt>
-          <dd>{c.keywords.length === 0 ? "—" : c.keywords.join(", ")}</dd>
-        </dl>
+        <Facts
+          facts={[
+            {
+              term: "Status",
+              value: (
+                <>
+                  <StateBadge state={c.status} />
+                  {c.reason === null ? null : <span class="hint"> {c.reason}</span>}
+                </>
+              ),
+            },
+            c.promoted_lesson_id === null ? null : { term: "Promoted to", value: <a href={`/lessons/${c.promoted_lesson_id}`}>the lesson</a> },
+            byLesson === null ? null : { term: "Superseded by", value: <a href={`/lessons/${byLesson}`}>a lesson</a> },
+            byCandidate === null ? null : { term: "Superseded by", value: <a href={`/lesson-candidates/${byCandidate}`}>another candidate</a> },
+            c.suggested_lesson_id === null
+              ? null
+              : {
+                  term: "Resembles",
+                  value: (
+                    <>
+                      <a href={`/lessons/${c.suggested_lesson_id}`}>an active lesson</a> <span class="hint">(promote into it?)</span>
+                    </>
+                  ),
+                },
+            { term: "Detector", value: c.detector.replaceAll("_", " ") },
+            {
+              term: "Score",
+              value: (
+                <>
+                  {c.score} {c.ready ? <span class="badge ok">ready</span> : <span class="badge neutral">not ready</span>}
+                </>
+              ),
+            },
+            { term: "Observed", value: `${c.observation_count} times in ${c.distinct_session_count} sessions` },
+            { term: "Keywords", value: c.keywords.length === 0 ? "—" : c.keywords.join(", ") },
+          ]}
+        />
       </section>
       <MarkdownText text={c.body_md} label="Proposed lesson" />
       <h2>Evidence</h2>

@@ -2,7 +2,8 @@
 import { ActionForm } from "../components/action-form.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { FilterForm, SelectField, ANY_CHOICE, accountChoices } from "../components/filter-form.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -20,9 +21,7 @@ export function CredentialsPage(props: { credentials: Page<CredentialWire>; acco
   const names = new Map(props.accounts.map((a) => [a.id, a.friendly_name]));
   return (
     <>
-      <h1>Credentials</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Credentials" done={props.done} error={props.error} />
       <p>
         <a class="button" href="/credentials/new">
           Issue a credential

@@ -2,8 +2,10 @@
 import { ActionForm } from "../components/action-form.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
+import { Facts } from "../components/facts.tsx";
 import { FilterForm, SelectField, TextFilter, choicesOf } from "../components/filter-form.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -17,9 +19,7 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
   const q = props.query;
   return (
     <>
-      <h1>Messages</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Messages" done={props.done} error={props.error} />
       <FilterForm action="/messages" button="Filter" live>
         <SelectField name="state" label="State" choices={choicesOf(MESSAGE_STATE_CHOICES, "")} selected={q.state} />
         <TextFilter name="recipient" label="Recipient" value={q.recipient} />
@@ -70,43 +70,25 @@ export function MessagePage(props: { message: MessageWire; newKey: () => string;
   const e = m.envelope;
   return (
     <>
-      <p>
-        <a href="/messages">Messages</a>
-      </p>
-      <h1>
-        Message <code>{e.message_id}</code>
-      </h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title={
+          <>
+            Message <code>{e.message_id}</code>
+          </>
+        } back={{ href: "/messages", label: "Messages" }} done={props.done} error={props.error} />
       <section class="panel">
-        <dl class="facts">
-          <dt>State</dt>
-          <dd>
-            <StateBadge state={m.state} />
-          </dd>
-          <dt>From</dt>
-          <dd>{e.sender.friendly_name}</dd>
-          <dt>To</dt>
-          <dd>{e.recipient.friendly_name}</dd>
-          <dt>Template</dt>
-          <dd>
-            <code>{e.template}</code>
-          </dd>
-          <dt>Priority</dt>
-          <dd>{e.priority}</dd>
-          <dt>Correlation id</dt>
-          <dd>{e.correlation_id ?? "—"}</dd>
-          <dt>Accepted</dt>
-          <dd>
-            <LocalTime at={e.accepted_at} />
-          </dd>
-          <dt>Expires</dt>
-          <dd>
-            <LocalTime at={e.expires_at} />
-          </dd>
-          <dt>Deliveries</dt>
-          <dd>{e.delivery_count}</dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "State", value: <StateBadge state={m.state} /> },
+            { term: "From", value: e.sender.friendly_name },
+            { term: "To", value: e.recipient.friendly_name },
+            { term: "Template", value: <code>{e.template}</code> },
+            { term: "Priority", value: e.priority },
+            { term: "Correlation id", value: e.correlation_id ?? "—" },
+            { term: "Accepted", value: <LocalTime at={e.accepted_at} /> },
+            { term: "Expires", value: <LocalTime at={e.expires_at} /> },
+            { term: "Deliveries", value: e.delivery_count },
+          ]}
+        />
       </section>
       {m.state === "dead_lettered" ? <DeadLetterActions messageId={e.message_id} newKey={props.newKey} back={`/messages/${e.message_id}`} /> : null}
       <h2>Timeline</h2>

@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DataTable } from "../components/data-table.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
+import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -65,49 +67,29 @@ export function NoticePage(props: { notice: NoticeWire; viewer: CounterNoticeVie
   const sor = n.statement_of_reasons;
   return (
     <>
-      <p>
-        <a href="/notices">Notices</a>
-      </p>
-      <h1>{KIND_LABELS[n.kind]}</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title={KIND_LABELS[n.kind]} back={{ href: "/notices", label: "Notices" }} done={props.done} error={props.error} />
       <section class="panel">
-        <dl class="facts">
-          <dt>State</dt>
-          <dd data-notice-state={n.state}>
-            <StateBadge state={n.state} />
-          </dd>
-          <dt>Category</dt>
-          <dd>{words(n.category)}</dd>
-          <dt>Id</dt>
-          <dd>
-            <code>{n.id}</code>
-          </dd>
-          <dt>Received</dt>
-          <dd>
-            <LocalTime at={n.received_at} />
-          </dd>
-          <dt>Told to this workspace</dt>
-          <dd>
-            <LocalTime at={n.disclosed_at} />
-          </dd>
-          <dt>Last change</dt>
-          <dd>
-            <LocalTime at={n.updated_at} />
-          </dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "State", value: <StateBadge state={n.state} />, attrs: { "data-notice-state": n.state } },
+            { term: "Category", value: words(n.category) },
+            { term: "Id", value: <code>{n.id}</code> },
+            { term: "Received", value: <LocalTime at={n.received_at} /> },
+            { term: "Told to this workspace", value: <LocalTime at={n.disclosed_at} /> },
+            { term: "Last change", value: <LocalTime at={n.updated_at} /> },
+          ]}
+        />
       </section>
       <section class="panel">
         <h2>The complaint</h2>
         {n.kind === "dmca" ? (
-          <dl class="facts">
-            <dt>Claimant</dt>
-            <dd>{n.complaint.claimant ?? "—"}</dd>
-            <dt>Copyrighted work</dt>
-            <dd>{n.complaint.copyrighted_work ?? "—"}</dd>
-            <dt>Material said to infringe</dt>
-            <dd>{n.complaint.infringing_material ?? "—"}</dd>
-          </dl>
+          <Facts
+            facts={[
+              { term: "Claimant", value: n.complaint.claimant ?? "—" },
+              { term: "Copyrighted work", value: n.complaint.copyrighted_work ?? "—" },
+              { term: "Material said to infringe", value: n.complaint.infringing_material ?? "—" },
+            ]}
+          />
         ) : (
           <p>{n.complaint.explanation ?? "—"}</p>
         )}
@@ -127,31 +109,23 @@ export function NoticePage(props: { notice: NoticeWire; viewer: CounterNoticeVie
       {sor === null ? null : (
         <section class="panel" data-statement-of-reasons="">
           <h2>Statement of reasons</h2>
-          <dl class="facts">
-            <dt>Decided</dt>
-            <dd>
-              <LocalTime at={sor.decided_at} />
-            </dd>
-            <dt>Restriction</dt>
-            <dd>
-              {sor.restriction.map((r) => (
-                <div>
-                  {words(r.type)} <code>{r.item_id}</code>
-                </div>
-              ))}
-            </dd>
-            <dt>Facts and circumstances</dt>
-            <dd data-facts="">{sor.facts_and_circumstances}</dd>
-            <dt>Ground</dt>
-            <dd>
-              {words(sor.ground.type)}
-              {sor.ground.category === undefined ? "" : ` (${words(sor.ground.category)})`}: {sor.ground.legal_basis}
-            </dd>
-            <dt>Automated means</dt>
-            <dd>{sor.automated_means ? "yes" : "no: a person decided"}</dd>
-            <dt>Your options</dt>
-            <dd>{sor.redress}</dd>
-          </dl>
+          <Facts
+            facts={[
+              { term: "Decided", value: <LocalTime at={sor.decided_at} /> },
+              {
+                term: "Restriction",
+                value: sor.restriction.map((r) => (
+                  <div>
+                    {words(r.type)} <code>{r.item_id}</code>
+                  </div>
+                )),
+              },
+              { term: "Facts and circumstances", value: sor.facts_and_circumstances, attrs: { "data-facts": "" } },
+              { term: "Ground", value: `${words(sor.ground.type)}${sor.ground.category === undefined ? "" : ` (${words(sor.ground.category)})`}: ${sor.ground.legal_basis}` },
+              { term: "Automated means", value: sor.automated_means ? "yes" : "no: a person decided" },
+              { term: "Your options", value: sor.redress },
+            ]}
+          />
         </section>
       )}
       {n.measures.length === 0 ? null : (

@@ -3,7 +3,8 @@ import type { PeopleListItem } from "@agentq/core";
 import { ActionForm } from "../components/action-form.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { SelectField, choicesOf, type Choice } from "../components/filter-form.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 
 const ROLES = ["owner", "admin", "viewer"] as const;
@@ -23,9 +24,7 @@ export function PeoplePage(props: { people: PeopleListItem[]; me: { id: string; 
   const roles = choicesOf(ROLES.filter((r) => r !== "owner" || props.me.role === "owner"));
   return (
     <>
-      <h1>People</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="People" done={props.done} error={props.error} />
       <p>Owners and admins administer the workspace; a viewer reads only. Only an owner grants or takes away the owner role, and the last owner stays.</p>
       <DataTable
         label="People"

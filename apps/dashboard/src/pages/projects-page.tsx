@@ -1,8 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { DataTable } from "../components/data-table.tsx";
+import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import type { Page } from "../wire.ts";
 
 /** A project (session-state records, SESSION-STATE.md). */
@@ -88,25 +90,16 @@ export function ProjectPage(props: { project: ProjectWire; sessions: BuildSessio
   const p = props.project;
   return (
     <>
-      <p>
-        <a href="/projects">Projects</a>
-      </p>
-      <h1>{p.name}</h1>
+      <PageHeading title={p.name} back={{ href: "/projects", label: "Projects" }} />
       <section class="panel">
-        <dl class="facts">
-          <dt>Slug</dt>
-          <dd>
-            <code>{p.slug}</code>
-          </dd>
-          <dt>State</dt>
-          <dd>
-            <StateBadge state={p.state} />
-          </dd>
-          <dt>Repository</dt>
-          <dd>{p.repository_url ?? "—"}</dd>
-          <dt>Description</dt>
-          <dd>{p.description === "" ? "—" : p.description}</dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "Slug", value: <code>{p.slug}</code> },
+            { term: "State", value: <StateBadge state={p.state} /> },
+            { term: "Repository", value: p.repository_url ?? "—" },
+            { term: "Description", value: p.description === "" ? "—" : p.description },
+          ]}
+        />
       </section>
       <p class="actions">
         <a href={`/lessons?project=${p.id}`}>Its lessons</a>

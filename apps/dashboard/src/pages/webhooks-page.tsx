@@ -2,8 +2,10 @@
 import { ActionForm } from "../components/action-form.tsx";
 import { DELIVERY_STATES, PRIORITIES } from "@agentq/core";
 import { DataTable, type Column } from "../components/data-table.tsx";
+import { Facts } from "../components/facts.tsx";
 import { FilterForm, SelectField, accountChoices, choicesOf } from "../components/filter-form.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -44,9 +46,7 @@ export function WebhooksPage(props: { webhooks: Page<WebhookWire>; accounts: AiA
   const v = props.values;
   return (
     <>
-      <h1>Webhooks</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Webhooks" done={props.done} error={props.error} />
       <DataTable
         label="Webhooks"
         rows={props.webhooks.items}
@@ -105,49 +105,40 @@ export function WebhookPage(props: { webhook: WebhookWire; accountName: string; 
   const w = props.webhook;
   return (
     <>
-      <p>
-        <a href="/webhooks">Webhooks</a>
-      </p>
-      <h1>{w.name}</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title={w.name} back={{ href: "/webhooks", label: "Webhooks" }} done={props.done} error={props.error} />
       <section class="panel">
-        <dl class="facts">
-          <dt>AI account</dt>
-          <dd>{props.accountName}</dd>
-          <dt>Destination</dt>
-          <dd>
-            <code>{w.url}</code>
-          </dd>
-          <dt>Health</dt>
-          <dd>
-            <StateBadge state={w.health.status} />
-            {w.health.last_failure_reason === null ? null : <span class="hint"> last failure: {w.health.last_failure_reason}</span>}
-          </dd>
-          <dt>Last success</dt>
-          <dd>
-            <LocalTime at={w.health.last_success_at} />
-          </dd>
-          <dt>Filter</dt>
-          <dd>
-            {w.filter.templates === null ? "every template" : w.filter.templates.join(", ")}; {w.filter.min_priority === null ? "any priority" : `${w.filter.min_priority} and up`}
-          </dd>
-          <dt>Signing keys</dt>
-          <dd>
-            {w.signing_keys.map((k) => (
-              <span>
-                {k.state}
-                {k.expires_at === null ? null : (
-                  <>
-                    {" "}
-                    until <LocalTime at={k.expires_at} />
-                  </>
-                )}
-                .{" "}
-              </span>
-            ))}
-          </dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "AI account", value: props.accountName },
+            { term: "Destination", value: <code>{w.url}</code> },
+            {
+              term: "Health",
+              value: (
+                <>
+                  <StateBadge state={w.health.status} />
+                  {w.health.last_failure_reason === null ? null : <span class="hint"> last failure: {w.health.last_failure_reason}</span>}
+                </>
+              ),
+            },
+            { term: "Last success", value: <LocalTime at={w.health.last_success_at} /> },
+            { term: "Filter", value: `${w.filter.templates === null ? "every template" : w.filter.templates.join(", ")}; ${w.filter.min_priority === null ? "any priority" : `${w.filter.min_priority} and up`}` },
+            {
+              term: "Signing keys",
+              value: w.signing_keys.map((k) => (
+                <span>
+                  {k.state}
+                  {k.expires_at === null ? null : (
+                    <>
+                      {" "}
+                      until <LocalTime at={k.expires_at} />
+                    </>
+                  )}
+                  .{" "}
+                </span>
+              )),
+            },
+          ]}
+        />
       </section>
       <div class="actions">
         <form method="post" action={`/webhooks/${w.id}/rotate-signing-key`} class="inline-form">
@@ -184,10 +175,7 @@ export function WebhookPage(props: { webhook: WebhookWire; accountName: string; 
 export function WebhookSecretPage(props: { webhook: WebhookWire; secret: string; rotated: boolean }) {
   return (
     <>
-      <p>
-        <a href={`/webhooks/${props.webhook.id}`}>{props.webhook.name}</a>
-      </p>
-      <h1>{props.rotated ? "Signing key rotated" : "Webhook added"}</h1>
+      <PageHeading title={props.rotated ? "Signing key rotated" : "Webhook added"} back={{ href: `/webhooks/${props.webhook.id}`, label: props.webhook.name }} />
       <p>Deliveries are signed with this secret (Standard Webhooks); the receiver verifies them with it.{props.rotated ? " The previous key keeps signing beside it until its overlap ends." : ""}</p>
       <SecretReveal label="The signing secret." value={props.secret} id="signing-secret" />
       <p>
