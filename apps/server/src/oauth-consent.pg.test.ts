@@ -158,6 +158,30 @@ describe("OAuth authorization endpoint and consent (PostgreSQL, real HTTP)", () 
     expect((await exchange(clientId, code, redirect, verifier)).status).toBe(400);
   });
 
+  it("lets the person choose the toolsets: the grant keeps the scopes of those left checked, and the MCP list follows; none checked is refused on the page", async () => {
+    const redirect = "http://127.0.0.1:41240/callback";
+    const clientId = await register(["http://127.0.0.1/callback"], "Toolsets");
+    const { verifier, challenge } = pkce();
+    const url = authorizeUrl(request(clientId, redirect, challenge, { scope: "send get_pending write_session_state" }));
+    const none = await answerConsent(url, owner.cookie, { approve: true, aiAccount: "new", newAccountName: "toolsets-none", toolsets: [] });
+    expect(none.form.toolsets).toEqual({ offered: ["messaging", "session_state"], checked: ["messaging", "session_state"] });
+    expect(none.answer?.status).toBe(400);
+    expect(errorCodeOfPage(await (none.answer as Response).text())).toBe("SVC_MALFORMED_REQUEST");
+    const { answer } = await answerConsent(url, owner.cookie, { approve: true, aiAccount: "new", newAccountName: "toolsets-messaging", toolsets: ["messaging"] });
+    expect(answer?.status).toBe(303);
+    const token = await exchange(clientId, new URL(answer?.headers.get("location") as string).searchParams.get("code") as string, redirect, verifier);
+    const body = (await token.json()) as Json;
+    expect((body.scope as string).split(" ").sort()).toEqual(["get_pending", "send"]);
+    const list = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${body.access_token as string}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    const names = (((await list.json()) as Json).result.tools as { name: string }[]).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["send", "get_pending"]));
+    expect(names).not.toContain("record_decision");
+  });
+
   it("approves as an existing AI account, and a private-use redirect scheme works", async () => {
     const redirect = "cursor://anysphere.cursor-retrieval/oauth/callback";
     const clientId = await register([redirect], "Cursor");

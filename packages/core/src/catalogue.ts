@@ -77,3 +77,22 @@ export function defaultToolsets(principal: Principal): Toolset[] {
   const allowed = TOOLSETS.filter((t) => (t === "admin" ? principal.credential.tier === "administrative" : scopesOfToolset(t).some((s) => held.has(s))));
   return allowed.length === 0 ? [...TOOLSETS] : allowed;
 }
+
+/**
+ * The toolsets a person may choose for an operational grant of `scopes` (the OAuth consent page,
+ * DESIGN §2c): `messaging` and `session_state` when the grant asks for one of their scopes.
+ * `admin` goes by tier, and an OAuth grant is operational.
+ */
+export function toolsetsOfScopes(scopes: readonly string[]): Toolset[] {
+  return TOOLSETS.filter((t) => t !== "admin" && scopesOfToolset(t).some((s) => scopes.includes(s)));
+}
+
+/**
+ * The scopes of a grant once its holder chose `chosen` of the `offered` toolsets: a scope is left
+ * out when it opens only toolsets offered and not chosen (a scope of no offered toolset is kept).
+ */
+export function scopesForToolsets(scopes: readonly string[], offered: readonly Toolset[], chosen: readonly Toolset[]): string[] {
+  const kept = new Set<string>(chosen.filter((t) => offered.includes(t)).flatMap((t) => scopesOfToolset(t)));
+  const dropped = new Set<string>(offered.filter((t) => !chosen.includes(t)).flatMap((t) => scopesOfToolset(t)));
+  return scopes.filter((s) => kept.has(s) || !dropped.has(s));
+}

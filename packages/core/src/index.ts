@@ -37,7 +37,7 @@ export { authorize } from "./access/authorize.ts";
 export { validateInput } from "./execution/validate-input.ts";
 export { assertSafeStrings, findUnsafeStrings, type UnsafeString } from "./encoding/unsafe-strings.ts";
 export { executeOperation } from "./execution/execute.ts";
-export { OPERATIONS, findOperation, toolsetOf, scopesOfToolset, defaultToolsets } from "./catalogue.ts";
+export { OPERATIONS, findOperation, toolsetOf, scopesOfToolset, defaultToolsets, toolsetsOfScopes, scopesForToolsets } from "./catalogue.ts";
 export { TOOLSETS, parseToolsets } from "./toolsets.ts";
 export type { Toolset } from "./toolsets.ts";
 export { createAuthenticator, CREDENTIAL_CACHE_TTL_MS, UNAUTHENTICATED_MESSAGE, CALLER_CONTEXT_TTL_MS, callerRefusal, verifyCaller } from "./access/authenticate.ts";

@@ -9,6 +9,8 @@ export interface ConsentView {
   /** host[:port] of the redirect URI, or its scheme for a private-use URI (`cursor:`). */
   redirectHost: string;
   scopes: readonly string[];
+  /** The MCP toolsets the person may choose (DESIGN §2c), and whether each is checked. */
+  toolsets: ReadonlyArray<{ name: string; checked: boolean }>;
   /** The workspace's active AI accounts the client may act as. */
   accounts: ReadonlyArray<{ id: string; friendlyName: string }>;
   /** The name proposed for a new AI account (preselected when the workspace has none). */
@@ -24,8 +26,8 @@ export interface ConsentView {
 
 /**
  * The consent page of GET /oauth/authorize (DESIGN §2b): who asks (self-asserted), where the
- * answer goes, what it may do, and as which AI account (pick one, or name a new one created in
- * the click). Approve and Deny post the same form; both are answered with a 303 to the client.
+ * answer goes, what it may do, which MCP toolsets it is given (unchecking one leaves its scopes
+ * out of the grant), and as which AI account (pick one, or name a new one created in the click). Approve and Deny post the same form; both are answered with a 303 to the client.
  * The page is rendered without htmx boosting (`boosted: false`): the form's answer leaves this origin.
  */
 export function ConsentPage(props: { view: ConsentView; error?: ShownError | undefined }) {
@@ -56,6 +58,18 @@ export function ConsentPage(props: { view: ConsentView; error?: ShownError | und
           <input type="hidden" name={name} value={value} />
         ))}
         <input type="hidden" name="csrf_token" value={v.csrfToken} />
+        {v.mayApprove && v.toolsets.length > 0 ? (
+          <fieldset>
+            <legend>Tools it is given</legend>
+            {v.toolsets.map((t) => (
+              <div>
+                <input type="checkbox" id={`toolset-${t.name}`} name="toolsets" value={t.name} checked={t.checked} />
+                <label for={`toolset-${t.name}`}>{t.name}</label>
+              </div>
+            ))}
+            <p class="hint">Unchecked: the application gets neither those tools nor their scopes.</p>
+          </fieldset>
+        ) : null}
         {v.mayApprove ? (
           <fieldset>
             <legend>Act as the AI account</legend>

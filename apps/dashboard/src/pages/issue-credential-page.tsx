@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES } from "@agentq/core";
+import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES, TOOLSETS } from "@agentq/core";
 import { SelectField, accountChoices } from "../components/filter-form.tsx";
 import type { ShownError } from "../components/error-notice.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
@@ -12,6 +12,7 @@ export interface IssueValues {
   scopes?: string[] | undefined;
   name?: string | undefined;
   mcp_config?: boolean | undefined;
+  toolsets?: string[] | undefined;
 }
 
 /** The form that issues a credential to an AI account. */
@@ -50,6 +51,17 @@ export function IssueCredentialPage(props: { accounts: AiAccountWire[]; values: 
             <input type="checkbox" name="mcp_config" value="1" checked={v.mcp_config ?? true} /> also show an MCP client configuration
           </label>
         </div>
+        <fieldset>
+          <legend>MCP toolsets</legend>
+          <div class="checks">
+            {TOOLSETS.map((t) => (
+              <label>
+                <input type="checkbox" name="toolsets" value={t} checked={(v.toolsets ?? []).includes(t)} /> {t}
+              </label>
+            ))}
+          </div>
+          <p class="hint">The tools the configuration's client is shown (its URL names them); none checked: every toolset the scopes allow.</p>
+        </fieldset>
         <div class="actions">
           <button type="submit">Issue</button>
         </div>

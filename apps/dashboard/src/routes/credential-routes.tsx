@@ -35,7 +35,13 @@ export function registerCredentialRoutes(app: Hono<DashboardEnv>, kit: PageKit):
     try {
       const issued = await kit.run<IssuedWire>(c, {
         name: "issue_credential",
-        input: { ai_account_id: values.ai_account_id, tier: values.tier, scopes: values.scopes, name: values.name, ...(values.mcp_config === true ? { form: "mcp_config" } : {}) },
+        input: {
+          ai_account_id: values.ai_account_id,
+          tier: values.tier,
+          scopes: values.scopes,
+          name: values.name,
+          ...(values.mcp_config === true ? { form: "mcp_config", ...(values.toolsets.length > 0 ? { toolsets: values.toolsets } : {}) } : {}),
+        },
         idempotencyKey: form.text("idempotency_key"),
       });
       return revealed(c, issued);
@@ -64,6 +70,6 @@ export function registerCredentialRoutes(app: Hono<DashboardEnv>, kit: PageKit):
   });
 }
 
-function issueValues(form: FormInput): IssueValues & { ai_account_id: string; tier: string; scopes: string[]; name: string } {
-  return { ai_account_id: form.text("ai_account_id"), tier: form.text("tier"), scopes: form.all("scopes"), name: form.text("name"), mcp_config: form.text("mcp_config") === "1" };
+function issueValues(form: FormInput): IssueValues & { ai_account_id: string; tier: string; scopes: string[]; name: string; toolsets: string[] } {
+  return { ai_account_id: form.text("ai_account_id"), tier: form.text("tier"), scopes: form.all("scopes"), name: form.text("name"), mcp_config: form.text("mcp_config") === "1", toolsets: form.all("toolsets") };
 }

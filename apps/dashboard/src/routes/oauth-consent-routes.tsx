@@ -14,6 +14,9 @@ import {
   proposedAccountName,
   redirectHost,
   requirePublicBaseUrl,
+  scopesForToolsets,
+  toolsetsOfScopes,
+  TOOLSETS,
   type AuthorizationRequest,
   type ParamValues,
   type PersonPrincipal,
@@ -59,12 +62,13 @@ export function registerOAuthConsentRoutes(app: Hono<DashboardEnv>, kit: PageKit
   /** The sign-in page, returning to the authorization request (`search`: its query, with the leading "?"). */
   const signInFirst = (search: string) => seeOther(`/sign-in?${new URLSearchParams({ return_to: `${AUTHORIZE_PATH}${search}` }).toString()}`);
 
-  const consentPage = async (c: Context<DashboardEnv>, principal: PersonPrincipal, request: AuthorizationRequest, params: Record<string, string>, error?: ReturnType<typeof refusalOf>) => {
+  const consentPage = async (c: Context<DashboardEnv>, principal: PersonPrincipal, request: AuthorizationRequest, params: Record<string, string>, error?: ReturnType<typeof refusalOf>, chosenToolsets: readonly string[] | null = null) => {
     const { items } = await listAiAccounts(kit.deps.stores, { principal }, { state: "active", after: null, limit: ACCOUNTS_SHOWN });
     const view = {
       clientName: request.client.name,
       redirectHost: redirectHost(request.redirectUri),
       scopes: request.scopes,
+      toolsets: toolsetsOfScopes(request.scopes).map((t) => ({ name: t, checked: chosenToolsets === null || chosenToolsets.includes(t) })),
       accounts: items.map((a) => ({ id: a.id, friendlyName: a.friendlyName })),
       proposedName: proposedAccountName(request.client.name),
       params,
@@ -106,17 +110,21 @@ export function registerOAuthConsentRoutes(app: Hono<DashboardEnv>, kit: PageKit
     checkConsentToken(kit.deps, principal, request, form.raw("csrf_token"));
     if (form.text("decision") !== "approve") return seeOther(deniedAuthorizationRedirect(endpoints, request));
     const chosen = form.text("ai_account");
+    // The toolsets the person left checked (DESIGN §2c): the grant keeps the scopes of those.
+    const offered = toolsetsOfScopes(request.scopes);
+    const toolsets = TOOLSETS.filter((t) => form.all("toolsets").includes(t));
     try {
       const approved = await approveAuthorization(kit.deps, endpoints, {
         principal,
         request,
         account: chosen === "new" || chosen === "" ? { kind: "new", friendlyName: form.text("new_account_name") } : { kind: "existing", aiAccountId: chosen },
         requestId: c.get("requestId"),
+        ...(offered.length === 0 ? {} : { scopes: scopesForToolsets(request.scopes, offered, toolsets) }),
       });
       return seeOther(approved.location);
     } catch (err) {
-      // A refusal the person can act on (a taken name, a viewer's click) is shown on the page again.
-      return consentPage(c, principal, request, params, refusalOf(err, c.get("requestId")));
+      // A refusal the person can act on (a taken name, no toolset left, a viewer's click) is shown on the page again.
+      return consentPage(c, principal, request, params, refusalOf(err, c.get("requestId")), toolsets);
     }
   });
 }

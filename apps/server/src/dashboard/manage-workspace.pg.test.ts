@@ -98,12 +98,14 @@ describe("dashboard: managing a workspace in Chromium", () => {
     await checkPage("issue-credential");
     await page.getByLabel("Name").fill("worker on box-1");
     for (const scope of ["manage_projects", "write_session_state"]) await page.getByLabel(scope, { exact: true }).check();
+    for (const toolset of ["messaging", "session_state"]) await page.getByLabel(toolset, { exact: true }).check();
     await page.getByRole("button", { name: "Issue" }).click();
     await expect.poll(() => page.locator("h1").textContent()).toBe("Credential issued");
     token = ((await page.locator("#issued-token").textContent()) ?? "").trim();
     expect(token).toMatch(/^agq_op_/);
     const mcpConfig = JSON.parse((await page.locator("#mcp-config").textContent()) ?? "{}") as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
     expect(Object.values(mcpConfig.mcpServers)[0]?.headers.Authorization).toBe(`Bearer ${token}`);
+    expect(Object.values(mcpConfig.mcpServers)[0]?.url).toBe(`${served.baseUrl}/mcp?toolsets=messaging,session_state`);
     await page.getByRole("button", { name: "Copy" }).first().click();
     await expect.poll(() => page.evaluate<string>("navigator.clipboard.readText()")).toBe(token);
     await checkPage("credential-issued");

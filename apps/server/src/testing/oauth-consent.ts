@@ -6,6 +6,8 @@ export interface ConsentForm {
   proposedName: string;
   /** True when the page offers Approve (an owner's or admin's). */
   canApprove: boolean;
+  /** The toolsets the page offers, and those checked (a browser posts the checked ones). */
+  toolsets: { offered: string[]; checked: string[] };
 }
 
 function decodeEntities(text: string): string {
@@ -18,7 +20,9 @@ export function parseConsentForm(html: string): ConsentForm {
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) hidden[decodeEntities(m[1] as string)] = decodeEntities(m[2] as string);
   const accountIds = [...html.matchAll(/<input type="radio" id="account-[^"]+" name="ai_account" value="([^"]+)"/g)].map((m) => m[1] as string).filter((v) => v !== "new");
   const proposedName = decodeEntities(/name="new_account_name" value="([^"]*)"/.exec(html)?.[1] ?? "");
-  return { hidden, accountIds, proposedName, canApprove: html.includes('name="decision" value="approve"') };
+  const boxes = [...html.matchAll(/<input type="checkbox" id="toolset-[^"]+" name="toolsets" value="([^"]+)"( checked="")?/g)];
+  const toolsets = { offered: boxes.map((m) => m[1] as string), checked: boxes.filter((m) => m[2] !== undefined).map((m) => m[1] as string) };
+  return { hidden, accountIds, proposedName, canApprove: html.includes('name="decision" value="approve"'), toolsets };
 }
 
 /**
@@ -29,11 +33,11 @@ export function parseConsentForm(html: string): ConsentForm {
 export async function answerConsent(
   authorizationUrl: string,
   cookie: string,
-  decision: { approve: boolean; aiAccount?: string; newAccountName?: string; alter?: (fields: Record<string, string>) => void; originHeaders?: Record<string, string> },
+  decision: { approve: boolean; aiAccount?: string; newAccountName?: string; toolsets?: string[]; alter?: (fields: Record<string, string>) => void; originHeaders?: Record<string, string> },
 ): Promise<{ page: Response; html: string; form: ConsentForm; answer: Response | null }> {
   const page = await fetch(authorizationUrl, { headers: { Cookie: cookie, Accept: "text/html" }, redirect: "manual" });
   const html = await page.text();
-  if (page.status !== 200) return { page, html, form: { hidden: {}, accountIds: [], proposedName: "", canApprove: false }, answer: null };
+  if (page.status !== 200) return { page, html, form: { hidden: {}, accountIds: [], proposedName: "", canApprove: false, toolsets: { offered: [], checked: [] } }, answer: null };
   const form = parseConsentForm(html);
   const fields: Record<string, string> = { ...form.hidden, decision: decision.approve ? "approve" : "deny" };
   if (decision.approve) {
@@ -41,11 +45,13 @@ export async function answerConsent(
     fields.new_account_name = decision.newAccountName ?? form.proposedName;
   }
   decision.alter?.(fields);
+  const body = new URLSearchParams(fields);
+  if (decision.approve) for (const t of decision.toolsets ?? form.toolsets.checked) body.append("toolsets", t);
   const origin = new URL(authorizationUrl).origin;
   const answer = await fetch(`${origin}/oauth/authorize`, {
     method: "POST",
     headers: { Cookie: cookie, ...(decision.originHeaders ?? { Origin: origin }), "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
-    body: new URLSearchParams(fields).toString(),
+    body: body.toString(),
     redirect: "manual",
   });
   return { page, html, form, answer };

@@ -308,6 +308,21 @@ describe("credentials: issue", () => {
     expect(await codeOf(issue(env, env.a.principal, { ai_account_id: env.a.ai_account_id, tier: "operational", scopes: ["send"], form: "yaml" }))).toBe("SVC_MALFORMED_REQUEST");
   });
 
+  it("with toolsets names them in the configuration's URL, in catalogue order, and replays them; toolsets without mcp_config or unknown ones are refused", async () => {
+    const env = await setup();
+    const input = { ai_account_id: env.a.ai_account_id, tier: "operational", scopes: ["send", "write_session_state"], form: "mcp_config", toolsets: ["session_state", "messaging", "messaging"] };
+    const k = key();
+    const res = await issue(env, env.a.principal, input, { key: k });
+    expect(res.body.mcp_config?.mcpServers.agentq?.url).toBe("https://queue.example.test/mcp?toolsets=messaging,session_state");
+    expect(JSON.stringify((await issue(env, env.a.principal, input, { key: k })).body)).toBe(JSON.stringify(res.body));
+    expect(await codeOf(issue(env, env.a.principal, { ...input, toolsets: ["admin"] }, { key: k }))).toBe("SVC_IDEMPOTENCY_CONFLICT");
+    const none = await issue(env, env.a.principal, { ...input, toolsets: [] });
+    expect(none.body.mcp_config?.mcpServers.agentq?.url).toBe("https://queue.example.test/mcp");
+    const { form: _form, ...withoutForm } = input;
+    expect(await codeOf(issue(env, env.a.principal, withoutForm))).toBe("SVC_MALFORMED_REQUEST");
+    expect(await codeOf(issue(env, env.a.principal, { ...input, toolsets: ["everything"] }))).toBe("SVC_MALFORMED_REQUEST");
+  });
+
   it("replays an issue with the same key (same token, one credential) without storing the token anywhere", async () => {
     const env = await setup();
     const k = key();

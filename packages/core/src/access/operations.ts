@@ -9,6 +9,7 @@ import { buildMcpConfig } from "./mcp-config.ts";
 import type { AiAccountState } from "./model.ts";
 import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES, RETIRED_SCOPES } from "./model.ts";
 import { tokenFromSeal } from "./token.ts";
+import { TOOLSETS, type Toolset } from "../toolsets.ts";
 import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
@@ -96,6 +97,9 @@ const page = <T extends TSchema>(item: T, description: string) =>
 const AccountPath = { ai_account_id: Id("ULID of the AI account.") };
 const CredentialPath = { credential_id: Id("ULID of the credential.") };
 const Form = Type.Optional(Type.Literal("mcp_config", { description: "mcp_config: also return a paste-ready MCP client configuration." }));
+const Toolsets = Type.Optional(
+  Type.Array(Type.Union(TOOLSETS.map((t) => Type.Literal(t))), { maxItems: TOOLSETS.length, description: `With form mcp_config: the MCP toolsets (${TOOLSETS.join(", ")}) the configuration's URL names (?toolsets=); default none named: the credential's scopes decide.` }),
+);
 
 const ADMIN = (scope: "manage_ai_accounts" | "manage_credentials" | null) => ({ kind: "credential" as const, tier: "administrative" as const, scope });
 const ANY_CALLER = { kind: "credential" as const, tier: "operational" as const, scope: null };
@@ -109,10 +113,21 @@ interface SealedIssue {
   credential: CredentialView;
   token_seal: string;
   form: "mcp_config" | null;
+  /** The toolsets the MCP configuration's URL names (absent in responses stored before they existed). */
+  toolsets?: Toolset[] | null;
 }
 
-function sealIssue(minted: MintedCredential, form: "mcp_config" | undefined): SealedIssue {
-  return { credential: credentialView(minted.credential), token_seal: minted.seal, form: form ?? null };
+/**
+ * The form and toolsets of an issue or rotate request.
+ * @throws DomainError SVC_MALFORMED_REQUEST (details.field `toolsets`) for toolsets without form mcp_config.
+ */
+function formOf(input: { form?: "mcp_config" | undefined; toolsets?: Toolset[] | undefined }): { form: "mcp_config" | undefined; toolsets: Toolset[] | null } {
+  if (input.toolsets !== undefined && input.form !== "mcp_config") throw malformed("toolsets goes with form mcp_config.", { field: "toolsets" });
+  return { form: input.form, toolsets: input.toolsets === undefined ? null : TOOLSETS.filter((t) => input.toolsets!.includes(t)) };
+}
+
+function sealIssue(minted: MintedCredential, form: { form: "mcp_config" | undefined; toolsets: Toolset[] | null }): SealedIssue {
+  return { credential: credentialView(minted.credential), token_seal: minted.seal, form: form.form ?? null, toolsets: form.toolsets };
 }
 
 /**
@@ -123,7 +138,7 @@ function sealIssue(minted: MintedCredential, form: "mcp_config" | undefined): Se
 function unsealIssue(deps: CoreDeps, result: OperationResult): OperationResult {
   const sealed = result.body as SealedIssue;
   const token = tokenFromSeal(deps.secrets.pepper, sealed.credential.tier, sealed.token_seal);
-  const body = { credential: sealed.credential, token, ...(sealed.form === "mcp_config" ? { mcp_config: buildMcpConfig(requirePublicBaseUrl(deps), token) } : {}) };
+  const body = { credential: sealed.credential, token, ...(sealed.form === "mcp_config" ? { mcp_config: buildMcpConfig(requirePublicBaseUrl(deps), token, sealed.toolsets ?? null) } : {}) };
   return { ...result, body };
 }
 
@@ -274,15 +289,17 @@ const issueCredentialOp = defineOperation({
     scopes: Type.Array(Type.String({ maxLength: 64 }), { maxItems: ALL_SCOPES.length, description: `Scopes of the tier. Operational: ${OPERATIONAL_SCOPES.join(", ")}. Administrative: ${ADMINISTRATIVE_SCOPES.join(", ")}. Retired scopes cannot be requested.` }),
     name: Type.String({ minLength: 1, maxLength: 200, description: "Human label identifying the agent and machine." }),
     form: Form,
+    toolsets: Toolsets,
     expires_at: Type.Optional(Type.String({ maxLength: 40, description: "RFC 3339 timestamp in the future, within the tier maximum (operational 365 days, administrative 90 days). Default: the tier maximum." })),
     project_id: Type.Optional(Type.String({ maxLength: 64, description: "Operational credentials only: restricts reads to that project (one of this workspace's; else 404)." })),
   }),
   output: IssuedSchema,
   successStatus: 201,
   async handler(deps, ctx, input) {
+    const form = formOf(input);
     const result = await runIdempotent(deps, ctx, async (stores) => {
       const minted = await issueCredential(deps, stores, ctx, { aiAccountId: input.ai_account_id, tier: input.tier, scopes: input.scopes, name: input.name, expiresAt: input.expires_at ?? null, projectId: input.project_id ?? null });
-      return { status: 201, body: sealIssue(minted, input.form) };
+      return { status: 201, body: sealIssue(minted, form) };
     });
     return unsealIssue(deps, result);
   },
@@ -336,13 +353,15 @@ const rotateCredentialOp = defineOperation({
     overlap_window: Type.String({ maxLength: 40, description: "ISO 8601 duration, PT1S to P1D, whole seconds: how long the old credential keeps working." }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Label of the successor; default the predecessor's." })),
     form: Form,
+    toolsets: Toolsets,
   }),
   output: IssuedSchema,
   successStatus: 201,
   async handler(deps, ctx, input) {
+    const form = formOf(input);
     const result = await runIdempotent(deps, ctx, async (stores) => {
       const minted = await rotateCredential(deps, stores, ctx, { credentialId: input.credential_id, overlapWindow: input.overlap_window, name: input.name ?? null });
-      return { status: 201, body: sealIssue(minted, input.form) };
+      return { status: 201, body: sealIssue(minted, form) };
     });
     forgetAfterCommit(deps, [input.credential_id]);
     return unsealIssue(deps, result);

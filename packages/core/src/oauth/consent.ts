@@ -3,7 +3,7 @@ import { createAiAccount } from "../access/ai-accounts.ts";
 import { hashToken, constantTimeEqual } from "../access/token.ts";
 import type { AiAccount, PersonPrincipal, Role } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
-import { DomainError, notFound } from "../errors.ts";
+import { DomainError, malformed, notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
 import { administers } from "../people/person-access.ts";
 import { personWorkspaceRefusal } from "../people/step-up.ts";
@@ -48,20 +48,25 @@ export function checkConsentToken(deps: Pick<CoreDeps, "secrets">, principal: Pe
  * (`mayApproveConnections`), their workspace is active, the AI account is an active one of the
  * workspace or is created now (within the plan's cap); issues the single-use authorization code
  * (10 minutes) with an `oauth_authorization.approved` audit row, all in one transaction. Returns
- * the address to send the browser to: the redirect URI with `code`, `state` and `iss`.
+ * the address to send the browser to: the redirect URI with `code`, `state` and `iss`. `scopes`,
+ * when given (the toolsets the person chose, DESIGN §2c), narrows the request's: the grant gets
+ * those of the request's scopes it names.
  * @throws DomainError SVC_TIER_INSUFFICIENT (a viewer), SVC_FROZEN / SVC_WORKSPACE_CLOSED,
  *   SVC_RESOURCE_NOT_FOUND (no such AI account), SVC_RESOURCE_CONFLICT (the account is not active,
- *   or the new name is taken), SVC_MALFORMED_REQUEST (the new name), SVC_PLAN_LIMIT_EXCEEDED.
+ *   or the new name is taken), SVC_MALFORMED_REQUEST (the new name; `scopes` leaving none,
+ *   details.field `toolsets`), SVC_PLAN_LIMIT_EXCEEDED.
  */
 export async function approveAuthorization(
   deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets" | "stores">,
   endpoints: Pick<OAuthEndpoints, "issuer">,
-  p: { principal: PersonPrincipal; request: AuthorizationRequest; account: ConsentAccountChoice; requestId: string },
+  p: { principal: PersonPrincipal; request: AuthorizationRequest; account: ConsentAccountChoice; requestId: string; scopes?: readonly string[] },
 ): Promise<{ location: string; aiAccount: AiAccount }> {
   const { principal, request } = p;
   if (!mayApproveConnections(principal.person.role)) throw new DomainError("SVC_TIER_INSUFFICIENT", "Only an owner or admin may connect an application: it gets a credential of an AI account.", { role: principal.person.role });
   const inactive = personWorkspaceRefusal(principal, "approve_oauth_authorization");
   if (inactive !== null) throw inactive;
+  const scopes = p.scopes === undefined ? request.scopes : request.scopes.filter((s) => p.scopes!.includes(s));
+  if (scopes.length === 0) throw malformed("Choose at least one toolset for the application.", { field: "toolsets" });
   const workspaceId = principal.workspace.id;
   const caller = { principal, requestId: p.requestId };
   return deps.tx.run(async (stores) => {
@@ -80,7 +85,7 @@ export async function approveAuthorization(
       workspaceId,
       personId: principal.person.id,
       aiAccountId: account.id,
-      scopes: request.scopes,
+      scopes,
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
       resource: request.resource,
@@ -92,7 +97,7 @@ export async function approveAuthorization(
         activity: "oauth_authorization.approved",
         subjectType: "ai_account",
         subjectId: account.id,
-        details: { client_id: request.client.id, client_name: request.client.name, redirect_uri: request.redirectUri, scopes: request.scopes },
+        details: { client_id: request.client.id, client_name: request.client.name, redirect_uri: request.redirectUri, scopes },
       }),
     });
     return { location: authorizationRedirect(endpoints, request.redirectUri, { code, state: request.state }), aiAccount: account };
