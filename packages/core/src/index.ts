@@ -83,7 +83,9 @@ export { auditLogKeys, auditLogKeyDocument, parseVerifierKeyList } from "./audit
 export type { AuditLogKeys } from "./audit/transparency-log/log-key.ts";
 export { encodeProofHashes, decodeProofHashes } from "./audit/transparency-log/proof-views.ts";
 export type { InclusionProofView, ConsistencyProofView, MessageReceiptView, ConsistencyBundleView } from "./audit/transparency-log/proof-views.ts";
-export { verifyMessageReceipt, verifyConsistencyBundle } from "./audit/transparency-log/verify-receipt.ts";
+export { verifyMessageReceipt, verifyConsistencyBundle, verifyCheckpointNote } from "./audit/transparency-log/verify-receipt.ts";
+export { verifyOfflineFile } from "./audit/transparency-log/verify-offline-file.ts";
+export type { OfflineFileKind, OfflineFailure, OfflineVerification, TrustedKeySource } from "./audit/transparency-log/verify-offline-file.ts";
 export type { ReceiptFault, ReceiptVerification } from "./audit/transparency-log/verify-receipt.ts";
 export { latestAuditCheckpoint, proveAuditInclusion, proveAuditConsistency, messageReceipt } from "./audit/transparency-log/audit-proofs.ts";
 export { verifyAuditChain } from "./audit/verify-audit-chain.ts";
