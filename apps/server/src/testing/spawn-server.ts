@@ -35,7 +35,7 @@ export interface SpawnedServer {
  * a user starts it) and waits for its "agentq listening" log line. A `command` runs in a process
  * group of its own (`stopProcessGroup` ends it with every child).
  */
-export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 30_000, command?: { argv: readonly [string, ...string[]]; cwd: string }): Promise<SpawnedServer> {
+export async function spawnServer(env: NodeJS.ProcessEnv, timeoutMs = 90_000, command?: { argv: readonly [string, ...string[]]; cwd: string }): Promise<SpawnedServer> {
   const child =
     command === undefined
       ? // node with tsx's loader, one process: the tsx command would run the server as its child,
