@@ -1,7 +1,6 @@
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import { auditEntry, type NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Principal } from "./model.ts";
-import { actorColumns, actorDetails } from "./principal.ts";
 
 /** Who caused an access change: a credential's principal, or nobody (bootstrap, operator). */
 export interface AccessActor {
@@ -18,17 +17,5 @@ export function accessAuditEntry(
   actor: AccessActor,
   p: { workspaceId: string; occurredAt: Date; activity: string; subjectType: "ai_account" | "credential" | "workspace" | "oauth_grant"; subjectId: string; details: Record<string, unknown>; operatorSignificant?: boolean },
 ): NewAuditEntry {
-  return {
-    id: deps.ids.next(),
-    workspaceId: p.workspaceId,
-    occurredAt: p.occurredAt,
-    activity: p.activity,
-    ...actorColumns(actor.principal),
-    subjectType: p.subjectType,
-    subjectId: p.subjectId,
-    messageId: null,
-    details: { ...p.details, ...actorDetails(actor.principal) },
-    operatorSignificant: p.operatorSignificant ?? false,
-    requestId: actor.requestId,
-  };
+  return auditEntry(deps, actor.principal, { ...p, requestId: actor.requestId });
 }

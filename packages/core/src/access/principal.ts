@@ -1,4 +1,3 @@
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import { DomainError } from "../errors.ts";
 import type { CredentialPrincipal, PersonPrincipal, Principal } from "./model.ts";
 
@@ -29,19 +28,4 @@ export function callerKey(principal: Principal): string {
 /** The rate-limit bucket of a caller: its credential, or the person behind a session. */
 export function rateLimitKey(principal: Principal): string {
   return principal.kind === "person" ? `person:${principal.person.id}` : principal.credential.id;
-}
-
-/**
- * The actor columns of an audit row written for `principal` (null: no actor). A person has no
- * AI account or credential: their id goes into the row's details as `actor_person_id` instead
- * (`actorDetails`), so the chain's row shape stays as it is (docs/decisions.md).
- */
-export function actorColumns(principal: Principal | null): Pick<NewAuditEntry, "actorAccountId" | "actorCredentialId"> {
-  if (principal === null || principal.kind === "person") return { actorAccountId: null, actorCredentialId: null };
-  return { actorAccountId: principal.account.id, actorCredentialId: principal.credential.id };
-}
-
-/** Details naming a person actor (`actor_person_id`), merged into an audit row's details; empty for a credential. */
-export function actorDetails(principal: Principal | null): Record<string, unknown> {
-  return principal !== null && principal.kind === "person" ? { actor_person_id: principal.person.id } : {};
 }

@@ -1,7 +1,7 @@
 import type { ErrorCode } from "../errors.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operation.ts";
-import { actorColumns, actorDetails } from "../access/principal.ts";
+import { auditEntry } from "./audit-entry.ts";
 
 /**
  * Appends the audit row of a refused request, outside any transaction (the refused change
@@ -14,18 +14,6 @@ export async function auditRefusal(
   p: { activity: string; code: ErrorCode; subjectType: string; subjectId: string; details?: Record<string, unknown>; operatorSignificant?: boolean },
 ): Promise<void> {
   await deps.stores.audit.append({
-    entry: {
-      id: deps.ids.next(),
-      workspaceId: ctx.principal.workspace.id,
-      occurredAt: deps.clock.now(),
-      activity: p.activity,
-      ...actorColumns(ctx.principal),
-      subjectType: p.subjectType,
-      subjectId: p.subjectId,
-      messageId: null,
-      details: { code: p.code, ...p.details, ...actorDetails(ctx.principal) },
-      operatorSignificant: p.operatorSignificant ?? false,
-      requestId: ctx.requestId,
-    },
+    entry: auditEntry(deps, ctx.principal, { ...p, workspaceId: ctx.principal.workspace.id, occurredAt: deps.clock.now(), details: { code: p.code, ...p.details }, requestId: ctx.requestId }),
   });
 }

@@ -4,7 +4,7 @@ import { pageOf } from "./page.ts";
 import { parsePageLimit } from "./page-limit.ts";
 import type { OperationContext } from "../operation.ts";
 
-// The paging of list operations (the session-state lists use it), in one place: the cursor is bound to the resource, the
+// The paging of list operations, in one place: the cursor is bound to the resource, the
 // caller's workspace and every filter (dates as ISO text, lists comma-joined), and holds either
 // an offset (ranked or sorted lists) or the last item's id (keyset lists).
 
@@ -20,7 +20,7 @@ export interface PageRequest {
   resource: string;
   filters: ListFilters;
   limit: unknown;
-  cursor: string | undefined;
+  cursor: string | null | undefined;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
+import { keysetPage } from "../cursors/paged-list.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import type { OperationContext, OperationResult } from "../operation.ts";
 import { messageAuditEntry } from "./message-audit.ts";
@@ -24,17 +23,9 @@ export interface DeadLetterItem {
  * @throws DomainError SVC_MALFORMED_REQUEST (limit), SVC_CURSOR_EXPIRED.
  */
 export async function listDeadLetters(deps: CoreDeps, ctx: OperationContext, input: { limit?: unknown; cursor?: string | null }): Promise<{ items: DeadLetterItem[]; next_cursor: string | null }> {
-  const limit = parsePageLimit(input.limit);
   const workspaceId = ctx.principal.workspace.id;
-  const scope = { resource: "dead-letters", workspaceId, filters: {} };
-  const after = decodeCursor(deps, scope, input.cursor);
-  const rows = await deps.stores.messages.listDeadLettered({ workspaceId, after, limit });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((m) => ({ envelope: envelopeView(m), state: "dead_lettered", dead_lettered_at: m.deadLetteredAt?.toISOString() ?? null })),
-    next_cursor: rows.length > limit && last ? encodeCursor(deps, scope, last.id) : null,
-  };
+  const page = { resource: "dead-letters", filters: {}, limit: input.limit, cursor: input.cursor };
+  return keysetPage(deps, ctx, page, (after, limit) => deps.stores.messages.listDeadLettered({ workspaceId, after, limit }), (m) => ({ envelope: envelopeView(m), state: "dead_lettered" as const, dead_lettered_at: m.deadLetteredAt?.toISOString() ?? null }));
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
-import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
+import { keysetPage } from "../cursors/paged-list.ts";
 import type { OperationContext } from "../operation.ts";
 import { MESSAGE_STATES, effectiveState, type MessageState } from "./message.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
@@ -38,21 +37,20 @@ export async function listMessages(deps: CoreDeps, ctx: OperationContext, input:
   if (!(ROLES as readonly string[]).includes(role)) throw malformed(`role must be one of ${ROLES.join(", ")}.`, { field: "role", allowed: [...ROLES] });
   const state = input.state ?? null;
   if (state !== null && !(MESSAGE_STATES as readonly string[]).includes(state)) throw malformed(`state must be one of ${MESSAGE_STATES.join(", ")}.`, { field: "state", allowed: [...MESSAGE_STATES] });
-  const limit = parsePageLimit(input.limit);
   const workspaceId = ctx.principal.workspace.id;
   // A person's session covers the whole workspace (DESIGN §2b): no participant filter.
   const accountId = ctx.principal.kind === "person" ? null : ctx.principal.account.id;
   const match = { recipientName: input.recipient ?? null, senderName: input.sender ?? null, template: input.template ?? null };
-  const scope = { resource: "messages", workspaceId, filters: { account: accountId, role, state, ...match } };
-  const after = decodeCursor(deps, scope, input.cursor);
-  const [rows, now] = await Promise.all([
-    deps.stores.messages.listForParticipant({ workspaceId, accountId, role: role as (typeof ROLES)[number], state: state as MessageState | null, match, after, limit }),
-    deps.stores.messages.now(),
-  ]);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((m) => ({ envelope: envelopeView(m), state: effectiveState(m, now) })),
-    next_cursor: rows.length > limit && last ? encodeCursor(deps, scope, last.id) : null,
-  };
+  let now = new Date(0);
+  return keysetPage(
+    deps,
+    ctx,
+    { resource: "messages", filters: { account: accountId, role, state, ...match }, limit: input.limit, cursor: input.cursor },
+    async (after, limit) => {
+      const [rows, dbNow] = await Promise.all([deps.stores.messages.listForParticipant({ workspaceId, accountId, role: role as (typeof ROLES)[number], state: state as MessageState | null, match, after, limit }), deps.stores.messages.now()]);
+      now = dbNow;
+      return rows;
+    },
+    (m) => ({ envelope: envelopeView(m), state: effectiveState(m, now) }),
+  );
 }

@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
+import { keysetPage } from "../cursors/paged-list.ts";
 import type { OperationContext } from "../operation.ts";
 
 /** An AI account the caller may address. */
@@ -15,15 +14,7 @@ export interface RecipientItem {
  * @throws DomainError SVC_MALFORMED_REQUEST (limit), SVC_CURSOR_EXPIRED.
  */
 export async function listRecipients(deps: CoreDeps, ctx: OperationContext, input: { limit?: unknown; cursor?: string | null }): Promise<{ items: RecipientItem[]; next_cursor: string | null }> {
-  const limit = parsePageLimit(input.limit);
   const workspaceId = ctx.principal.workspace.id;
-  const scope = { resource: "recipients", workspaceId, filters: {} };
-  const after = decodeCursor(deps, scope, input.cursor);
-  const rows = await deps.stores.accounts.list({ workspaceId, states: ["active", "frozen"], after, limit });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((a) => ({ ai_account_id: a.id, friendly_name: a.friendlyName })),
-    next_cursor: rows.length > limit && last ? encodeCursor(deps, scope, last.id) : null,
-  };
+  const page = { resource: "recipients", filters: {}, limit: input.limit, cursor: input.cursor };
+  return keysetPage(deps, ctx, page, (after, limit) => deps.stores.accounts.list({ workspaceId, states: ["active", "frozen"], after, limit }), (a) => ({ ai_account_id: a.id, friendly_name: a.friendlyName }));
 }

@@ -1,7 +1,6 @@
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import { auditEntry, type NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operation.ts";
-import { actorColumns, actorDetails } from "../access/principal.ts";
 
 /** Message activities written to the audit log (one row per state change). */
 export type MessageActivity =
@@ -18,17 +17,5 @@ export type MessageActivity =
 
 /** The audit row of a message state change made by the calling principal, occurring now. */
 export function messageAuditEntry(deps: Pick<CoreDeps, "ids" | "clock">, ctx: OperationContext, p: { messageId: string; activity: MessageActivity; details?: Record<string, unknown>; occurredAt?: Date }): NewAuditEntry {
-  return {
-    id: deps.ids.next(),
-    workspaceId: ctx.principal.workspace.id,
-    occurredAt: p.occurredAt ?? deps.clock.now(),
-    activity: p.activity,
-    ...actorColumns(ctx.principal),
-    subjectType: "message",
-    subjectId: p.messageId,
-    messageId: p.messageId,
-    details: { ...p.details, ...actorDetails(ctx.principal) },
-    operatorSignificant: false,
-    requestId: ctx.requestId,
-  };
+  return auditEntry(deps, ctx.principal, { workspaceId: ctx.principal.workspace.id, occurredAt: p.occurredAt ?? deps.clock.now(), activity: p.activity, subjectType: "message", subjectId: p.messageId, messageId: p.messageId, details: p.details, requestId: ctx.requestId });
 }

@@ -1,4 +1,4 @@
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import { auditEntry, type NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Notice } from "./notice.ts";
 
@@ -13,18 +13,12 @@ export type NoticeActor = "notifier" | "operator" | "owner" | "system";
  * Details never carry the notifier's contact details or the status token.
  */
 export function noticeAuditEntry(deps: Pick<CoreDeps, "ids">, notice: Notice, p: { workspaceId: string; occurredAt: Date; activity: string; by: NoticeActor; details?: Record<string, unknown>; requestId?: string | null; messageId?: string | null; subjectType?: string; subjectId?: string }): NewAuditEntry {
-  return {
-    id: deps.ids.next(),
-    workspaceId: p.workspaceId,
-    occurredAt: p.occurredAt,
-    activity: p.activity,
-    actorAccountId: null,
-    actorCredentialId: null,
+  return auditEntry(deps, null, {
+    ...p,
     subjectType: p.subjectType ?? "notice",
     subjectId: p.subjectId ?? notice.id,
-    messageId: p.messageId ?? null,
     details: { notice_id: notice.id, kind: notice.kind, by: p.by, ...p.details },
     operatorSignificant: notice.disclosedAt === null,
     requestId: p.requestId ?? null,
-  };
+  });
 }

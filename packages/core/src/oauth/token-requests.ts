@@ -6,6 +6,7 @@ import { isUlid } from "../ids.ts";
 import { isMcpResource, type OAuthEndpoints } from "./endpoints.ts";
 import { forgetCredentials, issueRefreshToken, mintAccessToken, revokeGrantInTx, type IssuedTokens } from "./grants.ts";
 import type { AccessActor } from "../access/access-audit.ts";
+import { auditEntry, personDetails } from "../audit/audit-entry.ts";
 import { ACCESS_TOKEN_LIFETIME_MS, AUTHORIZATION_CODE_PREFIX, REFRESH_TOKEN_LIFETIME_MS, REFRESH_TOKEN_PREFIX, type OAuthClient, type OAuthGrant } from "./model.ts";
 import { narrowedScopes } from "./scopes.ts";
 import { isValidCodeVerifier, isWellFormedOAuthSecret, verifierMatches } from "./secrets.ts";
@@ -98,20 +99,15 @@ async function exchangeAuthorizationCode(deps: CoreDeps, client: OAuthClient, p:
     const refresh = withRefresh ? await issueRefreshToken(deps, stores, grant, 1, now) : null;
     await stores.oauth.setCodeGrant({ workspaceId: c.workspaceId, codeId: c.id, grantId: grant.id });
     await stores.audit.append({
-      entry: {
-        id: deps.ids.next(),
+      entry: auditEntry(deps, null, {
         workspaceId: grant.workspaceId,
         occurredAt: now,
         activity: "oauth_grant.created",
-        actorAccountId: null,
-        actorCredentialId: null,
         subjectType: "oauth_grant",
         subjectId: grant.id,
-        messageId: null,
-        details: { client_id: client.id, client_name: client.name, redirect_uri: grant.redirectUri, ai_account_id: grant.aiAccountId, scopes: grant.scopes, ...(grant.personId === null ? {} : { actor_person_id: grant.personId }) },
-        operatorSignificant: false,
+        details: { client_id: client.id, client_name: client.name, redirect_uri: grant.redirectUri, ai_account_id: grant.aiAccountId, scopes: grant.scopes, ...personDetails(grant.personId) },
         requestId: actor.requestId,
-      },
+      }),
     });
     const access = await mintAccessToken(deps, stores, grant, grant.scopes, now, actor);
     await stores.oauth.touchClient({ clientId: client.id, now });

@@ -1,4 +1,4 @@
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import { auditEntry, personDetails, type NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 
 /**
@@ -11,18 +11,6 @@ export function personAuditEntry(
   deps: Pick<CoreDeps, "ids">,
   p: { workspaceId: string; occurredAt: Date; activity: string; subjectType?: "person" | "workspace"; subjectId: string; actorPersonId: string | null; requestId: string | null; details?: Record<string, unknown> },
 ): NewAuditEntry {
-  return {
-    id: deps.ids.next(),
-    workspaceId: p.workspaceId,
-    occurredAt: p.occurredAt,
-    activity: p.activity,
-    actorAccountId: null,
-    actorCredentialId: null,
-    subjectType: p.subjectType ?? "person",
-    subjectId: p.subjectId,
-    messageId: null,
-    details: { ...p.details, ...(p.actorPersonId === null ? {} : { actor_person_id: p.actorPersonId }) },
-    operatorSignificant: false,
-    requestId: p.requestId,
-  };
+  const { actorPersonId, details, ...facts } = p;
+  return auditEntry(deps, null, { ...facts, subjectType: p.subjectType ?? "person", details: { ...details, ...personDetails(actorPersonId) } });
 }

@@ -1,3 +1,4 @@
+import { auditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import { PLAN_NAMES, effectiveLimits, type PlanLimits, type PlanName, type WorkspacePlan } from "./plan-limits.ts";
@@ -52,20 +53,16 @@ export async function setWorkspacePlan(deps: Pick<CoreDeps, "tx" | "clock" | "id
     const now = deps.clock.now();
     await stores.plans.setWorkspacePlan({ plan, now });
     await stores.audit.append({
-      entry: {
-        id: deps.ids.next(),
+      entry: auditEntry(deps, null, {
         workspaceId: input.workspaceId,
         occurredAt: now,
         activity: "workspace.plan_changed",
-        actorAccountId: null,
-        actorCredentialId: null,
         subjectType: "workspace",
         subjectId: input.workspaceId,
-        messageId: null,
         details: { from: before === null ? null : { plan: before.plan, overrides: before.overrides }, to: { plan: plan.plan, overrides: plan.overrides }, reason: input.reason ?? null },
         operatorSignificant: true,
         requestId: null,
-      },
+      }),
     });
     const { plan: _name, ...limits } = effectiveLimits(plan);
     return { ...plan, limits };

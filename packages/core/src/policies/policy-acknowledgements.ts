@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
+import { keysetPage } from "../cursors/paged-list.ts";
 import { notFound } from "../errors.ts";
 import { isUlid } from "../ids.ts";
 import type { OperationContext } from "../operation.ts";
@@ -22,16 +21,18 @@ export async function listPolicyAcknowledgements(deps: CoreDeps, ctx: OperationC
   const workspaceId = ctx.principal.workspace.id;
   const policy = isUlid(input.policy_id) ? await deps.stores.policies.findCurrent({ workspaceId, policyId: input.policy_id }) : null;
   if (policy === null) throw notFound("Policy");
-  const limit = parsePageLimit(input.limit);
-  const scope = { resource: "policy_acknowledgements", workspaceId, filters: { policy: policy.id } };
-  const after = decodeCursor(deps, scope, input.cursor);
-  const rows = await deps.stores.policies.listAcknowledgements({ workspaceId, policyId: policy.id, after, limit });
-  const page = rows.slice(0, limit);
-  const accounts = await Promise.all(page.map((r) => deps.stores.accounts.findById({ workspaceId, accountId: r.accountId })));
-  const last = page[page.length - 1];
+  const page = await keysetPage(
+    deps,
+    ctx,
+    { resource: "policy_acknowledgements", filters: { policy: policy.id }, limit: input.limit, cursor: input.cursor },
+    (after, limit) => deps.stores.policies.listAcknowledgements({ workspaceId, policyId: policy.id, after, limit }),
+    (r) => r,
+    (r) => r.accountId,
+  );
+  const accounts = await Promise.all(page.items.map((r) => deps.stores.accounts.findById({ workspaceId, accountId: r.accountId })));
   return {
     policy: { id: policy.id, name: policy.name, version: policy.version, required: policy.required },
-    items: page.map((r, i) => ({ ai_account_id: r.accountId, friendly_name: accounts[i]?.friendlyName ?? "", version: r.version, current: r.version === policy.version, acknowledged_at: r.acknowledgedAt.toISOString() })),
-    next_cursor: rows.length > limit && last !== undefined ? encodeCursor(deps, scope, last.accountId) : null,
+    items: page.items.map((r, i) => ({ ai_account_id: r.accountId, friendly_name: accounts[i]?.friendlyName ?? "", version: r.version, current: r.version === policy.version, acknowledged_at: r.acknowledgedAt.toISOString() })),
+    next_cursor: page.next_cursor,
   };
 }

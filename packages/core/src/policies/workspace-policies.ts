@@ -5,7 +5,7 @@ import type { OperationContext } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import { auditRefusal } from "../audit/refusal-audit.ts";
 import { POLICY_LIMITS, type Policy, type PolicyListItem } from "./policy.ts";
-import { actorColumns, actorDetails } from "../access/principal.ts";
+import { auditEntry } from "../audit/audit-entry.ts";
 import { credentialCaller } from "../access/principal.ts";
 
 /** A policy version on the wire. */
@@ -42,19 +42,7 @@ export function policyListView(item: PolicyListItem): PolicyListView {
 }
 
 function policyAudit(deps: Pick<CoreDeps, "ids">, ctx: OperationContext, p: { activity: string; policy: Policy; occurredAt: Date; details: Record<string, unknown> }) {
-  return {
-    id: deps.ids.next(),
-    workspaceId: ctx.principal.workspace.id,
-    occurredAt: p.occurredAt,
-    activity: p.activity,
-    ...actorColumns(ctx.principal),
-    subjectType: "policy",
-    subjectId: p.policy.id,
-    messageId: null,
-    details: { ...p.details, ...actorDetails(ctx.principal) },
-    operatorSignificant: false,
-    requestId: ctx.requestId,
-  };
+  return auditEntry(deps, ctx.principal, { workspaceId: ctx.principal.workspace.id, occurredAt: p.occurredAt, activity: p.activity, subjectType: "policy", subjectId: p.policy.id, details: p.details, requestId: ctx.requestId });
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Principal } from "../access/model.ts";
-import type { NewAuditEntry } from "../audit/audit-entry.ts";
+import { auditEntry, type NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
-import { actorColumns, actorDetails } from "../access/principal.ts";
 
 /**
  * An audit row of the webhook area (`webhook.created`, `.updated`, `.signing_key_rotated`,
@@ -12,17 +11,6 @@ export function webhookAuditEntry(
   actor: { principal: Principal | null; requestId: string | null },
   p: { workspaceId: string; occurredAt: Date; activity: string; webhookId: string; messageId?: string | null; details: Record<string, unknown> },
 ): NewAuditEntry {
-  return {
-    id: deps.ids.next(),
-    workspaceId: p.workspaceId,
-    occurredAt: p.occurredAt,
-    activity: p.activity,
-    ...actorColumns(actor.principal),
-    subjectType: "webhook",
-    subjectId: p.webhookId,
-    messageId: p.messageId ?? null,
-    details: { ...p.details, ...actorDetails(actor.principal) },
-    operatorSignificant: false,
-    requestId: actor.requestId,
-  };
+  const { webhookId, ...facts } = p;
+  return auditEntry(deps, actor.principal, { ...facts, subjectType: "webhook", subjectId: webhookId, requestId: actor.requestId });
 }

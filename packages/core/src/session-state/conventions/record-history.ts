@@ -1,9 +1,8 @@
-import type { NewAuditEntry } from "../../audit/audit-entry.ts";
+import { auditEntry, type NewAuditEntry } from "../../audit/audit-entry.ts";
 import type { CoreDeps } from "../../deps.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import type { CreatedBy, RecordEvent } from "./record-event.ts";
-import { actorColumns, actorDetails } from "../../access/principal.ts";
 import { credentialCaller } from "../../access/principal.ts";
 
 /** The caller as a record's `created_by` / event actor. */
@@ -14,19 +13,7 @@ export function actorOf(ctx: Pick<OperationContext, "principal">): CreatedBy {
 
 /** A workspace audit row of a session-state write (`project.created`, `decision.recorded`, ...). */
 export function sessionStateAuditEntry(deps: Pick<CoreDeps, "ids">, ctx: Pick<OperationContext, "principal" | "requestId">, p: { occurredAt: Date; activity: string; subjectType: string; subjectId: string; details: Record<string, unknown> }): NewAuditEntry {
-  return {
-    id: deps.ids.next(),
-    workspaceId: ctx.principal.workspace.id,
-    occurredAt: p.occurredAt,
-    activity: p.activity,
-    ...actorColumns(ctx.principal),
-    subjectType: p.subjectType,
-    subjectId: p.subjectId,
-    messageId: null,
-    details: { ...p.details, ...actorDetails(ctx.principal) },
-    operatorSignificant: false,
-    requestId: ctx.requestId,
-  };
+  return auditEntry(deps, ctx.principal, { ...p, workspaceId: ctx.principal.workspace.id, requestId: ctx.requestId });
 }
 
 /**
