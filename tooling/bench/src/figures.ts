@@ -66,6 +66,18 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   add({ id: "N2.S2.drain", label: "drain, get-pending 100 + ack each, 2 workers", value: v("N2.S2.drain"), unit: "/s", limit: cmp("N2.S2.drain", "S2.drain"), peer: { ref: "pgboss.fetch100+complete1", ratio: n2s2 }, goal: { text: ">= 1.5 x pgboss.fetch100+complete1", met: atLeast(n2s2, 1.5) } });
   const n2s4 = ratio(v("N2.S4.mcp@8"), v("N2.S1.send@8"));
   add({ id: "N2.S4.mcp@8", label: "MCP send tool, 8 in flight, 2 workers", value: v("N2.S4.mcp@8"), unit: "/s", limit: { ref: "N2.S1.send@8", ratio: n2s4 }, peer: cmp("N2.S4.mcp@8", "S4.mcp@8"), goal: { text: ">= 0.7 x N2.S1.send@8", met: atLeast(n2s4, 0.7) } });
+
+  // C1: the MCP tool catalogue per credential kind (DESIGN §2c's bounds).
+  const KB = 1024;
+  const bytesGoal = (id: string, max: number) => ({ text: `<= ${max / KB} KB`, met: has(id) ? v(id) <= max : null });
+  add({ id: "C1.bytes.operational_messaging", label: "MCP tools/list, operational credential with the messaging scopes", value: v("C1.bytes.operational_messaging"), unit: "B", goal: bytesGoal("C1.bytes.operational_messaging", 16 * KB) });
+  add({ id: "C1.tools.operational_messaging", label: "MCP tools listed, operational credential with the messaging scopes", value: v("C1.tools.operational_messaging"), unit: "tools" });
+  add({ id: "C1.bytes.operational_all", label: "MCP tools/list, operational credential with every scope, every toolset", value: v("C1.bytes.operational_all"), unit: "B", goal: bytesGoal("C1.bytes.operational_all", 64 * KB) });
+  add({ id: "C1.tools.operational_all", label: "MCP tools listed, operational credential with every scope, every toolset", value: v("C1.tools.operational_all"), unit: "tools" });
+  add({ id: "C1.bytes.administrative_all", label: "MCP tools/list, administrative credential with every scope, every toolset", value: v("C1.bytes.administrative_all"), unit: "B", goal: bytesGoal("C1.bytes.administrative_all", 64 * KB) });
+  add({ id: "C1.tools.administrative_all", label: "MCP tools listed, administrative credential with every scope, every toolset", value: v("C1.tools.administrative_all"), unit: "tools" });
+  add({ id: "C1.largest_tool", label: "MCP largest single tool definition shown to any of them", value: v("C1.largest_tool"), unit: "B", goal: bytesGoal("C1.largest_tool", 4 * KB) });
+
   add({ id: "S7.one@32", label: "send, 32 in flight, all to one workspace (of 100)", value: v("S7.one@32"), unit: "/s", limit: cmp("S7.one@32", "S1.send@32") });
   add({ id: "S7.mix@32", label: "send, 32 in flight, spread over 100 workspaces", value: v("S7.mix@32"), unit: "/s", limit: cmp("S7.mix@32", "S7.one@32") });
   add({ id: "S7.mix.p50@32", label: "send p50, 32 in flight, spread over 100 workspaces", value: v("S7.mix.p50@32"), unit: "ms", limit: cmp("S7.mix.p50@32", "S7.one.p50@32") });

@@ -12,6 +12,8 @@ export interface BenchAccount {
 /** The benchmark workspace: its id, the sender, and the recipients each scenario uses. */
 export interface BenchFixture {
   workspaceId: string;
+  /** The workspace's administrative (bootstrap) token. */
+  adminToken: string;
   sender: BenchAccount;
   /** An account whose credential may write session-state records and projects (S8). */
   sessionAgent: BenchAccount;
@@ -52,6 +54,7 @@ export async function createFixture(server: ServerProcess, sql: postgres.Sql): P
     for (const name of RECIPIENTS) recipients.set(name, await make(name));
     return {
       workspaceId: boot.workspace_id,
+      adminToken: boot.token,
       sender,
       sessionAgent,
       account(name) {

@@ -12,6 +12,7 @@ import { buildFigures } from "./figures.ts";
 import { createFixture } from "./fixture.ts";
 import { runLimit, runPgbench } from "./limit-scenarios.ts";
 import { runMcp } from "./mcp-scenario.ts";
+import { runMcpCatalogue } from "./catalogue-scenario.ts";
 import { runPgBoss } from "./pgboss-scenario.ts";
 import { openBenchDatabase } from "./postgres-target.ts";
 import { renderMarkdown, renderText, type RunResult } from "./report.ts";
@@ -22,7 +23,7 @@ import { runTenants } from "./tenants-scenario.ts";
 import { runRules } from "./rules-scenario.ts";
 import { runTwoWorkers, WORKERS } from "./workers-scenario.ts";
 
-const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,S5,S7,S8,N2] [--server-dir PATH]";
+const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,C1,S5,S7,S8,N2] [--server-dir PATH]";
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
@@ -98,6 +99,8 @@ async function main(): Promise<number> {
     }
     if (await settled("S3")) await runWakeup(ctx);
     if (await settled("S4")) await runMcp(ctx);
+    // A few requests, no load: no checkpoint before it.
+    if (runs("C1")) await runMcpCatalogue(ctx);
     if (await settled("S5")) await runPgBoss(ctx);
     if (await settled("S7")) await runTenants(ctx);
     if (await settled("S8")) await runRules(ctx);

@@ -12,7 +12,7 @@ export interface Figure {
   /** What it is, for the table. */
   label: string;
   value: number;
-  /** "/s", "ms" or "MB". */
+  /** "/s", "ms", "MB", "B" (bytes) or "tools". */
   unit: string;
   /** Ratio to the PostgreSQL limit (or to the in-run reference the goal names). */
   limit?: Comparison;
@@ -37,7 +37,8 @@ export interface RunResult {
 
 function formatValue(f: Figure): string {
   if (!Number.isFinite(f.value)) return "n/a";
-  const digits = f.unit === "ms" ? (f.value < 10 ? 2 : 1) : f.value < 100 ? 1 : 0;
+  // Counts (bytes, tools) are whole numbers.
+  const digits = f.unit === "B" || f.unit === "tools" ? 0 : f.unit === "ms" ? (f.value < 10 ? 2 : 1) : f.value < 100 ? 1 : 0;
   return `${f.value.toFixed(digits)} ${f.unit}`;
 }
 
