@@ -15,6 +15,7 @@ runServiceProcess(
     return {
       fetch: (request, env) => service.fetch(request, env),
       tasks: [() => service.startBackground(), () => listenForPlanChanges(wired.sql, service.deps, wired.logger)],
+      draining: () => service.draining(),
       // Work that followed an answer (a password reset's mail) finishes before the pool closes.
       close: async () => {
         await service.afterAnswer.settled();
