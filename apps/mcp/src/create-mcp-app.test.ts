@@ -304,13 +304,16 @@ describe("authentication and metadata", () => {
     }
   });
 
-  it("refuses GET and DELETE on /mcp with 405 SVC_METHOD_NOT_ALLOWED (stateless: no stream, no session)", async () => {
+  it("refuses GET and DELETE without a session (400 SVC_MALFORMED_REQUEST, reason session_required) and other methods with 405 SVC_METHOD_NOT_ALLOWED", async () => {
     for (const method of ["GET", "DELETE"]) {
       const res = await fetch(`${served.url}/mcp`, { method, headers: { Authorization: admin.authorization, Accept: "text/event-stream" } });
-      expect(res.status, method).toBe(405);
-      expect(res.headers.get("allow")).toBe("POST");
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SVC_METHOD_NOT_ALLOWED");
+      expect(res.status, method).toBe(400);
+      expect(((await res.json()) as { error: { code: string; details: { reason: string } } }).error).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { reason: "session_required" } });
     }
+    const put = await fetch(`${served.url}/mcp`, { method: "PUT", headers: { Authorization: admin.authorization } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("GET, POST, DELETE");
+    expect(((await put.json()) as { error: { code: string } }).error.code).toBe("SVC_METHOD_NOT_ALLOWED");
   });
 
   const post = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) => {

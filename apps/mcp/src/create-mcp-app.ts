@@ -1,4 +1,4 @@
-import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, isDomainError, requirePublicBaseUrl } from "@agentq/core";
+import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, credentialCaller, isDomainError, requirePublicBaseUrl } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, Principal, RateLimitStatus } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
@@ -12,6 +12,8 @@ import { toolBindings } from "./tool-binding.ts";
 import { plainToolCall, toolCallResponseBody } from "./tool-call-fast-path.ts";
 import { TOOLSETS_HEADER, TOOLSETS_QUERY_PARAMETER, requestedToolsets, toolsShownTo } from "./tool-listing.ts";
 import { createToolServer } from "./tool-server.ts";
+import { addInboxResource } from "./inbox-resource.ts";
+import { McpSessions, type McpSession } from "./mcp-sessions.ts";
 
 /** Options of the MCP app. */
 export interface McpAppOptions {
@@ -32,16 +34,29 @@ export interface McpAppOptions {
   onUnexpectedError?: (error: unknown, requestId: string) => void;
   /** Told about every request answered, once its response is ready, for an access log (default: none). Never carries bodies or tokens. */
   onRequestServed?: (entry: ServedRequest) => void;
+  /**
+   * This process's MCP sessions (default: a new `McpSessions(deps)`). The composition root
+   * passes its own so that it can close them when the server drains (their GET streams would
+   * otherwise hold the drain open).
+   */
+  sessions?: McpSessions;
 }
 
 type Env = { Variables: { requestId: string; principal?: Principal } };
 
 /**
- * The MCP server of agentq as a Hono app: Streamable HTTP at `/mcp` (POST; stateless, JSON
- * responses rather than SSE streams; a plain `tools/call` is answered directly, any other
- * message by an MCP server and transport built for the request), with one tool
- * per credential-authenticated catalogue operation, and the RFC 9728 protected-resource metadata
- * at `/.well-known/oauth-protected-resource/mcp` and `/mcp/.well-known/oauth-protected-resource`.
+ * The MCP server of agentq as a Hono app: Streamable HTTP at `/mcp`, with one tool per
+ * credential-authenticated catalogue operation, the `agentq://inbox` resource, and the RFC 9728
+ * protected-resource metadata at `/.well-known/oauth-protected-resource/mcp` and
+ * `/mcp/.well-known/oauth-protected-resource`.
+ *
+ * Requests (POST) are answered statelessly, with JSON responses rather than SSE streams: a plain
+ * `tools/call` directly, any other message by an MCP server and transport built for the request.
+ * An `initialize` also opens a session (`McpSessions`; its id in the `Mcp-Session-Id` response
+ * header): a request carrying that id must come from the credential that opened it (else 404
+ * SVC_RESOURCE_NOT_FOUND, as for an ended session); GET opens the session's stream (Server-Sent
+ * Events), on which a subscription to `agentq://inbox` is notified; DELETE ends the session. A
+ * request without a session id stays stateless, as fast as before.
  *
  * `tools/list` shows the caller the tools of its toolsets that it may call (tool-listing.ts):
  * `?toolsets=` on the URL and the `X-MCP-Toolsets` header narrow them; a name that is not a
@@ -65,6 +80,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   const metadata = protectedResourceMetadata(base, scopes);
   const authenticator = options.authenticator ?? createAuthenticator(deps);
   const newIdempotencyKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
+  const sessions = options.sessions ?? new McpSessions(deps);
 
   const app = new Hono<Env>();
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
@@ -85,7 +101,9 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   // present and not the service's own origin is refused before anything else, a preflight
   // included (no CORS: only the service's own pages, which need none, may call from a browser).
   // Programs send no Origin. The Host header is not checked: behind a proxy it names whatever
-  // the proxy forwards to, and a browser always sends Origin on a POST, the only method served.
+  // the proxy forwards to, and a browser always sends Origin on a POST and on any request a
+  // script sends elsewhere; a GET or DELETE does nothing without the Authorization and
+  // Mcp-Session-Id headers, which only a script can set.
   const ownOrigin = publicOriginOf(base);
   app.use(MCP_PATH, async (c: Context<Env>, next) => {
     refuseForeignOrigin(c, ownOrigin);
@@ -104,9 +122,39 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       if (error.status === 401) return errorEnvelopeResponse(c, error, { "WWW-Authenticate": mcpBearerChallenge(base, scopes, c.req.header("Authorization")) });
       caller = { kind: "refused", error };
     }
+    // Sessions (MCP Streamable HTTP session management): a request naming one must be its owner's.
+    const sessionId = c.req.header("Mcp-Session-Id");
+    let session: McpSession | null = null;
+    // A caller refused at authentication (frozen, closed workspace) is answered statelessly: every
+    // tool result and resource read carries its refusal, and no session action is open to it.
+    let elsewhere = false;
+    const noSession = () => errorEnvelopeResponse(c, new DomainError("SVC_RESOURCE_NOT_FOUND", "No such MCP session here: it ended, lives on another server process, or was never this credential's; send initialize for a new one.", { resource: "mcp_session" }));
+    if (sessionId !== undefined && caller.kind === "principal") {
+      const found = sessions.resolve(sessionId, caller.principal);
+      if (found.kind === "none") return noSession();
+      if (found.kind === "here") session = found.session;
+      // Issued to this credential by another process (or before a restart): answered statelessly, so
+      // tool calls need no sticky routing; only what needs the session itself gets 404 below.
+      elsewhere = found.kind === "elsewhere";
+    }
+    if (c.req.method === "GET" || c.req.method === "DELETE") {
+      if (caller.kind === "refused") return errorEnvelopeResponse(c, caller.error);
+      if (elsewhere) return noSession();
+      if (session === null) {
+        // A stateless caller: there is no stream to open and no session to end.
+        return errorEnvelopeResponse(c, new DomainError("SVC_MALFORMED_REQUEST", `${c.req.method} /mcp needs the Mcp-Session-Id of a session (send initialize first).`, { header: "Mcp-Session-Id", reason: "session_required" }));
+      }
+      if (c.req.method === "DELETE") {
+        sessions.end(session);
+        return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
+      }
+      if (!(c.req.header("Accept") ?? "").includes("text/event-stream")) {
+        return c.json({ jsonrpc: "2.0", error: { code: -32000, message: "Not Acceptable: Client must accept text/event-stream" }, id: null }, 406);
+      }
+      return sessions.openStream(session);
+    }
     if (c.req.method !== "POST") {
-      // Stateless: no standalone SSE stream (GET) and no session to delete (DELETE).
-      return errorEnvelopeResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", "The MCP endpoint accepts POST only."), { Allow: "POST" });
+      return errorEnvelopeResponse(c, new DomainError("SVC_METHOD_NOT_ALLOWED", "The MCP endpoint accepts POST, GET and DELETE."), { Allow: "GET, POST, DELETE" });
     }
     // Toolsets narrow tools/list only (tool-listing.ts); a name that is not a toolset is refused on every request.
     const toolsets = requestedToolsets(c.req.queries(TOOLSETS_QUERY_PARAMETER) ?? [], c.req.header(TOOLSETS_HEADER) ?? null);
@@ -114,6 +162,8 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     if (body.kind === "not_json") {
       return c.json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }, 400);
     }
+
+    if (elsewhere && needsSession(body.value)) return noSession();
 
     let rateLimit: RateLimitStatus | undefined;
     const cx: ToolCallContext = {
@@ -152,15 +202,42 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       return answer(toolCallResponseBody(plain.id, result), 200, { "Content-Type": "application/json" });
     }
 
+    // An initialize opens a session (its id goes back in Mcp-Session-Id) for an authenticated
+    // caller; a caller refused at authentication (frozen) still initializes, statelessly.
+    let opened: McpSession | null = null;
+    if (isInitialize(body.value)) {
+      if (sessionId !== undefined) return c.json({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: this session is already initialized" }, id: null }, 400);
+      if (caller.kind === "principal" && sessions.accepting) opened = sessions.open(credentialCaller(caller.principal));
+    }
     const server = createToolServer(bindings, cx, () => toolsShownTo(bindings, caller, toolsets));
+    addInboxResource(server, { deps, caller, requestId: cx.requestId, session, ...(cx.onRateLimit === undefined ? {} : { onRateLimit: cx.onRateLimit }), ...(options.onUnexpectedError === undefined ? {} : { onUnexpectedError: options.onUnexpectedError }) });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(c.req.raw, { parsedBody: body.value });
-      return answer(response.body, response.status, response.headers);
+      const headers = new Headers(response.headers);
+      if (opened !== null) {
+        if (response.status === 200) headers.set("Mcp-Session-Id", opened.id);
+        else sessions.end(opened);
+      }
+      return answer(response.body, response.status, headers);
+    } catch (error) {
+      if (opened !== null) sessions.end(opened);
+      throw error;
     } finally {
       await server.close();
     }
   });
   return app;
+}
+
+/** True when a message of the body (one, or a batch) needs the session's own state: a subscription. */
+function needsSession(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => typeof m === "object" && m !== null && ((m as { method?: unknown }).method === "resources/subscribe" || (m as { method?: unknown }).method === "resources/unsubscribe"));
+}
+
+/** True for a single JSON-RPC `initialize` request (a batch may not carry one: the transport refuses it). */
+function isInitialize(body: unknown): boolean {
+  return typeof body === "object" && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === "initialize" && "id" in body;
 }

@@ -10,3 +10,9 @@ export { MCP_PATH, METADATA_PATH_INSERTED, METADATA_PATH_APPENDED, protectedReso
 export type { ProtectedResourceMetadata } from "./protected-resource.ts";
 export { restRequestOf, pathParameterNames } from "./rest-request.ts";
 export type { RestRequest } from "./rest-request.ts";
+export { McpSessions, DEFAULT_MCP_SESSION_LIMITS, INBOX_URI } from "./mcp-sessions.ts";
+export type { McpSession, McpSessionLimits, SessionLookup } from "./mcp-sessions.ts";
+export { InboxWatch, INBOX_TICK_MS, INBOX_SCAN_LIMIT } from "./inbox-watch.ts";
+export type { InboxWatchOptions } from "./inbox-watch.ts";
+export { addInboxResource, INBOX_RESOURCE } from "./inbox-resource.ts";
+export type { InboxResourceContext } from "./inbox-resource.ts";

@@ -3,11 +3,14 @@
 // composition root of this process: runtime wires it, the MCP app serves it.
 import { accessLogTo, createServiceDeps, listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
 import { createMcpApp } from "./create-mcp-app.ts";
+import { McpSessions } from "./mcp-sessions.ts";
 
 runServiceProcess(
   (wired) => {
     const { deps, authenticator } = createServiceDeps(wired.depsOptions);
+    const sessions = new McpSessions(deps, { inbox: { onError: (error) => wired.logger.warn({ err: error }, "mcp inbox watch: a timed look failed; the next one covers the gap") } });
     const mcp = createMcpApp(deps, {
+      sessions,
       authenticator,
       publicBaseUrl: wired.publicBaseUrl,
       onUnexpectedError: (error, requestId) => wired.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
@@ -16,6 +19,8 @@ runServiceProcess(
     return {
       fetch: (request, env) => mcp.fetch(request, env),
       tasks: [() => listenForPlanChanges(wired.sql, deps, wired.logger)],
+      // Sessions' GET streams never end by themselves: they end when draining starts.
+      draining: () => sessions.close(),
       close: () => deps.close(),
     };
   },

@@ -2,7 +2,7 @@ import { createDashboardApp } from "@agentq/dashboard";
 import { type Mailer, type NoticeSettings, type OidcProvider, type WebhookTransport, RATE_LIMIT_WINDOW_MS, type Clock, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
 import { defaultDispatcherSettings, type MaintenanceIntervals, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
 import { PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq/core";
-import { createMcpApp } from "@agentq/mcp";
+import { McpSessions, createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
 import { listenForOutboxDeliveries, type PgDeps } from "@agentq/postgres";
 import { afterAnswerWorkLoggedTo, createRestApp, LOG_KEY_PATH, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
@@ -18,7 +18,9 @@ export interface ComposedService {
   startBackground(): { stop(): Promise<void> };
   /** Work that runs after an answer (a password reset's): `settled()` resolves when none is pending; stopping awaits it. */
   afterAnswer: Pick<AfterAnswerWork, "settled">;
-  /** Stops the LISTEN connection (the caller ends the pool). */
+  /** Ends the MCP sessions and their GET streams (the drain's first step: they would never end by themselves). */
+  draining(): void;
+  /** Ends the MCP sessions and stops the LISTEN connection (the caller ends the pool). */
   close(): Promise<void>;
 }
 
@@ -72,7 +74,10 @@ export function composeService(p: {
   // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
   const onRequestServed = (entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE);
   const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, afterAnswer, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
+  // This process's MCP sessions: ended when draining starts (their streams would hold the drain) and on close.
+  const sessions = new McpSessions(deps, { inbox: { onError: (error) => p.logger.warn({ err: error }, "mcp inbox watch: a timed look failed; the next one covers the gap") } });
   const mcp = createMcpApp(deps, {
+    sessions,
     authenticator,
     publicBaseUrl: p.publicBaseUrl,
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
@@ -111,6 +116,10 @@ export function composeService(p: {
       });
     },
     afterAnswer,
-    close: () => deps.close(),
+    draining: () => sessions.close(),
+    close: async () => {
+      sessions.close();
+      await deps.close();
+    },
   };
 }

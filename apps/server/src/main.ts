@@ -19,6 +19,7 @@ runServiceProcess(
       fetch: (request, env) => service.fetch(request, env),
       tasks: [() => listenForPlanChanges(wired.sql, service.deps, wired.logger)],
       background: [() => service.startBackground()],
+      draining: () => service.draining(),
       // Work that followed an answer (a password reset's mail) finishes before the pool closes.
       close: async () => {
         await service.afterAnswer.settled();

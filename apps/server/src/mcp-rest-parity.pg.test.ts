@@ -58,7 +58,7 @@ const NOT_FROM_A_TOOL = {
   SVC_UNSUPPORTED_CONTENT_TYPE: "an HTTP-level refusal of the /mcp request before any tool runs; the SDK client always sends uncompressed application/json",
   SVC_PAYLOAD_TOO_LARGE: "an HTTP-level refusal of the /mcp request body (256 KB) before any tool runs; create-mcp-app.test.ts asserts it",
   SVC_ROUTE_NOT_FOUND: "REST routing: an unknown tool is a JSON-RPC protocol error, not a tool result",
-  SVC_METHOD_NOT_ALLOWED: "REST routing (and GET/DELETE on /mcp itself): a tool is always called by POST",
+  SVC_METHOD_NOT_ALLOWED: "REST routing (and methods other than GET, POST and DELETE on /mcp itself): a tool is always called by POST",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 /** Codes that the /mcp endpoint returns as an HTTP refusal of the request carrying the tool call (not as an isError result). */

@@ -9,7 +9,7 @@ export type {
   CredentialStore, PersonStore, PersonMfa, SecretSealer, PersonSessionStore, ThrottleWindowCount,
   SignInThrottleStore, PasswordHasher, PersonTokenStore, PendingSignUpStore, LinkedIdentityStore,
   WorkspacePeopleStore, WorkspaceLifecycleStore, OidcProvider, OAuthStore, LeaseWriteResult,
-  AcceptSendResult, HandOffResult, MessageMatch, WaitingCounts, MessageStore, AuditSealSession, StoredCheckpoint,
+  AcceptSendResult, HandOffResult, MessageMatch, WaitingCounts, InboxSnapshot, WatchedRecipient, MessageStore, AuditSealSession, StoredCheckpoint,
   AuditTree, AuditChainLink, AuditLog, IdempotencyStore, WebhookStore, WebhookOutbox,
   WebhookFailureReason, WebhookTransport, Mailer, PolicyStore, PlanStore, RateLimiter,
   AnonymousLimitStore, ScreenedParty, ScreeningResult, SanctionsScreen, ProjectStore,
@@ -122,6 +122,8 @@ export { listDeadLetters, releaseDeadLetter, purgeDeadLetter } from "./messaging
 export type { DeadLetterItem } from "./messaging/dead-letters.ts";
 export { expireDueMessages } from "./messaging/expire-due-messages.ts";
 export { envelopeView } from "./messaging/message-views.ts";
+export { readInbox, admitToInbox, INBOX_AUTH, INBOX_COUNT_LIMIT } from "./messaging/read-inbox.ts";
+export type { InboxView, InboxAccess } from "./messaging/read-inbox.ts";
 export type { EnvelopeView, AccountRef } from "./messaging/message-views.ts";
 export { messageAuditEntry } from "./messaging/message-audit.ts";
 export type { MessageActivity } from "./messaging/message-audit.ts";

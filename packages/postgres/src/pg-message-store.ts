@@ -1,9 +1,9 @@
-import type { AcceptSendResult, CallerGuard, HandOffResult, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, MessageMatch, NewAuditEntry, NewMessage, WaitingCounts } from "@agentq/core";
+import type { AcceptSendResult, CallerGuard, HandOffResult, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, MessageMatch, NewAuditEntry, NewMessage, WaitingCounts, InboxSnapshot, WatchedRecipient } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import type { SendBatcher } from "./pg-send-batcher.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
-  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesHandOffIfHeld, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered,
+  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesHandOffIfHeld, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered, messagesInboxOf, messagesBecameClaimable,
   messagesListForParticipant, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease, messagesWithhold, messagesRestoreWithheld,
 } from "./queries/messages.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -114,6 +114,14 @@ export class PgMessageStore implements MessageStore {
 
   countWaiting(p: { workspaceId: string; now: Date }): Promise<WaitingCounts> {
     return withPgErrors(() => messagesCountWaiting(this.sql, p));
+  }
+
+  inboxOf(p: { workspaceId: string; recipientId: string; countLimit: number }): Promise<InboxSnapshot> {
+    return withPgErrors(() => messagesInboxOf(this.sql, p));
+  }
+
+  becameClaimable(p: { recipients: readonly WatchedRecipient[]; after: Date; scanLimit: number }): Promise<{ due: WatchedRecipient[]; nextAt: Date | null; now: Date }> {
+    return withPgErrors(() => messagesBecameClaimable(this.sql, p));
   }
 
   listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {

@@ -15,10 +15,16 @@ export const WAKEUP_FALLBACK_MS = 2_000;
  * reconnecting) are noticed by the caller's next claim: a slow fallback poll, never a tight loop.
  * Senders notify with pg_notify inside their statements (delivered at commit) or through
  * `notifyMessages`, which reaches the waiters of every process listening on the database.
+ * Standing watches (`watchMessages`, the MCP inbox subscriptions) hear the same notifications,
+ * and are all told once after the LISTEN connection comes back from a loss.
  */
 export class PgWakeupNotifier implements WakeupNotifier {
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Standing watches (`watchMessages`), by the same key. */
+  private readonly watchers = new Map<string, Set<() => void>>();
   private listening: Promise<postgres.ListenMeta> | null = null;
+  /** LISTEN became active at least once: a later activation is a reconnect, after which notifications may have been missed. */
+  private listenedBefore = false;
   private readonly fallbackMs: number;
 
   constructor(
@@ -30,7 +36,16 @@ export class PgWakeupNotifier implements WakeupNotifier {
 
   /** Starts listening (idempotent; waits also start it). Resolves once LISTEN is active; rejects when the database cannot be reached. */
   async start(): Promise<void> {
-    this.listening ??= this.sql.listen(WAKEUP_CHANNEL, (payload) => this.wake(payload));
+    this.listening ??= this.sql.listen(
+      WAKEUP_CHANNEL,
+      (payload) => this.wake(payload),
+      () => {
+        // postgres.js calls this on every activation of the LISTEN, a re-LISTEN after a lost
+        // connection included: what was notified meanwhile is lost, so every watch is told.
+        if (this.listenedBefore) for (const set of this.watchers.values()) for (const wake of [...set]) wake();
+        this.listenedBefore = true;
+      },
+    );
     try {
       await this.listening;
     } catch (e) {
@@ -69,6 +84,20 @@ export class PgWakeupNotifier implements WakeupNotifier {
     });
   }
 
+  watchMessages(p: { workspaceId: string; recipientId: string; onWake: () => void }): () => void {
+    this.start().catch(() => undefined);
+    const key = keyOf(p.workspaceId, p.recipientId);
+    const wake = () => p.onWake();
+    let set = this.watchers.get(key);
+    if (!set) this.watchers.set(key, (set = new Set()));
+    set.add(wake);
+    return () => {
+      const current = this.watchers.get(key);
+      current?.delete(wake);
+      if (current?.size === 0) this.watchers.delete(key);
+    };
+  }
+
   notifyMessages(p: { workspaceId: string; recipientId: string }): Promise<void> {
     return withPgErrors(async () => {
       await this.sql`select pg_notify(${WAKEUP_CHANNEL}, ${keyOf(p.workspaceId, p.recipientId)})`;
@@ -76,8 +105,7 @@ export class PgWakeupNotifier implements WakeupNotifier {
   }
 
   private wake(payload: string): void {
-    const set = this.waiters.get(payload);
-    if (set) for (const wake of [...set]) wake();
+    for (const wake of [...(this.waiters.get(payload) ?? []), ...(this.watchers.get(payload) ?? [])]) wake();
   }
 }
 

@@ -68,6 +68,11 @@ export interface ServedService {
    * process only, worker 0 when the server runs several workers (AGENTQ_WORKERS).
    */
   background?: ReadonlyArray<() => Stoppable | Promise<Stoppable>>;
+  /**
+   * Called once when draining starts, before the listener waits for connections to end: ends what
+   * would never end by itself (the MCP sessions' GET streams), so the drain is not held open.
+   */
+  draining?(): void | Promise<void>;
   /** Lets go of what the composition opened (its deps); awaited after the tasks stopped, before the pool ends. */
   close?(): Promise<void>;
 }
@@ -94,8 +99,9 @@ export interface RunServiceOptions {
  * database (DATABASE_URL or the embedded PostgreSQL) and applies migrations, loads the secrets,
  * the sanctions list and the mail transport, listens on HOST:PORT, lets `compose` build what to
  * serve from the wired process, starts its tasks and logs `"agentq listening"` with the port;
- * on SIGTERM/SIGINT it stops accepting connections, lets in-flight requests and long polls
- * finish, stops the tasks, closes the composition and the database, and exits 0.
+ * on SIGTERM/SIGINT it stops accepting connections, ends the streams that would never end
+ * (`draining`), lets in-flight requests and long polls finish, stops the tasks, closes the
+ * composition and the database, and exits 0.
  */
 export async function runService(compose: (process: ServiceProcess) => ServedService, options: RunServiceOptions): Promise<void> {
   const env = readEnv();
@@ -192,7 +198,9 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
       process.exit(1);
     }, DRAIN_TIMEOUT_MS + 5_000);
     forced.unref();
-    await listener.close();
+    const closing = listener.close();
+    await service.draining?.();
+    await closing;
     for (const task of started) await task.stop();
     await service.close?.();
     await db.close();

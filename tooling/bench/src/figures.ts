@@ -53,6 +53,8 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   add({ id: "S3.wake.p50", label: "wake-up, send response to claim, p50", value: v("S3.wake.p50"), unit: "ms", limit: { ref: "S3.get.p50", ratio: wake }, goal: { text: "<= 3 x S3.get.p50", met: atMost(wake, 3) } });
   add({ id: "S3.wake.p99", label: "wake-up, send response to claim, p99", value: v("S3.wake.p99"), unit: "ms", limit: cmp("S3.wake.p99", "S3.get.p50") });
   add({ id: "S3.get.p50", label: "authenticated GET /v1/recipients, p50", value: v("S3.get.p50"), unit: "ms" });
+  add({ id: "S3.push.p50", label: "push, send response to notifications/resources/updated on a subscribed MCP session, p50", value: v("S3.push.p50"), unit: "ms", limit: cmp("S3.push.p50", "S3.wake.p50") });
+  add({ id: "S3.push.p99", label: "push, send response to notifications/resources/updated on a subscribed MCP session, p99", value: v("S3.push.p99"), unit: "ms", limit: cmp("S3.push.p99", "S3.wake.p99") });
 
   const s4 = ratio(v("S4.mcp@8"), v("S1.send@8"));
   add({ id: "S4.mcp@8", label: "MCP send tool, 8 in flight", value: v("S4.mcp@8"), unit: "/s", limit: { ref: "S1.send@8", ratio: s4 }, peer: cmp("S4.mcp@8", "pgboss.send@16"), goal: { text: ">= 0.7 x S1.send@8", met: atLeast(s4, 0.7) } });

@@ -11,6 +11,7 @@ import { FULL, QUICK, type BenchContext } from "./context.ts";
 import { buildFigures } from "./figures.ts";
 import { createFixture } from "./fixture.ts";
 import { runLimit, runPgbench } from "./limit-scenarios.ts";
+import { runPush } from "./push-scenario.ts";
 import { runMcp } from "./mcp-scenario.ts";
 import { runMcpCatalogue } from "./catalogue-scenario.ts";
 import { runPgBoss } from "./pgboss-scenario.ts";
@@ -97,7 +98,11 @@ async function main(): Promise<number> {
       if (batch) await runDrain(ctx, "batch");
       else notes.push("S2 batch: this server has no POST /v1/messages/ack; not measured.");
     }
-    if (await settled("S3")) await runWakeup(ctx);
+    if (await settled("S3")) {
+      await runWakeup(ctx);
+      await checkpoint(ctx);
+      await runPush(ctx);
+    }
     if (await settled("S4")) await runMcp(ctx);
     // A few requests, no load: no checkpoint before it.
     if (runs("C1")) await runMcpCatalogue(ctx);

@@ -1,7 +1,7 @@
 import type { CallerGuard } from "../access/caller-guard.ts";
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
-import type { MessageRecord, MessageState, NewMessage } from "../messaging/message.ts";
+import type { MessageRecord, MessageState, NewMessage, Priority } from "../messaging/message.ts";
 
 // The messaging seam: messages, their leases and their reads. Every port's general rules:
 // src/ports.ts.
@@ -40,6 +40,22 @@ export interface MessageMatch {
 export interface WaitingCounts {
   recipients: { accountId: string; friendlyName: string; pending: number; held: number }[];
   deadLettered: number;
+}
+
+/** What waits to be claimed by one recipient (the `agentq://inbox` resource): counts by priority and the oldest claimable message. */
+export interface InboxSnapshot {
+  /** Claimable messages per priority, each count stopping at the `countLimit` asked for (a count equal to it means "at least"). */
+  claimable: Record<Priority, number>;
+  /** The claimable message accepted first (ties by id), its payload not read (null); null when nothing is claimable. */
+  oldest: MessageRecord | null;
+  /** The store's clock when it looked. */
+  now: Date;
+}
+
+/** A recipient a process watches for messages becoming claimable later (a lease running out, a nack's or a send's delay ending). */
+export interface WatchedRecipient {
+  workspaceId: string;
+  recipientId: string;
 }
 
 /**
@@ -145,6 +161,25 @@ export interface MessageStore {
    * workspace's dead-lettered messages.
    */
   countWaiting(p: { workspaceId: string; now: Date }): Promise<WaitingCounts>;
+
+  /**
+   * What the recipient could claim now (one read, nothing locked): per priority, how many
+   * messages are claimable (stored state pending or held with visibleAt <= now, not expired),
+   * each count stopping at `countLimit`; and the claimable message accepted first.
+   */
+  inboxOf(p: { workspaceId: string; recipientId: string; countLimit: number }): Promise<InboxSnapshot>;
+
+  /**
+   * The recipients among `recipients` (at most 1,000) for which a message became claimable by
+   * time passing in (after, now]: a held message whose lease ran out, or a pending one whose
+   * visibility was deferred (a nack's redelivery delay, a send's deliver_after); a message made
+   * claimable at once by a write (a send, a nack without delay) is not counted: that write
+   * notified. Also the earliest such deferred visibility still ahead of now among them (null
+   * when none), so the caller can look again exactly then. Per recipient, at most `scanLimit`
+   * of its pending and held messages are looked at (in claim order): beyond that its inbox is
+   * not empty anyway. Any workspace (the caller's own watch list); nothing is locked.
+   */
+  becameClaimable(p: { recipients: readonly WatchedRecipient[]; after: Date; scanLimit: number }): Promise<{ due: WatchedRecipient[]; nextAt: Date | null; now: Date }>;
 
   /** Dead-lettered messages of the workspace, newest first; `after` is a message id. */
   listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]>;

@@ -68,4 +68,12 @@ export interface WakeupNotifier {
   waitForMessages(p: { workspaceId: string; recipientId: string; timeoutMs: number; signal?: AbortSignal }): Promise<void>;
   /** Wakes the recipient's waiters (in every process sharing the adapter's channel). */
   notifyMessages(p: { workspaceId: string; recipientId: string }): Promise<void>;
+  /**
+   * Calls `onWake` each time messages may have become claimable for the recipient (every
+   * notification of it, from any process sharing the channel; and, after a lost connection to
+   * the channel is back, once, since notifications may have been missed), until the returned
+   * function is called. Never throws; `onWake` is called synchronously from the notification
+   * and must not throw. Spurious calls are allowed.
+   */
+  watchMessages(p: { workspaceId: string; recipientId: string; onWake: () => void }): () => void;
 }

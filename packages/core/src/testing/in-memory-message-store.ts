@@ -2,8 +2,8 @@ import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CallerGuard } from "../access/caller-guard.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
-import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage } from "../messaging/message.ts";
-import type { AcceptSendResult, Clock, HandOffResult, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier } from "../ports.ts";
+import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
+import type { AcceptSendResult, Clock, HandOffResult, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier, InboxSnapshot, WatchedRecipient } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { afterCommit, type InMemoryTransaction } from "./in-memory-transaction.ts";
@@ -22,6 +22,18 @@ export interface PolicyGateLookup {
 /** How InMemoryMessageStore checks a caller guard (the account and its workspace). */
 export interface CallerLookup {
   loadPrincipalContext(p: { accountId: string }): Promise<{ account: AiAccount; workspace: Workspace } | null>;
+}
+
+/** Claimable at `now`: pending, or held with its lease run out; visible and not expired. */
+function isClaimableAt(m: MessageRecord, now: Date): boolean {
+  return (m.state === "pending" || m.state === "held") && m.visibleAt.getTime() <= now.getTime() && m.expiresAt.getTime() > now.getTime();
+}
+
+/** Its visibility was put off by time, not set by a write that made it claimable at once (and notified): a lease, a nack's delay, a send's deliver_after. */
+function isDeferred(m: MessageRecord): boolean {
+  if (m.state === "held") return true;
+  const setAt = m.lastNackedAt ?? m.acceptedAt;
+  return m.visibleAt.getTime() > setAt.getTime();
 }
 
 /**
@@ -238,6 +250,34 @@ export class InMemoryMessageStore implements MessageStore {
       [...byRecipient].map(async ([accountId, { pending, held, sentAs }]) => ({ accountId, friendlyName: (await this.deps.accounts?.findById({ workspaceId: p.workspaceId, accountId }))?.friendlyName ?? sentAs, pending, held })),
     );
     return { recipients: recipients.sort((a, b) => (a.friendlyName < b.friendlyName ? -1 : a.friendlyName > b.friendlyName ? 1 : 0)), deadLettered };
+  }
+
+  async inboxOf(p: { workspaceId: string; recipientId: string; countLimit: number }): Promise<InboxSnapshot> {
+    const now = this.deps.clock.now();
+    const claimable: Record<Priority, number> = { low: 0, normal: 0, high: 0, urgent: 0 };
+    let oldest: MessageRecord | null = null;
+    for (const m of this.tables.messages.values()) {
+      if (m.workspaceId !== p.workspaceId || m.recipientId !== p.recipientId || !isClaimableAt(m, now)) continue;
+      claimable[m.priority] = Math.min(p.countLimit, claimable[m.priority] + 1);
+      if (oldest === null || m.acceptedAt.getTime() < oldest.acceptedAt.getTime() || (m.acceptedAt.getTime() === oldest.acceptedAt.getTime() && m.id < oldest.id)) oldest = m;
+    }
+    return { claimable, oldest: oldest === null ? null : { ...oldest, payload: null }, now };
+  }
+
+  async becameClaimable(p: { recipients: readonly WatchedRecipient[]; after: Date; scanLimit: number }): Promise<{ due: WatchedRecipient[]; nextAt: Date | null; now: Date }> {
+    const now = this.deps.clock.now();
+    const due: WatchedRecipient[] = [];
+    let nextAt: Date | null = null;
+    for (const r of p.recipients.slice(0, 1_000)) {
+      const live = [...this.tables.messages.values()]
+        .filter((m) => m.workspaceId === r.workspaceId && m.recipientId === r.recipientId && (m.state === "pending" || m.state === "held") && m.expiresAt.getTime() > now.getTime())
+        .sort((a, b) => PRIORITY_RANK[b.priority] - PRIORITY_RANK[a.priority] || a.acceptedAt.getTime() - b.acceptedAt.getTime() || (a.id < b.id ? -1 : 1))
+        .slice(0, p.scanLimit)
+        .filter(isDeferred);
+      if (live.some((m) => m.visibleAt.getTime() > p.after.getTime() && m.visibleAt.getTime() <= now.getTime())) due.push(r);
+      for (const m of live) if (m.visibleAt.getTime() > now.getTime() && (nextAt === null || m.visibleAt.getTime() < nextAt.getTime())) nextAt = m.visibleAt;
+    }
+    return { due, nextAt, now };
   }
 
   async listDeadLettered(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {

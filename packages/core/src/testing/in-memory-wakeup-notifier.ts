@@ -7,6 +7,8 @@ import type { ManualClock } from "./manual-clock.ts";
  */
 export class InMemoryWakeupNotifier implements WakeupNotifier {
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Standing watches (`watchMessages`), apart from the parked long polls `waiting` counts. */
+  private readonly watchers = new Map<string, Set<() => void>>();
   private readonly clock: ManualClock | null;
 
   constructor(opts?: { clock?: ManualClock }) {
@@ -41,13 +43,30 @@ export class InMemoryWakeupNotifier implements WakeupNotifier {
   }
 
   async notifyMessages(p: { workspaceId: string; recipientId: string }): Promise<void> {
-    const set = this.waiters.get(`${p.workspaceId}/${p.recipientId}`);
-    if (!set) return;
-    for (const wake of [...set]) wake();
+    const key = `${p.workspaceId}/${p.recipientId}`;
+    for (const wake of [...(this.waiters.get(key) ?? []), ...(this.watchers.get(key) ?? [])]) wake();
+  }
+
+  watchMessages(p: { workspaceId: string; recipientId: string; onWake: () => void }): () => void {
+    const key = `${p.workspaceId}/${p.recipientId}`;
+    // A fresh function per watch, so the same onWake watched twice is two watches.
+    const wake = () => p.onWake();
+    let set = this.watchers.get(key);
+    if (!set) this.watchers.set(key, (set = new Set()));
+    set.add(wake);
+    return () => {
+      this.watchers.get(key)?.delete(wake);
+      if (this.watchers.get(key)?.size === 0) this.watchers.delete(key);
+    };
   }
 
   /** How many long polls are parked (lets tests wait for a waiter without sleeping). */
   waiting(p: { workspaceId: string; recipientId: string }): number {
     return this.waiters.get(`${p.workspaceId}/${p.recipientId}`)?.size ?? 0;
+  }
+
+  /** How many standing watches the recipient has (`watchMessages`). */
+  watching(p: { workspaceId: string; recipientId: string }): number {
+    return this.watchers.get(`${p.workspaceId}/${p.recipientId}`)?.size ?? 0;
   }
 }

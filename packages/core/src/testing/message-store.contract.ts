@@ -758,5 +758,81 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         expect(await list({ recipientName: "nobody" })).toEqual([]);
       });
     });
+
+    describe("inbox (inboxOf, becameClaimable)", () => {
+      it("inboxOf counts the recipient's claimable messages by priority up to the limit and shows the oldest, its payload unread", async () => {
+        const t = (await now()).getTime();
+        const at = (ms: number) => ({ acceptedAt: new Date(t + ms), visibleAt: new Date(t + ms) });
+        const oldest = await send({ priority: "normal", correlationId: "first", ...at(-5 * SECOND_MS) });
+        const urgent = await send({ priority: "urgent", ...at(-4 * SECOND_MS) });
+        await send({ priority: "normal", ...at(-3 * SECOND_MS) });
+        await send({ priority: "normal", ...at(-2 * SECOND_MS) });
+        await send({ priority: "low", ...at(-1 * SECOND_MS) });
+        await send({ priority: "high", acceptedAt: new Date(t), visibleAt: new Date(t + MINUTE_MS) });
+        await send({ priority: "high" }, w.sender, w.bystander);
+        const claimed = await claimOne({ vt: 10 * SECOND_MS });
+        expect(claimed.id).toBe(urgent.id);
+
+        const inbox = await h.stores.messages.inboxOf({ workspaceId: w.workspace.id, recipientId: w.recipient.id, countLimit: 2 });
+        expect(inbox.claimable).toEqual({ urgent: 0, high: 0, normal: 2, low: 1 });
+        expect(inbox.oldest).toMatchObject({ id: oldest.id, senderName: w.sender.friendlyName, recipientName: w.recipient.friendlyName, priority: "normal", correlationId: "first", deliveryCount: 0, payload: null });
+        expectNear(inbox.now, t);
+        expect((await h.stores.messages.inboxOf({ workspaceId: w.workspace.id, recipientId: w.recipient.id, countLimit: 10 })).claimable.normal).toBe(3);
+
+        await h.advance(11 * SECOND_MS);
+        expect((await h.stores.messages.inboxOf({ workspaceId: w.workspace.id, recipientId: w.recipient.id, countLimit: 10 })).claimable.urgent).toBe(1);
+        const other = await seedWorkspace(h.stores);
+        expect(await h.stores.messages.inboxOf({ workspaceId: other.workspace.id, recipientId: w.recipient.id, countLimit: 10 })).toMatchObject({ claimable: { urgent: 0, high: 0, normal: 0, low: 0 }, oldest: null });
+      });
+
+      it("becameClaimable names a watched recipient whose lease ran out or whose delivery delay ended, and the next such moment", async () => {
+        const watched = [
+          { workspaceId: w.workspace.id, recipientId: w.recipient.id },
+          { workspaceId: w.workspace.id, recipientId: w.bystander.id },
+        ];
+        const became = async (sinceMs: number, scanLimit = 100) => h.stores.messages.becameClaimable({ recipients: watched, after: new Date((await now()).getTime() - sinceMs), scanLimit });
+        await send();
+        // A send claimable at once notified; time passing makes nothing claimable.
+        expect(await became(SLACK_MS)).toMatchObject({ due: [], nextAt: null });
+        await claimOne({ vt: 10 * SECOND_MS });
+        const t = (await now()).getTime();
+        await send({ visibleAt: new Date(t + 30 * SECOND_MS) }, w.sender, w.bystander);
+        const before = await became(SLACK_MS);
+        expect(before.due).toEqual([]);
+        expectNear(before.nextAt, t + 10 * SECOND_MS);
+
+        await h.advance(11 * SECOND_MS);
+        const leaseRanOut = await became(SLACK_MS);
+        expect(leaseRanOut.due).toEqual([watched[0]]);
+        // 19 s ahead of now, whether time moved forward (a clock) or the rows moved back (PostgreSQL's harness).
+        expectNear(leaseRanOut.nextAt, (await now()).getTime() + 19 * SECOND_MS);
+        expect((await became(0)).due).toEqual([]);
+
+        await h.advance(20 * SECOND_MS);
+        expect((await became(SLACK_MS)).due).toEqual([watched[1]]);
+        // Only the watched recipients are looked at.
+        expect((await h.stores.messages.becameClaimable({ recipients: [watched[0] as (typeof watched)[number]], after: new Date((await now()).getTime() - 30 * SECOND_MS), scanLimit: 100 })).due).toEqual([watched[0]]);
+      });
+
+      it("becameClaimable counts a nack's redelivery delay when it ends, not a nack without delay, and looks at most scanLimit rows per recipient", async () => {
+        const watched = [{ workspaceId: w.workspace.id, recipientId: w.recipient.id }];
+        const became = async (scanLimit = 100) => h.stores.messages.becameClaimable({ recipients: watched, after: new Date((await now()).getTime() - SLACK_MS), scanLimit });
+        await send({ priority: "low" });
+        await send({ priority: "low" });
+        const { claimed } = await claim({ max: 2 });
+        const [first, second] = claimed as [MessageRecord, MessageRecord];
+        expect((await nack(first, first.leaseId as string, 0)).ok).toBe(true);
+        const t = (await now()).getTime();
+        expect((await nack(second, second.leaseId as string, MINUTE_MS)).ok).toBe(true);
+        const nacked = await became();
+        expect(nacked.due).toEqual([]);
+        expectNear(nacked.nextAt, t + MINUTE_MS);
+        // Three urgent messages ahead of the delayed one in claim order.
+        for (let i = 0; i < 3; i++) await send({ priority: "urgent" });
+        await h.advance(MINUTE_MS + SECOND_MS);
+        expect((await became(3)).due).toEqual([]);
+        expect((await became()).due).toEqual(watched);
+      });
+    });
   });
 }

@@ -51,5 +51,30 @@ export function describeWakeupNotifierContract(make: MessagingHarnessFactory): v
       const { notifier } = await make();
       await expect(notifier.notifyMessages({ workspaceId: fixtureId(), recipientId: fixtureId() })).resolves.toBeUndefined();
     });
+
+    it("a watch hears every notification of its recipient until it is stopped, and none after", async () => {
+      const { notifier } = await make();
+      const target = { workspaceId: fixtureId(), recipientId: fixtureId() };
+      let heard = 0;
+      const stop = notifier.watchMessages({ ...target, onWake: () => (heard += 1) });
+      const heardOnce = new Promise<void>((resolve) => {
+        const check = setInterval(() => {
+          if (heard > 0) resolve(clearInterval(check));
+        }, 5);
+      });
+      await notifyUntil(() => notifier.notifyMessages(target), heardOnce);
+      const before = heard;
+      await notifier.notifyMessages(target);
+      await expect.poll(() => heard, { timeout: 10_000 }).toBeGreaterThan(before);
+      stop();
+      const stopped = heard;
+      // A fresh watch proves the next notification was delivered; the stopped one heard nothing of it.
+      let fresh = 0;
+      const stopFresh = notifier.watchMessages({ ...target, onWake: () => (fresh += 1) });
+      await notifier.notifyMessages(target);
+      await expect.poll(() => fresh, { timeout: 10_000 }).toBeGreaterThan(0);
+      stopFresh();
+      expect(heard).toBe(stopped);
+    }, 15_000);
   });
 }

@@ -1,4 +1,4 @@
-import { PRIORITIES, PRIORITY_RANK, type MessageMatch, type WaitingCounts, type CallerGuard, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
+import { PRIORITIES, PRIORITY_RANK, type InboxSnapshot, type WatchedRecipient, type MessageMatch, type WaitingCounts, type CallerGuard, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
 
@@ -691,6 +691,85 @@ export async function messagesCountWaiting(sql: SqlClient, p: { workspaceId: str
   return {
     recipients: rows.filter((r) => r.recipient_id !== null).map((r) => ({ accountId: r.recipient_id, friendlyName: r.friendly_name, pending: r.pending, held: r.held })),
     deadLettered: rows[0]?.dead_lettered ?? 0,
+  };
+}
+
+/** Every column of a message but its payload (read as null): what an envelope needs. */
+function columnsWithoutPayload(sql: SqlClient) {
+  return sql`m.workspace_id, m.id, m.sender_id, m.sender_name, m.recipient_id, m.recipient_name, m.template, m.priority_rank, m.correlation_id,
+    null::jsonb as payload, m.state, m.accepted_at, m.expires_at, m.visible_at, m.delivery_count, m.lease_id, m.lease_claimed_at, m.lease_extensions,
+    m.last_extended_at, m.last_nacked_at, m.acknowledged_at, m.outcome_summary, m.dead_lettered_at`;
+}
+
+/**
+ * What the recipient could claim now, in ONE read (nothing locked): per priority rank, the
+ * claimable rows counted up to `countLimit` (a range of the claim index each, stopped by the
+ * limit), and the claimable row accepted first (the head of each rank's range in
+ * (accepted_at, id) order, then the earliest of the four), its payload not read.
+ */
+export async function messagesInboxOf(sql: SqlClient, p: { workspaceId: string; recipientId: string; countLimit: number }): Promise<InboxSnapshot> {
+  const claimable = (rank: postgres.PendingQuery<postgres.Row[]>) => sql`
+    m.workspace_id = ${p.workspaceId} and m.recipient_id = ${p.recipientId} and m.state in ('pending', 'held') and m.priority_rank = ${rank}
+    and m.visible_at <= now() and m.expires_at > now()`;
+  const rows = await sql<(MessageRow & { counts: Record<string, number> | null; now: Date })[]>`
+    with ranks as (select rank from unnest(${[3, 2, 1, 0]}::smallint[]) as r(rank)),
+    counts as (
+      select r.rank, (select count(*)::int from (select 1 from messages m where ${claimable(sql`r.rank`)} limit ${p.countLimit}) capped) as n from ranks r
+    ),
+    heads as (
+      select head.* from ranks r cross join lateral (
+        select ${columnsWithoutPayload(sql)} from messages m where ${claimable(sql`r.rank`)} order by m.accepted_at, m.id limit 1
+      ) head
+    ),
+    oldest as (select * from heads order by accepted_at, id limit 1)
+    select (select json_object_agg(rank, n) from counts) as counts, now() as now, oldest.*
+    from (select 1) as one left join oldest on true`;
+  const row = rows[0];
+  const counts = row?.counts ?? {};
+  const at = (rank: number) => counts[String(rank)] ?? 0;
+  return {
+    claimable: { urgent: at(PRIORITY_RANK.urgent), high: at(PRIORITY_RANK.high), normal: at(PRIORITY_RANK.normal), low: at(PRIORITY_RANK.low) },
+    oldest: row !== undefined && row.id != null ? toMessage(row) : null,
+    now: row?.now ?? new Date(),
+  };
+}
+
+/**
+ * Which watched recipients had a message become claimable by time passing in (after, now], and
+ * the earliest such moment still ahead: ONE read, nothing locked, any workspace (the background
+ * watch of the MCP inbox subscriptions, never a request path). Per recipient, at most
+ * `scanLimit` of its live rows are looked at, in claim-index order (a bounded index range
+ * scan; no index on visible_at is added to the hot table for this). "By time passing": a held
+ * row (its lease ran out) or a pending row whose visible_at lies after the write that set it
+ * (a nack's delay: after last_nacked_at; a send's deliver_after: after accepted_at). A release
+ * of a dead letter also counts (visible_at = now(), after its accepted_at): a spurious second
+ * notice beside its NOTIFY, which the callers allow.
+ */
+export async function messagesBecameClaimable(sql: SqlClient, p: { recipients: readonly WatchedRecipient[]; after: Date; scanLimit: number }): Promise<{ due: WatchedRecipient[]; nextAt: Date | null; now: Date }> {
+  const recipients = p.recipients.slice(0, 1_000);
+  const [row] = await sql<{ due: [string, string][]; next_at: Date | null; now: Date }[]>`
+    with watched as (
+      select w.workspace_id, w.recipient_id from unnest(${recipients.map((r) => r.workspaceId)}::text[], ${recipients.map((r) => r.recipientId)}::text[]) as w(workspace_id, recipient_id)
+    ),
+    deferred as (
+      select w.workspace_id, w.recipient_id, live.visible_at
+      from watched w cross join lateral (
+        select m.visible_at, m.state, m.last_nacked_at, m.accepted_at from messages m
+        where m.workspace_id = w.workspace_id and m.recipient_id = w.recipient_id and m.state in ('pending', 'held') and m.expires_at > now()
+        order by m.priority_rank desc nulls last, m.accepted_at, m.id
+        limit ${p.scanLimit}
+      ) live
+      where live.state = 'held' or live.visible_at > coalesce(live.last_nacked_at, live.accepted_at)
+    )
+    select
+      (select coalesce(json_agg(json_build_array(d.workspace_id, d.recipient_id)), '[]'::json)
+         from (select distinct workspace_id, recipient_id from deferred where visible_at > ${p.after} and visible_at <= now()) d) as due,
+      (select min(visible_at) from deferred where visible_at > now()) as next_at,
+      now() as now`;
+  return {
+    due: (row?.due ?? []).map(([workspaceId, recipientId]) => ({ workspaceId, recipientId })),
+    nextAt: row?.next_at ?? null,
+    now: row?.now ?? new Date(),
   };
 }
 
