@@ -58,6 +58,24 @@ afterAll(async () => {
 });
 
 describe("sessions: Mcp-Session-Id, owned by the credential that opened it", () => {
+  it("opens none when told stateless (a server of several workers): initialize answers without Mcp-Session-Id, tool calls still answer", async () => {
+    const statelessSessions = new McpSessions(world.deps, { stateless: true });
+    const app = await serveOnFreePort(createMcpApp(world.deps, { authenticator, sessions: statelessSessions }).fetch);
+    try {
+      const ws = await bootstrapScenarioWorkspace(world, "sessions-stateless", authenticator);
+      const init = await fetch(`${app.url}/mcp`, { method: "POST", headers: { ...HEADERS, authorization: ws.authorization }, body: JSON.stringify(INITIALIZE) });
+      expect(init.status).toBe(200);
+      expect(init.headers.get("mcp-session-id")).toBeNull();
+      await init.body?.cancel();
+      const call = await fetch(`${app.url}/mcp`, { method: "POST", headers: { ...HEADERS, authorization: ws.authorization }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_ai_accounts", arguments: {} } }) });
+      expect(call.status).toBe(200);
+      expect(((await call.json()) as { result: { isError?: boolean } }).result.isError).toBeUndefined();
+    } finally {
+      statelessSessions.close();
+      await app.close();
+    }
+  });
+
   it("initialize opens a session whose id is visible ASCII; a tool call in it answers as a stateless one does; DELETE ends it (then 404)", async () => {
     const ws = await bootstrapScenarioWorkspace(world, "sessions-basic", authenticator);
     const init = await post(ws.authorization, INITIALIZE);

@@ -110,13 +110,15 @@ export class McpSessions {
   private readonly ended = new Set<string>();
   private readonly sweeper: ReturnType<typeof setInterval>;
   private closed = false;
+  private readonly stateless: boolean;
   readonly inbox: InboxWatch;
 
   constructor(
     private readonly deps: CoreDeps,
-    options: { limits?: Partial<McpSessionLimits>; inbox?: InboxWatchOptions } = {},
+    options: { limits?: Partial<McpSessionLimits>; inbox?: InboxWatchOptions; /** True: every initialize is answered without a session (a server of several workers: a session's requests could reach another process). */ stateless?: boolean } = {},
   ) {
     this.limits = { ...DEFAULT_MCP_SESSION_LIMITS, ...options.limits };
+    this.stateless = options.stateless === true;
     this.inbox = new InboxWatch(deps, options.inbox);
     this.sweeper = setInterval(() => void this.sweep(), Math.min(this.limits.recheckMs, this.limits.idleMs, 60_000));
     this.sweeper.unref?.();
@@ -129,7 +131,7 @@ export class McpSessions {
 
   /** False once `close()` ran: `initialize` is then answered without a session. */
   get accepting(): boolean {
-    return !this.closed;
+    return !this.closed && !this.stateless;
   }
 
   /**

@@ -67,6 +67,8 @@ export function composeService(p: {
   previousLogKeys?: readonly string[];
   /** People's sign-in: settings (default: sign-up open, 30 min idle, 12 h absolute), request origin (trusted proxies, country header), password hasher (default argon2id). */
   people?: { settings?: PeopleSettings; origin?: OriginSettings; passwords?: PasswordHasher };
+  /** False: MCP initialize opens no session (no push); for a server of several workers. Default true. */
+  mcpSessions?: boolean;
 }): ComposedService {
   const { deps, authenticator, rateLimiter, webhookTransport } = createServiceDeps({ ...p, ...(p.webhooks?.transport === undefined ? {} : { webhookTransport: p.webhooks.transport }) });
   // Work after an answer (sign-ups, password resets; REST and the dashboard) is logged when it fails, never lost silently.
@@ -75,7 +77,9 @@ export function composeService(p: {
   const onRequestServed = (entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE);
   const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, afterAnswer, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   // This process's MCP sessions: ended when draining starts (their streams would hold the drain) and on close.
-  const sessions = new McpSessions(deps, { inbox: { onError: (error) => p.logger.warn({ err: error }, "mcp inbox watch: a timed look failed; the next one covers the gap") } });
+  // A server of several workers (AGENTQ_WORKERS) answers MCP statelessly: node:cluster hands each
+  // connection to any worker, so a session's later requests could reach a process without it.
+  const sessions = new McpSessions(deps, { stateless: p.mcpSessions === false, inbox: { onError: (error) => p.logger.warn({ err: error }, "mcp inbox watch: a timed look failed; the next one covers the gap") } });
   const mcp = createMcpApp(deps, {
     sessions,
     authenticator,

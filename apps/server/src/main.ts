@@ -4,15 +4,14 @@
 import { listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
 import { composeService } from "./compose.ts";
 
-/** Set to true by the production bundle (`pnpm build`, bundle.ts's esbuild `define`); undefined under tsx. */
-declare const AGENTQ_BUNDLED: boolean | undefined;
-
 runServiceProcess(
   (wired) => {
     const service = composeService({
       ...wired.depsOptions,
       logger: wired.logger,
       people: { settings: wired.env.people, origin: wired.origin },
+      // Several workers: MCP sessions (push) are off, a session's requests could reach another worker.
+      mcpSessions: wired.worker === null,
       ...(wired.env.commit === null ? {} : { commit: wired.env.commit }),
     });
     return {
@@ -27,6 +26,6 @@ runServiceProcess(
       },
     };
   },
-  // `pnpm start:prod` and the Docker image run one worker per core (AGENTQ_WORKERS); `pnpm start` one.
-  { describe: { serves: "all", background: true }, workers: typeof AGENTQ_BUNDLED !== "undefined" && AGENTQ_BUNDLED ? "cores" : 1 },
+  // One process unless AGENTQ_WORKERS asks for more (docs/decisions.md: MCP sessions under several workers).
+  { describe: { serves: "all", background: true }, workers: 1 },
 );

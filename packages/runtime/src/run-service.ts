@@ -50,6 +50,8 @@ export interface ServiceProcess {
   publicBaseUrl: string;
   /** Where requests come from (SVC_TRUSTED_PROXIES, SVC_COUNTRY_HEADER), for the HTTP apps. */
   origin: OriginSettings;
+  /** This process's worker index when the server runs several workers (AGENTQ_WORKERS), else null. */
+  worker: number | null;
   /** The core deps' options from all of the above: pass them to `createServiceDeps` (or `composeService`). */
   depsOptions: ServiceDepsOptions & { mailer: Mailer; oidc?: OidcProvider; sanctions?: SanctionsScreen };
 }
@@ -163,6 +165,7 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
     secrets,
     publicBaseUrl,
     origin,
+    worker,
     depsOptions: {
       sql: db.sql,
       secrets,
