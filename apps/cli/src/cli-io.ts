@@ -19,4 +19,6 @@ export interface CliIo {
   stdin?: Readable;
   /** Standard output as a stream, written by `mcp stdio` (default: process.stdout). */
   stdoutStream?: Writable;
+  /** The folder relative file arguments are read from (default: process.cwd()); `pnpm audit:verify` passes the caller's. */
+  cwd?: string;
 }

@@ -19,6 +19,16 @@ export const EXIT = {
   retryable: 6,
   /** The service could not be reached, or did not answer like agentq. */
   network: 7,
+  /** `receipt verify`: the file is not a receipt, consistency bundle, checkpoint or chain export, or a checkpoint in it is malformed. */
+  verifyMalformed: 10,
+  /** `receipt verify`: no trusted key signed a checkpoint, or its signature is bad. */
+  verifySignature: 11,
+  /** `receipt verify`: a checkpoint of another log (another workspace or server, or not `--origin`). */
+  verifyOrigin: 12,
+  /** `receipt verify`: a record or chain row that does not match (another message or position; an export's changed, removed or reordered row). */
+  verifyRow: 13,
+  /** `receipt verify`: an inclusion or consistency proof that does not lead to the checkpoint's root. */
+  verifyProof: 14,
 } as const;
 
 /** An exit code of `agentq`. */

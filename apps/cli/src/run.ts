@@ -11,6 +11,9 @@ import { readPayloadArgument } from "./payload-input.ts";
 import { callOperation } from "./service-client.ts";
 import { registerSessionStateCommands } from "./session-state-commands.ts";
 import { registerLearningCommands } from "./learning-commands.ts";
+import { registerWorkflowCommands } from "./workflow-commands.ts";
+
+import { registerReceiptCommands } from "./receipt-commands.ts";
 import type { OperationRequest, ServiceConfig } from "./service-client.ts";
 
 /** The base URL when neither --base-url nor SVC_BASE_URL is given: a server started with the defaults (DESIGN §2). */
@@ -155,8 +158,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
       await print({ operation: "get_message", input: { message_id: messageId } }, renderMessage);
     });
 
+  registerWorkflowCommands(program, print);
   registerSessionStateCommands(program, io, print);
   registerLearningCommands(program, io, print, (req) => callOperation(config(), req), json);
+
+  registerReceiptCommands(program, io, json, (code) => {
+    exitCode = code;
+  });
 
   const mcp = program.command("mcp").description("MCP transports");
   mcp

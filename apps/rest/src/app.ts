@@ -1,4 +1,4 @@
-import { createAuthenticator, OPERATIONS, ulidSource } from "@agentq/core";
+import { auditLogKeyDocument, createAuthenticator, OPERATIONS, ulidSource } from "@agentq/core";
 import type { Authenticator, CoreDeps, IdSource, Operation } from "@agentq/core";
 import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
@@ -53,11 +53,22 @@ export interface RestAppOptions {
 
 const VERSION_PATH = "/v1/version";
 const OPENAPI_PATH = "/v1/openapi.json";
+/** The audit log's verifier key document (DESIGN §2c Receipts): a public protocol document, outside /v1 like the other /.well-known documents. */
+export const LOG_KEY_PATH = "/.well-known/agentq-log-key";
 
 /** The REST routes that are not catalogue operations (version, OpenAPI, people, OIDC, closing, counter-notice), as OpenAPI describes them. */
 export const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
   { method: "GET", path: VERSION_PATH, operationId: "get_version", summary: "Build and version information.", response: VERSION_INFO_SCHEMA },
   { method: "GET", path: OPENAPI_PATH, operationId: "get_openapi", summary: "This OpenAPI document.", response: { type: "object" } },
+  {
+    method: "GET",
+    path: LOG_KEY_PATH,
+    operationId: "get_audit_log_key",
+    summary: "The audit log's verifier keys (public, text/plain): one note verifier key `<name>+<key hash>+<base64 key>` per line, the current key first, then earlier keys still listed for verification (docs/receipts.md).",
+    response: { type: "string" },
+    responseMediaType: "text/plain",
+    errors: [503],
+  },
   ...AUTH_ROUTE_DESCRIPTIONS,
   ...PEOPLE_ROUTE_DESCRIPTIONS,
   ...OIDC_ROUTE_DESCRIPTIONS,
@@ -101,6 +112,14 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   app.get(OPENAPI_PATH, (c) => {
     openApiText ??= JSON.stringify(buildOpenApiDocument(operations, PLAIN_ROUTES, { title: "agentq REST API", version: version.version }));
     return c.body(openApiText, 200, { "Content-Type": "application/json; charset=utf-8" });
+  });
+
+  // Public and the same for every caller: caches may keep it for a few minutes (a rotation lists the old key on).
+  let logKeys: string | undefined;
+  routes.add("GET", LOG_KEY_PATH);
+  app.get(LOG_KEY_PATH, (c) => {
+    logKeys ??= auditLogKeyDocument(deps);
+    return c.body(logKeys, 200, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" });
   });
 
   const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);

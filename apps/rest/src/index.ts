@@ -1,4 +1,4 @@
-export { createRestApp } from "./app.ts";
+export { createRestApp, LOG_KEY_PATH } from "./app.ts";
 export type { RestAppOptions } from "./app.ts";
 export type { RestEnv } from "./rest-env.ts";
 export type { ServedRequest } from "@agentq/http";

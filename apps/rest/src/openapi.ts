@@ -12,6 +12,8 @@ export interface PlainRouteDescription {
   summary: string;
   /** Schema of the success response body; null for a response without one (204). */
   response: JsonSchema | null;
+  /** The success body's media type (default `application/json`). */
+  responseMediaType?: "application/json" | "text/plain";
   /** Status of a success (default 200). */
   status?: number;
   /** Schema of the JSON request body, when the route takes one. */
@@ -67,7 +69,10 @@ export function buildOpenApiDocument(operations: readonly Operation[], plainRout
       security: route.security === "session" ? [{ sessionCookie: [] }] : [],
       ...(route.parameters === undefined ? {} : { parameters: route.parameters }),
       ...(route.requestBody === undefined ? {} : { requestBody: { required: true, content: { "application/json": { schema: toJsonSchema(route.requestBody) } } } }),
-      responses: { [status]: route.response === null ? { description: "Success (no body)." } : jsonResponse("Success.", route.response), ...errorResponses(route.errors ?? [400, 404, 503]) },
+      responses: {
+        [status]: route.response === null ? { description: "Success (no body)." } : { description: "Success.", content: { [route.responseMediaType ?? "application/json"]: { schema: route.response } } },
+        ...errorResponses(route.errors ?? [400, 404, 503]),
+      },
     });
   }
   for (const op of operations) add(op.http.method, op.http.path, describeOperation(op));
@@ -139,12 +144,19 @@ function describeOperation(op: Operation): Record<string, unknown> {
   if (pathNames.includes("message_id")) errorStatuses.push(451);
   if (hasBody) errorStatuses.push(413, 415);
   if (op.mutates) errorStatuses.push(409);
-  entry.responses = { [String(op.successStatus)]: jsonResponse("Success.", toJsonSchema(op.output)), ...errorResponses(errorStatuses) };
+  const success = op.http.textBody === undefined ? jsonResponse("Success.", toJsonSchema(op.output)) : textResponse(op.http.textBody, toJsonSchema(op.output));
+  entry.responses = { [String(op.successStatus)]: success, ...errorResponses(errorStatuses) };
   return entry;
 }
 
 function jsonResponse(description: string, schema: JsonSchema): Record<string, unknown> {
   return { description, content: { "application/json": { schema } } };
+}
+
+/** The success response of an operation answering one string property of its output as text/plain (`http.textBody`). */
+function textResponse(field: string, output: JsonSchema): Record<string, unknown> {
+  const property = ((output.properties ?? {}) as Record<string, JsonSchema>)[field] ?? { type: "string" };
+  return { description: "Success.", content: { "text/plain": { schema: { ...property, type: "string" } } } };
 }
 
 function errorResponses(statuses: readonly number[]): Record<string, unknown> {

@@ -8,7 +8,7 @@ import { runServerCommand, serverEnv, spawnServer, type SpawnedServer } from "./
 
 // `pnpm audit:export` and `pnpm audit:verify` as the processes users run, against the real
 // server process: export a sealed chain to a file, verify it (exit 0), change one line, and
-// verify again (exit 1, naming the line).
+// verify again (exit 13, a row that does not match, naming the line).
 describe("the audit commands against a running server", () => {
   let db: ScratchDatabase;
   let env: NodeJS.ProcessEnv;
@@ -78,7 +78,8 @@ describe("the audit commands against a running server", () => {
     expect(changed[index]).not.toBe(lines[index]);
     writeFileSync(file, `${changed.join("\n")}\n`);
     const tampered = await runServerCommand("src/audit-verify.ts", [file], commandEnv);
-    expect(tampered.code).toBe(1);
+    // Exit 13: a row that does not match its chain hash (the class of `agentq receipt verify`).
+    expect(tampered.code).toBe(13);
     expect(JSON.parse(tampered.stdout)).toMatchObject({ verified: false, line: index + 1, reason: "changed" });
     expect(tampered.stderr).toContain(`line ${index + 1}`);
   });

@@ -40,6 +40,8 @@ export async function bundleServer(serverDir: string, outDir: string): Promise<s
     target: "node20",
     outfile,
     logLevel: "warning",
+    // main.ts's default worker count: one per core for the bundle (`pnpm start:prod`), one under tsx.
+    define: { AGENTQ_BUNDLED: "true" },
     banner: { js: "import { createRequire as __agentqCreateRequire } from 'node:module'; const require = __agentqCreateRequire(import.meta.url);" },
     plugins: [
       {

@@ -5,14 +5,14 @@ import { PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq
 import { createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
 import { listenForOutboxDeliveries, type PgDeps } from "@agentq/postgres";
-import { afterAnswerWorkLoggedTo, createRestApp, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
+import { afterAnswerWorkLoggedTo, createRestApp, LOG_KEY_PATH, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
 import { ACCESS_LOG_MESSAGE, createServiceDeps, type Logger } from "@agentq/runtime";
 import type postgres from "postgres";
 
 /** The assembled service: one fetch handler for REST, MCP, the metadata documents and the dashboard. */
 export interface ComposedService {
   deps: PgDeps;
-  /** Routes /v1 to the REST app, /oauth/authorize to the dashboard (the consent page), the other /oauth/* and the authorization server metadata to the OAuth app, /mcp and the other /.well-known/* to the MCP app, everything else to the dashboard. */
+  /** Routes /v1 and the audit log's key document to the REST app, /oauth/authorize to the dashboard (the consent page), the other /oauth/* and the authorization server metadata to the OAuth app, /mcp and the other /.well-known/* to the MCP app, everything else to the dashboard. */
   fetch(request: Request, env?: unknown): Response | Promise<Response>;
   /** Starts the background maintenance (sealer, sweeps) and the webhook outbox dispatcher; returns its stopper. */
   startBackground(): { stop(): Promise<void> };
@@ -89,7 +89,7 @@ export function composeService(p: {
     deps,
     fetch(request, env) {
       const path = new URL(request.url).pathname;
-      if (path === "/v1" || path.startsWith("/v1/")) return rest.fetch(request, env);
+      if (path === "/v1" || path.startsWith("/v1/") || path === LOG_KEY_PATH) return rest.fetch(request, env);
       // The authorization endpoint is a page a person answers (sign-in, consent): the dashboard serves it.
       if (path === "/oauth/authorize") return dashboard.fetch(request, env);
       if (path === "/oauth" || path.startsWith("/oauth/") || path === "/.well-known/oauth-authorization-server") return oauth.fetch(request, env);

@@ -4,6 +4,9 @@
 import { listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
 import { composeService } from "./compose.ts";
 
+/** Set to true by the production bundle (`pnpm build`, bundle.ts's esbuild `define`); undefined under tsx. */
+declare const AGENTQ_BUNDLED: boolean | undefined;
+
 runServiceProcess(
   (wired) => {
     const service = composeService({
@@ -14,7 +17,8 @@ runServiceProcess(
     });
     return {
       fetch: (request, env) => service.fetch(request, env),
-      tasks: [() => service.startBackground(), () => listenForPlanChanges(wired.sql, service.deps, wired.logger)],
+      tasks: [() => listenForPlanChanges(wired.sql, service.deps, wired.logger)],
+      background: [() => service.startBackground()],
       // Work that followed an answer (a password reset's mail) finishes before the pool closes.
       close: async () => {
         await service.afterAnswer.settled();
@@ -22,5 +26,6 @@ runServiceProcess(
       },
     };
   },
-  { describe: { serves: "all", background: true } },
+  // `pnpm start:prod` and the Docker image run one worker per core (AGENTQ_WORKERS); `pnpm start` one.
+  { describe: { serves: "all", background: true }, workers: typeof AGENTQ_BUNDLED !== "undefined" && AGENTQ_BUNDLED ? "cores" : 1 },
 );

@@ -9,7 +9,7 @@ export type {
   CredentialStore, PersonStore, PersonMfa, SecretSealer, PersonSessionStore, ThrottleWindowCount,
   SignInThrottleStore, PasswordHasher, PersonTokenStore, PendingSignUpStore, LinkedIdentityStore,
   WorkspacePeopleStore, WorkspaceLifecycleStore, OidcProvider, OAuthStore, LeaseWriteResult,
-  AcceptSendResult, MessageMatch, WaitingCounts, MessageStore, AuditSealSession, StoredCheckpoint,
+  AcceptSendResult, HandOffResult, MessageMatch, WaitingCounts, MessageStore, AuditSealSession, StoredCheckpoint,
   AuditTree, AuditChainLink, AuditLog, IdempotencyStore, WebhookStore, WebhookOutbox,
   WebhookFailureReason, WebhookTransport, Mailer, PolicyStore, PlanStore, RateLimiter,
   AnonymousLimitStore, ScreenedParty, ScreeningResult, SanctionsScreen, ProjectStore,
@@ -79,11 +79,13 @@ export { signNote, openNote, ed25519NoteSigner, ed25519VerifierKey, parseVerifie
 export type { NoteSigner, NoteVerifier, NoteSignature, OpenedNote } from "./audit/transparency-log/signed-note.ts";
 export { formatCheckpoint, parseCheckpoint, logKeyName, logOrigin } from "./audit/transparency-log/checkpoint.ts";
 export type { Checkpoint } from "./audit/transparency-log/checkpoint.ts";
-export { auditLogKeys, parseVerifierKeyList } from "./audit/transparency-log/log-key.ts";
+export { auditLogKeys, auditLogKeyDocument, parseVerifierKeyList } from "./audit/transparency-log/log-key.ts";
 export type { AuditLogKeys } from "./audit/transparency-log/log-key.ts";
 export { encodeProofHashes, decodeProofHashes } from "./audit/transparency-log/proof-views.ts";
 export type { InclusionProofView, ConsistencyProofView, MessageReceiptView, ConsistencyBundleView } from "./audit/transparency-log/proof-views.ts";
-export { verifyMessageReceipt, verifyConsistencyBundle } from "./audit/transparency-log/verify-receipt.ts";
+export { verifyMessageReceipt, verifyConsistencyBundle, verifyCheckpointNote } from "./audit/transparency-log/verify-receipt.ts";
+export { verifyOfflineFile } from "./audit/transparency-log/verify-offline-file.ts";
+export type { OfflineFileKind, OfflineFailure, OfflineVerification, TrustedKeySource } from "./audit/transparency-log/verify-offline-file.ts";
 export type { ReceiptFault, ReceiptVerification } from "./audit/transparency-log/verify-receipt.ts";
 export { latestAuditCheckpoint, proveAuditInclusion, proveAuditConsistency, messageReceipt } from "./audit/transparency-log/audit-proofs.ts";
 export { verifyAuditChain } from "./audit/verify-audit-chain.ts";

@@ -78,6 +78,12 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
     query?: readonly string[];
     /** `input` properties taken from request headers: input name -> header name (e.g. `notice_token` -> `Notice-Token`). */
     headers?: Readonly<Record<string, string>>;
+    /**
+     * The name of a string property of the output that REST answers alone, as `text/plain;
+     * charset=utf-8`, instead of the JSON body (a document with a text format of its own, such as
+     * a signed checkpoint note). MCP and in-process callers still get the whole output object.
+     */
+    textBody?: string;
   };
   auth: OperationAuth;
   /**

@@ -39,7 +39,7 @@ export type { PersonStore, PersonMfa, SecretSealer, PersonSessionStore, Throttle
 export type { OAuthStore } from "./ports/oauth.ts";
 
 // Messages
-export type { LeaseWriteResult, AcceptSendResult, MessageMatch, WaitingCounts, MessageStore } from "./ports/messaging.ts";
+export type { LeaseWriteResult, AcceptSendResult, HandOffResult, MessageMatch, WaitingCounts, MessageStore } from "./ports/messaging.ts";
 
 // The audit log, its chain and the transparency log
 export type { AuditSealSession, StoredCheckpoint, AuditTree, AuditChainLink, AuditLog } from "./ports/audit.ts";

@@ -1,9 +1,9 @@
-import type { AcceptSendResult, CallerGuard, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, MessageMatch, NewAuditEntry, NewMessage, WaitingCounts } from "@agentq/core";
+import type { AcceptSendResult, CallerGuard, HandOffResult, IdempotencyRecord, LeaseWriteResult, MessageRecord, MessageState, MessageStore, MessageMatch, NewAuditEntry, NewMessage, WaitingCounts } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import type { SendBatcher } from "./pg-send-batcher.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
-  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered,
+  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesHandOffIfHeld, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered,
   messagesListForParticipant, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease, messagesWithhold, messagesRestoreWithheld,
 } from "./queries/messages.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -82,6 +82,15 @@ export class PgMessageStore implements MessageStore {
 
   extendIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; visibilityTimeoutMs: number; minIntervalMs: number; maxExtensions: number; cumulativeCapMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult> {
     return withPgErrors(async () => this.result(await messagesExtendIfHeld(this.sql, p), p));
+  }
+
+  handOffIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; to: { accountId: string; friendlyName: string }; audit: NewAuditEntry }): Promise<HandOffResult> {
+    return withPgErrors(async () => {
+      const outcome = await messagesHandOffIfHeld(this.sql, p);
+      if (outcome !== null) return outcome;
+      const { snapshot, now } = await messagesLeaseSnapshot(this.sql, p);
+      return { kind: "refused", snapshot, now };
+    });
   }
 
   /** A written row, or the snapshot read that explains why the guard matched nothing. */

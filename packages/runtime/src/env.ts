@@ -44,6 +44,8 @@ export interface ServerEnv {
    * e.g. for benchmarks; the anonymous routes' per-address limits stay on, in PostgreSQL).
    */
   rateLimiter: "memory" | "postgres" | "off";
+  /** True when SVC_RATE_LIMITER was set (several workers default to `postgres` otherwise). */
+  rateLimiterSet: boolean;
   /** SVC_SANCTIONS_LIST: a JSON or CSV sanctions list read at start-up; null screens nobody out. */
   sanctionsListPath: string | null;
   /**
@@ -120,6 +122,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     logLevel: env.LOG_LEVEL?.trim() || "info",
     commit: env.AGENTQ_COMMIT?.trim() || null,
     rateLimiter: readRateLimiter(env.SVC_RATE_LIMITER),
+    rateLimiterSet: (env.SVC_RATE_LIMITER?.trim() ?? "") !== "",
     sanctionsListPath: env.SVC_SANCTIONS_LIST?.trim() || null,
     previousLogKeys: readPreviousLogKeys(env.SVC_LOG_PREVIOUS_KEYS),
     smtpUrl: readSmtpUrl(env.SMTP_URL),

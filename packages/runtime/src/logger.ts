@@ -8,7 +8,8 @@ import { pino, type DestinationStream, type Logger } from "pino";
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
-    base: { service: "agentq" },
+    // pid: several workers of one server (AGENTQ_WORKERS) write to the same output.
+    base: { service: "agentq", pid: process.pid },
     redact: { paths: ["token", "*.token", "authorization", "*.authorization", "headers.authorization", "payload", "*.payload", "password", "*.password"], censor: "[redacted]" },
   };
   return destination === undefined ? pino(options) : pino(options, destination);

@@ -10,6 +10,7 @@ import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
 import { loadSanctionsScreen } from "./sanctions-file.ts";
 import { loadSecrets } from "./secrets.ts";
 import type { ServiceDepsOptions } from "./service-deps.ts";
+import { isBackgroundWorker, readWorkerCount, shouldSupervise, superviseWorkers, workerIndex } from "./workers.ts";
 
 const DRAIN_TIMEOUT_MS = 25_000;
 
@@ -62,6 +63,11 @@ export interface ServedService {
    * serves; each gives its stopper, awaited in the same order when draining.
    */
   tasks?: ReadonlyArray<() => Stoppable | Promise<Stoppable>>;
+  /**
+   * The background work (audit sealer, sweeps, webhook dispatcher): started after `tasks` in one
+   * process only, worker 0 when the server runs several workers (AGENTQ_WORKERS).
+   */
+  background?: ReadonlyArray<() => Stoppable | Promise<Stoppable>>;
   /** Lets go of what the composition opened (its deps); awaited after the tasks stopped, before the pool ends. */
   close?(): Promise<void>;
 }
@@ -75,6 +81,12 @@ export interface RunServiceOptions {
    * before the app sees it: a process serving one interface says so for the others' paths.
    */
   only?: { matches(path: string): boolean; refusal: string };
+  /**
+   * How many HTTP workers serve when AGENTQ_WORKERS is unset (default 1): `cores` for the
+   * production bundle. With more than one, this process becomes the primary of that many
+   * node:cluster workers on one port (packages/runtime/src/workers.ts).
+   */
+  workers?: number | "cores";
 }
 
 /**
@@ -88,6 +100,7 @@ export interface RunServiceOptions {
 export async function runService(compose: (process: ServiceProcess) => ServedService, options: RunServiceOptions): Promise<void> {
   const env = readEnv();
   const logger = createLogger(env.logLevel);
+  const worker = workerIndex();
   // A query whose connection is cut (database restart, pg_terminate_backend, network) may reject
   // where no request awaits it any more (postgres.js internals); that must not take the whole
   // server down. Any other unhandled rejection is a bug: log it and exit, as Node would.
@@ -148,7 +161,8 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
       sql: db.sql,
       secrets,
       publicBaseUrl,
-      rateLimiter: env.rateLimiter,
+      // Several workers share their limits through PostgreSQL unless the operator chose otherwise.
+      rateLimiter: worker !== null && !env.rateLimiterSet ? "postgres" : env.rateLimiter,
       previousLogKeys: env.previousLogKeys,
       mailer: mail.mailer,
       noticeAgent: env.noticeAgent,
@@ -160,9 +174,11 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
   holder.service = service;
   const started: Stoppable[] = [];
   for (const start of service.tasks ?? []) started.push(await start());
+  const background = isBackgroundWorker();
+  if (background) for (const start of service.background ?? []) started.push(await start());
   // The timeouts are read back from the listening server, so the log says what it really does.
   logger.info(
-    { host: listener.address.address, port: listener.address.port, base_url: publicBaseUrl, ...options.describe, keep_alive_timeout_ms: server.keepAliveTimeout, headers_timeout_ms: server.headersTimeout },
+    { host: listener.address.address, port: listener.address.port, base_url: publicBaseUrl, ...options.describe, ...(worker === null ? {} : { worker, background }), keep_alive_timeout_ms: server.keepAliveTimeout, headers_timeout_ms: server.headersTimeout },
     "agentq listening",
   );
 
@@ -189,10 +205,23 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
 
 /** Runs `runService` as a process's entry point: a start-up failure prints its reason and exits 1. */
 export function runServiceProcess(compose: (process: ServiceProcess) => ServedService, options: RunServiceOptions): void {
-  runService(compose, options).catch((error: unknown) => {
+  const fail = (error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
-  });
+  };
+  try {
+    const env = readEnv();
+    const count = readWorkerCount(process.env, options.workers ?? 1);
+    // The embedded PostgreSQL belongs to one process: without DATABASE_URL one worker serves.
+    if (shouldSupervise(count) && env.databaseUrl !== null) {
+      superviseWorkers(count, createLogger(env.logLevel));
+      return;
+    }
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  runService(compose, options).catch(fail);
 }
 
 /**

@@ -10,8 +10,9 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   const v = (id: string) => m.get(id) ?? Number.NaN;
   const has = (id: string) => m.has(id) && Number.isFinite(m.get(id));
   const out: Figure[] = [];
-  const add = (f: Figure) => {
-    if (has(f.id)) out.push(f);
+  /** Adds `f` when its measurement (`source`, by default its own id) was taken. */
+  const add = (f: Figure, source: string = f.id) => {
+    if (has(source)) out.push(f);
   };
   const cmp = (id: string, ref: string) => ({ ref, ratio: ratio(v(id), v(ref)) });
   const atLeast = (r: number, k: number) => (Number.isFinite(r) ? r >= k : null);
@@ -22,6 +23,8 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
     add({ id: `L1.send.p50@${n}`, label: `limit: send rows p50, ${n} in flight`, value: v(`L1.send.p50@${n}`), unit: "ms" });
   }
   add({ id: "L1.pgbench@32", label: "limit: pgbench, send rows, 32 clients", value: v("L1.pgbench@32"), unit: "/s", limit: cmp("L1.pgbench@32", "L1.send@32") });
+  // The limit is given twice: the harness's own (L1, postgres.js) and pgbench's (prepared, C).
+  add({ id: "S1.send@32/pgbench", label: "send, 32 in flight, to pgbench's limit", value: v("S1.send@32"), unit: "/s", limit: cmp("S1.send@32", "L1.pgbench@32") }, "S1.send@32");
   add({ id: "L1.drain", label: "limit: drain, claim 100 + ack batch (raw SQL, 4 workers)", value: v("L1.drain"), unit: "/s", peer: cmp("L1.drain", "pgboss.fetch100+completeIds") });
 
   for (const n of [1, 8, 32]) {
@@ -66,6 +69,14 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   add({ id: "C1.tools.administrative_all", label: "MCP tools listed, administrative credential with every scope, every toolset", value: v("C1.tools.administrative_all"), unit: "tools" });
   add({ id: "C1.largest_tool", label: "MCP largest single tool definition shown to any of them", value: v("C1.largest_tool"), unit: "B", goal: bytesGoal("C1.largest_tool", 4 * KB) });
 
+  // N2: the same scenarios against a server with AGENTQ_WORKERS=2 (issue 33), beside N = 1.
+  for (const n of [1, 8, 32]) add({ id: `N2.S1.send@${n}`, label: `send, ${n} in flight, 2 workers`, value: v(`N2.S1.send@${n}`), unit: "/s", limit: cmp(`N2.S1.send@${n}`, `S1.send@${n}`), peer: cmp(`N2.S1.send@${n}`, "pgboss.send@16") });
+  const n2s1 = ratio(v("N2.S1.send@32"), v("pgboss.send@16"));
+  add({ id: "N2.S1.send@32/limit", label: "send, 32 in flight, 2 workers, to the limit", value: v("N2.S1.send@32"), unit: "/s", limit: cmp("N2.S1.send@32", "L1.send@32"), peer: { ref: "pgboss.send@16", ratio: n2s1 }, goal: { text: ">= 1.5 x pgboss.send@16", met: atLeast(n2s1, 1.5) } }, "N2.S1.send@32");
+  const n2s2 = ratio(v("N2.S2.drain"), v("pgboss.fetch100+complete1"));
+  add({ id: "N2.S2.drain", label: "drain, get-pending 100 + ack each, 2 workers", value: v("N2.S2.drain"), unit: "/s", limit: cmp("N2.S2.drain", "S2.drain"), peer: { ref: "pgboss.fetch100+complete1", ratio: n2s2 }, goal: { text: ">= 1.5 x pgboss.fetch100+complete1", met: atLeast(n2s2, 1.5) } });
+  const n2s4 = ratio(v("N2.S4.mcp@8"), v("N2.S1.send@8"));
+  add({ id: "N2.S4.mcp@8", label: "MCP send tool, 8 in flight, 2 workers", value: v("N2.S4.mcp@8"), unit: "/s", limit: { ref: "N2.S1.send@8", ratio: n2s4 }, peer: cmp("N2.S4.mcp@8", "S4.mcp@8"), goal: { text: ">= 0.7 x N2.S1.send@8", met: atLeast(n2s4, 0.7) } });
   add({ id: "S7.one@32", label: "send, 32 in flight, all to one workspace (of 100)", value: v("S7.one@32"), unit: "/s", limit: cmp("S7.one@32", "S1.send@32") });
   add({ id: "S7.mix@32", label: "send, 32 in flight, spread over 100 workspaces", value: v("S7.mix@32"), unit: "/s", limit: cmp("S7.mix@32", "S7.one@32") });
   add({ id: "S7.mix.p50@32", label: "send p50, 32 in flight, spread over 100 workspaces", value: v("S7.mix.p50@32"), unit: "ms", limit: cmp("S7.mix.p50@32", "S7.one.p50@32") });

@@ -11,8 +11,8 @@ const LEASE_MS = 10_000;
 
 /** A clean run: `n` messages, each sent once, claimed once by c1 and acked inside its lease. */
 function cleanRun(n = 3): { history: RunHistory; state: FinalState } {
-  const history: RunHistory = { sends: [], deliveries: [], settles: [], faults: [], polls: { ok: n } };
-  const state: FinalState = { messages: [], claims: [], sentAudit: [], ackAudit: [], nackAudit: [], chain: [], unsealed: 0 };
+  const history: RunHistory = { sends: [], deliveries: [], settles: [], handOffs: [], faults: [], polls: { ok: n } };
+  const state: FinalState = { messages: [], claims: [], sentAudit: [], ackAudit: [], nackAudit: [], handOffAudit: [], chain: [], unsealed: 0 };
   for (let i = 0; i < n; i++) {
     const id = `m${i}`;
     const key = `k${i}`;
@@ -22,8 +22,8 @@ function cleanRun(n = 3): { history: RunHistory; state: FinalState } {
     history.sends.push({ producer: "p1", key, outcome: "ok", messageId: id, messageIds: [id], attempts: 1, code: null, startedAt: sentAt, endedAt: sentAt + 5 });
     history.deliveries.push({ consumer: "c1", messageId: id, leaseId: `L${i}`, leaseExpiresAt: claimedAt + LEASE_MS, deliveryCount: 1, correlationId: key, receivedAt: claimedAt });
     history.settles.push({ consumer: "c1", kind: "ack", messageId: id, leaseId: `L${i}`, outcome: "ok", code: null, redeliverAfterMs: null, serverAt: ackedAt, afterSleepingPastLease: false, sentAt: ackedAt, answeredAt: ackedAt });
-    state.messages.push({ id, correlationId: key, state: "acknowledged", deliveryCount: 1, acknowledgedAt: ackedAt });
-    state.claims.push({ messageId: id, leaseId: `L${i}`, claimedAt, leaseExpiresAt: claimedAt + LEASE_MS, accountId: "r1" });
+    state.messages.push({ id, correlationId: key, state: "acknowledged", deliveryCount: 1, acknowledgedAt: ackedAt, recipientId: "r1", sentToId: "r1" });
+    state.claims.push({ messageId: id, leaseId: `L${i}`, claimedAt, leaseExpiresAt: claimedAt + LEASE_MS, accountId: "r1", deliveryCount: 1 });
     state.sentAudit.push(id);
     state.ackAudit.push({ messageId: id, leaseId: `L${i}` });
   }
@@ -115,8 +115,8 @@ describe("checkRun", () => {
 
   it("reports an unexpected delivery: a message no producer sent", () => {
     const { history, state } = cleanRun(2);
-    state.messages.push({ id: "ghost", correlationId: "nobody", state: "acknowledged", deliveryCount: 1, acknowledgedAt: T0 + 60_100 });
-    state.claims.push({ messageId: "ghost", leaseId: "LG", claimedAt: T0 + 60_000, leaseExpiresAt: T0 + 70_000, accountId: "r1" });
+    state.messages.push({ id: "ghost", correlationId: "nobody", state: "acknowledged", deliveryCount: 1, acknowledgedAt: T0 + 60_100, recipientId: "r1", sentToId: "r1" });
+    state.claims.push({ messageId: "ghost", leaseId: "LG", claimedAt: T0 + 60_000, leaseExpiresAt: T0 + 70_000, accountId: "r1", deliveryCount: 2 });
     state.sentAudit.push("ghost");
     state.ackAudit.push({ messageId: "ghost", leaseId: "LG" });
     state.chain = sealedChain(state);
@@ -126,8 +126,8 @@ describe("checkRun", () => {
 
   it("reports a double enqueue: one Idempotency-Key, two stored messages", () => {
     const { history, state } = cleanRun(2);
-    state.messages.push({ id: "m0bis", correlationId: "k0", state: "acknowledged", deliveryCount: 1, acknowledgedAt: T0 + 90_100 });
-    state.claims.push({ messageId: "m0bis", leaseId: "Lbis", claimedAt: T0 + 90_000, leaseExpiresAt: T0 + 100_000, accountId: "r1" });
+    state.messages.push({ id: "m0bis", correlationId: "k0", state: "acknowledged", deliveryCount: 1, acknowledgedAt: T0 + 90_100, recipientId: "r1", sentToId: "r1" });
+    state.claims.push({ messageId: "m0bis", leaseId: "Lbis", claimedAt: T0 + 90_000, leaseExpiresAt: T0 + 100_000, accountId: "r1", deliveryCount: 2 });
     state.sentAudit.push("m0bis");
     state.ackAudit.push({ messageId: "m0bis", leaseId: "Lbis" });
     state.chain = sealedChain(state);
@@ -147,7 +147,7 @@ describe("checkRun", () => {
     const { history, state } = cleanRun(2);
     // m0 is held by c1 from +100 ms to +10.1 s and acked at +150 ms; c2 got it at +120 ms.
     const first = claim(state, "L0");
-    state.claims.push({ messageId: "m0", leaseId: "L0b", claimedAt: first.claimedAt + 20, leaseExpiresAt: first.claimedAt + 20 + LEASE_MS, accountId: "r1" });
+    state.claims.push({ messageId: "m0", leaseId: "L0b", claimedAt: first.claimedAt + 20, leaseExpiresAt: first.claimedAt + 20 + LEASE_MS, accountId: "r1", deliveryCount: 2 });
     history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L0b", leaseExpiresAt: first.claimedAt + 20 + LEASE_MS, deliveryCount: 2, correlationId: "k0", receivedAt: first.claimedAt + 20 });
     const report = checkRun(history, state);
     expect(report.counts.lease_exclusivity).toBe(1);
@@ -159,7 +159,7 @@ describe("checkRun", () => {
     // c1 slept past its lease: the ack was refused; c2 claimed after expiry and acked.
     const first = claim(state, "L0");
     history.settles = [{ ...history.settles[0]!, outcome: "refused", code: "SVC_LEASE_EXPIRED", serverAt: null, afterSleepingPastLease: true }];
-    const second = { messageId: "m0", leaseId: "L1b", claimedAt: first.leaseExpiresAt + 3, leaseExpiresAt: first.leaseExpiresAt + 3 + LEASE_MS, accountId: "r1" };
+    const second = { messageId: "m0", leaseId: "L1b", claimedAt: first.leaseExpiresAt + 3, leaseExpiresAt: first.leaseExpiresAt + 3 + LEASE_MS, accountId: "r1", deliveryCount: 2 };
     state.claims.push(second);
     history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L1b", leaseExpiresAt: second.leaseExpiresAt, deliveryCount: 2, correlationId: "k0", receivedAt: second.claimedAt });
     history.settles.push({ consumer: "c2", kind: "ack", messageId: "m0", leaseId: "L1b", outcome: "ok", code: null, redeliverAfterMs: null, serverAt: second.claimedAt + 10, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 });
@@ -174,10 +174,10 @@ describe("checkRun", () => {
     const { history, state } = cleanRun(1);
     const first = claim(state, "L0");
     // A claim whose answer was lost (server killed): in the database, never seen by a consumer.
-    state.claims.unshift({ messageId: "m0", leaseId: "Llost", claimedAt: first.claimedAt - LEASE_MS - 10, leaseExpiresAt: first.claimedAt - 10, accountId: "r1" });
+    state.claims.unshift({ messageId: "m0", leaseId: "Llost", claimedAt: first.claimedAt - LEASE_MS - 10, leaseExpiresAt: first.claimedAt - 10, accountId: "r1", deliveryCount: 2 });
     const report = checkRun(history, state);
     expect(violated(report)).toEqual({});
-    expect(report.duplicates.byCause).toEqual({ lease_expiry: 0, nack: 0, crash: 1 });
+    expect(report.duplicates.byCause).toEqual({ lease_expiry: 0, nack: 0, hand_off: 0, crash: 1 });
   });
 
   it("does not judge a lease ended by a nack whose answer was lost, and explains the duplicate as a nack", () => {
@@ -186,7 +186,7 @@ describe("checkRun", () => {
     // c1's nack landed (audit row) but its answer was lost; c2 claimed at once and acked.
     history.settles = [{ consumer: "c1", kind: "nack", messageId: "m0", leaseId: "L0", outcome: "indeterminate", code: "network", redeliverAfterMs: 0, serverAt: null, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 }];
     state.nackAudit = [{ messageId: "m0", leaseId: "L0" }];
-    const second = { messageId: "m0", leaseId: "L1", claimedAt: first.claimedAt + 40, leaseExpiresAt: first.claimedAt + 40 + LEASE_MS, accountId: "r1" };
+    const second = { messageId: "m0", leaseId: "L1", claimedAt: first.claimedAt + 40, leaseExpiresAt: first.claimedAt + 40 + LEASE_MS, accountId: "r1", deliveryCount: 2 };
     state.claims.push(second);
     history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L1", leaseExpiresAt: second.leaseExpiresAt, deliveryCount: 2, correlationId: "k0", receivedAt: 0 });
     history.settles.push({ consumer: "c2", kind: "ack", messageId: "m0", leaseId: "L1", outcome: "ok", code: null, redeliverAfterMs: null, serverAt: second.claimedAt + 10, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 });
@@ -216,7 +216,7 @@ describe("checkRun", () => {
     const { history, state } = cleanRun(1);
     const first = claim(state, "L0");
     // The lease expired, c2 claimed it, then c1's ack with the old lease was accepted (inside the old lease, per a broken clock).
-    const second = { messageId: "m0", leaseId: "L0new", claimedAt: first.leaseExpiresAt + 1, leaseExpiresAt: first.leaseExpiresAt + 1 + LEASE_MS, accountId: "r1" };
+    const second = { messageId: "m0", leaseId: "L0new", claimedAt: first.leaseExpiresAt + 1, leaseExpiresAt: first.leaseExpiresAt + 1 + LEASE_MS, accountId: "r1", deliveryCount: 2 };
     state.claims.push(second);
     history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L0new", leaseExpiresAt: second.leaseExpiresAt, deliveryCount: 2, correlationId: "k0", receivedAt: second.claimedAt });
     const ackAt = second.claimedAt + 100;
@@ -231,7 +231,7 @@ describe("checkRun", () => {
   it("reports a redelivery after a successful ack", () => {
     const { history, state } = cleanRun(2);
     const first = claim(state, "L0");
-    state.claims.push({ messageId: "m0", leaseId: "Lagain", claimedAt: first.claimedAt + 30_000, leaseExpiresAt: first.claimedAt + 40_000, accountId: "r1" });
+    state.claims.push({ messageId: "m0", leaseId: "Lagain", claimedAt: first.claimedAt + 30_000, leaseExpiresAt: first.claimedAt + 40_000, accountId: "r1", deliveryCount: 2 });
     history.deliveries.push({ consumer: "c3", messageId: "m0", leaseId: "Lagain", leaseExpiresAt: first.claimedAt + 40_000, deliveryCount: 2, correlationId: "k0", receivedAt: first.claimedAt + 30_000 });
     const report = checkRun(history, state);
     expect(report.counts.redelivery_after_ack).toBe(1);
@@ -246,7 +246,7 @@ describe("checkRun", () => {
       const availableAt = nackAt + 5_000;
       history.settles = [{ consumer: "c1", kind: "nack", messageId: "m0", leaseId: "L0", outcome: "ok", code: null, redeliverAfterMs: 5_000, serverAt: availableAt, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 }];
       state.nackAudit = [{ messageId: "m0", leaseId: "L0" }];
-      const second = { messageId: "m0", leaseId: "L1", claimedAt: availableAt + redeliverGapMs, leaseExpiresAt: availableAt + redeliverGapMs + LEASE_MS, accountId: "r1" };
+      const second = { messageId: "m0", leaseId: "L1", claimedAt: availableAt + redeliverGapMs, leaseExpiresAt: availableAt + redeliverGapMs + LEASE_MS, accountId: "r1", deliveryCount: 2 };
       state.claims.push(second);
       history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L1", leaseExpiresAt: second.leaseExpiresAt, deliveryCount: 2, correlationId: "k0", receivedAt: 0 });
       history.settles.push({ consumer: "c2", kind: "ack", messageId: "m0", leaseId: "L1", outcome: "ok", code: null, redeliverAfterMs: null, serverAt: second.claimedAt + 10, afterSleepingPastLease: false, sentAt: 0, answeredAt: 0 });
@@ -288,5 +288,64 @@ describe("checkRun", () => {
     const report = checkRun(history, state);
     expect(report.counts.audit_claim_rows).toBe(1);
     expect(report.ok).toBe(false);
+  });
+
+  describe("hand-offs: never held by two accounts, never lost between them", () => {
+    /** m0 claimed by r1 (L0), handed to r2 inside its lease, claimed by r2 (L0h, delivery 2) and acked; m1 untouched. */
+    function handedOffRun() {
+      const { history, state } = cleanRun(2);
+      const first = claim(state, "L0");
+      const handedAt = first.claimedAt + 20;
+      const next: ClaimRow = { messageId: "m0", leaseId: "L0h", claimedAt: handedAt + 5, leaseExpiresAt: handedAt + 5 + LEASE_MS, accountId: "r2", deliveryCount: 2 };
+      const ackedAt = next.claimedAt + 30;
+      history.settles = history.settles.filter((s) => s.leaseId !== "L0");
+      history.handOffs.push({ consumer: "c1", messageId: "m0", leaseId: "L0", from: "recipient-1", to: "recipient-2", outcome: "ok", code: null, serverAt: handedAt, sentAt: handedAt, answeredAt: handedAt });
+      history.deliveries.push({ consumer: "c2", messageId: "m0", leaseId: "L0h", leaseExpiresAt: next.leaseExpiresAt, deliveryCount: 2, correlationId: "k0", receivedAt: next.claimedAt });
+      history.settles.push({ consumer: "c2", kind: "ack", messageId: "m0", leaseId: "L0h", outcome: "ok", code: null, redeliverAfterMs: null, serverAt: ackedAt, afterSleepingPastLease: false, sentAt: ackedAt, answeredAt: ackedAt });
+      state.claims.push(next);
+      state.handOffAudit.push({ messageId: "m0", leaseId: "L0", fromAccountId: "r1", toAccountId: "r2" });
+      state.ackAudit = state.ackAudit.map((a) => (a.leaseId === "L0" ? { ...a, leaseId: "L0h" } : a));
+      state.messages[0] = { ...state.messages[0]!, recipientId: "r2", deliveryCount: 2, acknowledgedAt: ackedAt };
+      return { history, state };
+    }
+
+    it("passes a clean hand-off and counts it, its redelivery explained by the hand-off", () => {
+      const { history, state } = handedOffRun();
+      const report = checkRun(history, state);
+      expect(violated(report)).toEqual({});
+      expect(report.checked.handOffs).toBe(1);
+      expect(report.duplicates.byCause.hand_off).toBe(1);
+    });
+
+    it("reports a claim by the former holder after the hand-off, and a handed-off lease also acknowledged", () => {
+      const stale = handedOffRun();
+      stale.state.claims = stale.state.claims.map((c) => (c.leaseId === "L0h" ? { ...c, accountId: "r1" } : c));
+      expect(violated(checkRun(stale.history, stale.state))).toEqual({ hand_off_two_holders: 1 });
+
+      const both = handedOffRun();
+      both.state.ackAudit.push({ messageId: "m0", leaseId: "L0" });
+      expect(checkRun(both.history, both.state).counts.hand_off_two_holders).toBe(1);
+    });
+
+    it("reports a hand-off answered 200 but never recorded, a message not addressed to its last holder, and a delivery count reset", () => {
+      const unrecorded = handedOffRun();
+      unrecorded.state.handOffAudit = [];
+      expect(checkRun(unrecorded.history, unrecorded.state).counts.hand_off_lost).toBe(1);
+
+      const misaddressed = handedOffRun();
+      misaddressed.state.messages[0] = { ...misaddressed.state.messages[0]!, recipientId: "r1" };
+      expect(violated(checkRun(misaddressed.history, misaddressed.state))).toEqual({ hand_off_lost: 1 });
+
+      const reset = handedOffRun();
+      reset.state.claims = reset.state.claims.map((c) => (c.leaseId === "L0h" ? { ...c, deliveryCount: 1 } : c));
+      expect(violated(checkRun(reset.history, reset.state))).toEqual({ hand_off_lost: 1 });
+    });
+
+    it("reports a new holder's claim while the handing lease was still live (the hand-off answered later)", () => {
+      const { history, state } = handedOffRun();
+      const h = history.handOffs[0]!;
+      history.handOffs[0] = { ...h, serverAt: claim(state, "L0h").claimedAt + 1_000 };
+      expect(checkRun(history, state).counts.lease_exclusivity).toBe(1);
+    });
   });
 });

@@ -25,6 +25,8 @@ export const INVARIANTS = [
   "ack_not_current_lease",
   "redelivery_after_ack",
   "redelivery_before_nack",
+  "hand_off_two_holders",
+  "hand_off_lost",
   "audit_sent_rows",
   "audit_claim_rows",
   "audit_chain",
@@ -34,7 +36,7 @@ export const INVARIANTS = [
 export type Invariant = (typeof INVARIANTS)[number];
 
 /** What a duplicate delivery is explained by: the lease before it expired, was nacked, or its holder never got or settled it (a crash, a lost response). */
-export type DuplicateCause = "lease_expiry" | "nack" | "crash";
+export type DuplicateCause = "lease_expiry" | "nack" | "hand_off" | "crash";
 
 /** One violation, with enough to find it in the data. */
 export interface Violation {
@@ -62,6 +64,8 @@ export interface CheckReport {
     claims: number;
     acceptedAcks: number;
     acceptedNacks: number;
+    /** Hand-offs the database accepted (message.handed_off rows), each followed along its message's chain of holders. */
+    handOffs: number;
     auditRowsVerified: number;
     /** Leases ended by a nack whose answer was lost: not judged for exclusivity (their end time is unknown on the database clock). */
     leasesNotJudged: number;
@@ -97,6 +101,10 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
   // ended at a time known only on the server's own clock, so it is not judged for exclusivity.
   const nackedLeases = new Set(state.nackAudit.map((n) => n.leaseId).filter((l): l is string => l !== null));
   const unseenNackLeases = new Set([...nackedLeases].filter((l) => !okNackByLease.has(l)));
+  // Hand-offs likewise: one whose answer was lost ended its lease at a time the client never learnt.
+  const okHandOffByLease = new Map(history.handOffs.filter((h) => h.outcome === "ok").map((h) => [h.leaseId, h]));
+  const handOffByLease = new Map(state.handOffAudit.filter((h) => h.leaseId !== null).map((h) => [h.leaseId as string, h]));
+  const unseenHandOffLeases = new Set([...handOffByLease.keys()].filter((l) => !okHandOffByLease.has(l)));
 
   // Double enqueue: one key, two messages (in the database, or two ids across one key's attempts).
   for (const [key, rows] of messagesByKey) {
@@ -179,15 +187,17 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
 
   // Lease intervals [claimed_at, min(lease_expires_at, ack time, nack time)], per message.
   const leaseEnd = (c: ClaimRow): number => {
-    if (unseenNackLeases.has(c.leaseId)) return c.claimedAt;
+    if (unseenNackLeases.has(c.leaseId) || unseenHandOffLeases.has(c.leaseId)) return c.claimedAt;
     let end = c.leaseExpiresAt;
+    const handedOff = okHandOffByLease.get(c.leaseId);
+    if (handedOff?.serverAt != null) end = Math.min(end, handedOff.serverAt);
     const ack = okAckByLease.get(c.leaseId);
     if (ack?.serverAt != null) end = Math.min(end, ack.serverAt);
     const nack = okNackByLease.get(c.leaseId);
     if (nack?.serverAt != null) end = Math.min(end, nack.serverAt - (nack.redeliverAfterMs ?? 0));
     return end;
   };
-  const duplicates = { total: 0, byCause: { lease_expiry: 0, nack: 0, crash: 0 } as Record<DuplicateCause, number>, observedByConsumers: 0 };
+  const duplicates = { total: 0, byCause: { lease_expiry: 0, nack: 0, hand_off: 0, crash: 0 } as Record<DuplicateCause, number>, observedByConsumers: 0 };
   for (const [messageId, claims] of claimsByMessage) {
     let previous: ClaimRow | null = null;
     let latestEnd = Number.NEGATIVE_INFINITY;
@@ -198,7 +208,7 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
           flag("lease_exclusivity", messageId, `lease ${c.leaseId} (${c.accountId}) claimed at ${iso(c.claimedAt)} while lease ${latestHolder.leaseId} (${latestHolder.accountId}) was live until ${iso(latestEnd)}`);
         }
         duplicates.total++;
-        duplicates.byCause[duplicateCause(previous, nackedLeases, deliveredLeases, indeterminateLeases)]++;
+        duplicates.byCause[duplicateCause(previous, nackedLeases, handOffByLease, deliveredLeases, indeterminateLeases)]++;
       }
       const end = leaseEnd(c);
       if (end > latestEnd) {
@@ -270,6 +280,46 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
     }
   }
 
+  // Hand-offs (DESIGN §2c): a message is never held by two accounts, and never lost between them.
+  // Along each message's claims (database clock order), the account holding it must be the one it
+  // is addressed to: the send's recipient, then each hand-off's new recipient. A handed-off lease
+  // ends there: no ack or nack of it, and the next claim is the new recipient's with the delivery
+  // count kept (one more). A hand-off the consumer was told succeeded must be in the database, and
+  // the message must end addressed to the last account it was handed to.
+  const settledLeases = new Set([...state.ackAudit, ...state.nackAudit].map((r) => r.leaseId).filter((l): l is string => l !== null));
+  for (const h of history.handOffs) {
+    if (h.outcome === "ok" && !handOffByLease.has(h.leaseId)) flag("hand_off_lost", h.messageId, `hand-off of ${h.messageId} (lease ${h.leaseId}) to ${h.to} was answered 200 but has no message.handed_off row`);
+  }
+  for (const h of state.handOffAudit) {
+    const c = h.leaseId === null ? undefined : claimByLease.get(h.leaseId);
+    if (!c) flag("hand_off_two_holders", h.messageId, `message ${h.messageId} was handed off with lease ${h.leaseId}, which the database never granted`);
+    else if (c.messageId !== h.messageId) flag("hand_off_two_holders", h.messageId, `lease ${h.leaseId} of ${c.messageId} handed off ${h.messageId}`);
+    if (h.leaseId !== null && settledLeases.has(h.leaseId)) flag("hand_off_two_holders", h.messageId, `lease ${h.leaseId} of ${h.messageId} was handed off and also acknowledged or nacked`);
+  }
+  const handedOffMessages = new Set(state.handOffAudit.map((h) => h.messageId));
+  for (const messageId of handedOffMessages) {
+    const m = messagesById.get(messageId);
+    if (!m) {
+      flag("hand_off_lost", messageId, `message ${messageId} was handed off and is no longer stored`);
+      continue;
+    }
+    let addressee = m.sentToId;
+    let previous: ClaimRow | null = null;
+    for (const c of claimsByMessage.get(messageId) ?? []) {
+      if (c.accountId !== addressee) flag("hand_off_two_holders", messageId, `lease ${c.leaseId} of ${messageId} was granted to ${c.accountId} while the message was addressed to ${addressee}`);
+      if (previous !== null && handOffByLease.has(previous.leaseId) && c.deliveryCount !== previous.deliveryCount + 1) {
+        flag("hand_off_lost", messageId, `the claim after the hand-off of ${messageId} counted ${c.deliveryCount} deliveries, the one before ${previous.deliveryCount}`);
+      }
+      const h = handOffByLease.get(c.leaseId);
+      if (h !== undefined) {
+        if (h.fromAccountId !== c.accountId) flag("hand_off_two_holders", messageId, `lease ${c.leaseId} of ${messageId}, held by ${c.accountId}, was handed off from ${h.fromAccountId}`);
+        addressee = h.toAccountId;
+      }
+      previous = c;
+    }
+    if (m.recipientId !== addressee) flag("hand_off_lost", messageId, `message ${messageId} ended addressed to ${m.recipientId}, though it was last handed to ${addressee}`);
+  }
+
   // Audit: exactly one message.sent row per stored message; the sealed chain verifies; nothing left unsealed.
   const sentRows = new Map<string, number>();
   for (const id of state.sentAudit) sentRows.set(id, (sentRows.get(id) ?? 0) + 1);
@@ -298,14 +348,16 @@ export function checkRun(history: RunHistory, state: FinalState): CheckReport {
       claims: state.claims.length,
       acceptedAcks: okSettles.filter((s) => s.kind === "ack").length,
       acceptedNacks: okSettles.filter((s) => s.kind === "nack").length,
+      handOffs: state.handOffAudit.length,
       auditRowsVerified: chain.checked,
       leasesNotJudged: unseenNackLeases.size,
     },
   };
 }
 
-function duplicateCause(previous: ClaimRow, nackedLeases: Set<string>, deliveredLeases: Set<string>, indeterminateLeases: Set<string>): DuplicateCause {
+function duplicateCause(previous: ClaimRow, nackedLeases: Set<string>, handedOffLeases: ReadonlyMap<string, unknown>, deliveredLeases: Set<string>, indeterminateLeases: Set<string>): DuplicateCause {
   if (nackedLeases.has(previous.leaseId)) return "nack";
+  if (handedOffLeases.has(previous.leaseId)) return "hand_off";
   // The holder never saw its lease (the claim's answer was lost to a kill or a network fault), or
   // never learnt whether its ack/nack landed: a crash, in the client's view.
   if (!deliveredLeases.has(previous.leaseId) || indeterminateLeases.has(previous.leaseId)) return "crash";

@@ -56,6 +56,23 @@ export interface SettleRecord {
   answeredAt: number;
 }
 
+/** One hand-off a consumer made with one lease (DESIGN §2c), after its bounded retries. */
+export interface HandOffRecord {
+  consumer: string;
+  messageId: string;
+  leaseId: string;
+  /** Friendly names of the account handing the message on and of the one it was handed to. */
+  from: string;
+  to: string;
+  /** ok: a 200 came back; refused: an SVC_ refusal came back; indeterminate: network errors or 5xx only (or a refusal after them). */
+  outcome: "ok" | "refused" | "indeterminate";
+  code: string | null;
+  /** handed_off_at of a 200, epoch ms (database clock): when the lease ended. */
+  serverAt: number | null;
+  sentAt: number;
+  answeredAt: number;
+}
+
 /** The kinds of fault a run injects. */
 export type FaultKind = "server_kill" | "server_pause" | "pg_restart_fast" | "pg_restart_immediate" | "pg_terminate_backends" | "proxy_latency" | "proxy_blackhole" | "server_crash";
 
@@ -72,6 +89,7 @@ export interface RunHistory {
   sends: SendRecord[];
   deliveries: DeliveryRecord[];
   settles: SettleRecord[];
+  handOffs: HandOffRecord[];
   faults: FaultRecord[];
   /** get-pending calls by result: "ok", "empty", or the error code / "network". */
   polls: Record<string, number>;
@@ -85,6 +103,9 @@ export interface FinalMessage {
   deliveryCount: number;
   /** epoch ms (database clock) or null. */
   acknowledgedAt: number | null;
+  /** The account it is addressed to now, and the one its send addressed (the message.sent row's details.recipient_id). */
+  recipientId: string;
+  sentToId: string | null;
 }
 
 /** A `message.claimed` audit row: one lease, as the database granted it. */
@@ -96,6 +117,16 @@ export interface ClaimRow {
   /** details.lease_expires_at, epoch ms. */
   leaseExpiresAt: number;
   accountId: string | null;
+  /** details.delivery_count: the message's deliveries counting this claim. */
+  deliveryCount: number;
+}
+
+/** A `message.handed_off` audit row: the lease it ended and both accounts. */
+export interface HandOffAuditRow {
+  messageId: string;
+  leaseId: string | null;
+  fromAccountId: string | null;
+  toAccountId: string | null;
 }
 
 /** A `message.acknowledged` or `message.nacked` audit row (its lease id from details). */
@@ -113,6 +144,8 @@ export interface FinalState {
   ackAudit: SettleAuditRow[];
   /** `message.nacked` rows: a nack the database accepted, whether or not its answer reached the consumer. */
   nackAudit: SettleAuditRow[];
+  /** `message.handed_off` rows: hand-offs the database accepted, whether or not their answer reached the consumer. */
+  handOffAudit: HandOffAuditRow[];
   /** The workspace's audit rows in seq order (sealed ones), for verifyAuditChain. */
   chain: AuditEntry[];
   /** Audit rows still unsealed when the state was read. */

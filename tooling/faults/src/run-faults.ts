@@ -79,7 +79,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
   const scratchDirs: string[] = [pgDir];
   const startedAt = Date.now();
 
-  const history: RunHistory = { sends: [], deliveries: [], settles: [], faults: [], polls: {} };
+  const history: RunHistory = { sends: [], deliveries: [], settles: [], handOffs: [], faults: [], polls: {} };
   let shuttingDown = false;
   const cleanups: (() => Promise<void>)[] = [];
   try {
@@ -143,8 +143,12 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
       Array.from({ length: nProducers }, async (_, i) => ({ name: `producer-${i}`, token: await credential(await account(`producer-${i}`), ["send"]), recipients: recipientNames, random: random.derive(`producer-${i}`) })),
     );
     // Consumer i reads recipient i mod R: with 8 consumers and 4 recipients, two compete for each.
+    // Each may hand a message it holds to another recipient (hand-off needs the ack scope).
     const consumers: Consumer[] = await Promise.all(
-      Array.from({ length: nConsumers }, async (_, i) => ({ name: `consumer-${i}`, token: await credential(recipientIds[i % nRecipients]!, ["get_pending", "ack", "nack"]), random: random.derive(`consumer-${i}`) })),
+      Array.from({ length: nConsumers }, async (_, i) => {
+        const own = recipientNames[i % nRecipients]!;
+        return { name: `consumer-${i}`, token: await credential(recipientIds[i % nRecipients]!, ["get_pending", "ack", "nack"]), random: random.derive(`consumer-${i}`), account: own, handOffTo: recipientNames.filter((n) => n !== own) };
+      }),
     );
 
     // The workload, with faults.

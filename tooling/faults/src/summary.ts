@@ -43,6 +43,7 @@ export function formatSummary(history: RunHistory, report: CheckReport, meta: Ru
   out.push(`  deliveries    ${history.deliveries.length} seen by consumers`);
   out.push(`  acks          ${acks.length} (${line(tally(acks, outcome))}); ${acks.filter((a) => a.afterSleepingPastLease).length} after sleeping past the lease`);
   out.push(`  nacks         ${nacks.length} (${line(tally(nacks, outcome))})`);
+  out.push(`  hand-offs     ${history.handOffs.length} (${line(tally(history.handOffs, outcome))})`);
   out.push("");
   out.push(`faults injected: ${history.faults.length}`);
   out.push(`  ${line(faultCounts(history))}`);
@@ -50,13 +51,13 @@ export function formatSummary(history: RunHistory, report: CheckReport, meta: Ru
   out.push("checked");
   const c = report.checked;
   out.push(`  acknowledged sends ${c.acknowledgedSends}; indeterminate sends that committed ${c.indeterminateCommitted}, that did not ${c.indeterminateNotCommitted}; dead-lettered after max_deliveries ${c.deadLettered}`);
-  out.push(`  messages ${c.messages}; leases granted ${c.claims}; accepted acks ${c.acceptedAcks}; accepted nacks ${c.acceptedNacks}; audit rows verified ${c.auditRowsVerified}`);
+  out.push(`  messages ${c.messages}; leases granted ${c.claims}; accepted acks ${c.acceptedAcks}; accepted nacks ${c.acceptedNacks}; hand-offs ${c.handOffs}; audit rows verified ${c.auditRowsVerified}`);
   out.push("");
   out.push("invariants (each must be 0)");
   for (const i of INVARIANTS) out.push(`  ${i.padEnd(24)} ${report.counts[i]}${report.counts[i] === 0 ? "" : "   <-- VIOLATED"}`);
   out.push("");
   const d = report.duplicates;
-  out.push(`duplicates (deliveries beyond the first; allowed): ${d.total} = lease expiry ${d.byCause.lease_expiry} + nack ${d.byCause.nack} + crash ${d.byCause.crash}; seen by consumers ${d.observedByConsumers}`);
+  out.push(`duplicates (deliveries beyond the first; allowed): ${d.total} = lease expiry ${d.byCause.lease_expiry} + nack ${d.byCause.nack} + hand-off ${d.byCause.hand_off} + crash ${d.byCause.crash}; seen by consumers ${d.observedByConsumers}`);
   if (report.examples.length > 0) {
     out.push("");
     out.push("violations (examples)");

@@ -1,4 +1,4 @@
-import type { DeliveryRecord, RunHistory, SendRecord, SettleRecord } from "./history.ts";
+import type { DeliveryRecord, HandOffRecord, RunHistory, SendRecord, SettleRecord } from "./history.ts";
 import { callRest, isRetryable, resultLabel, type CallResult } from "./rest-client.ts";
 import type { Random } from "./random.ts";
 
@@ -22,6 +22,10 @@ export interface Consumer {
   name: string;
   token: string;
   random: Random;
+  /** The friendly name of the recipient account it reads for. */
+  account: string;
+  /** The other recipient accounts, to hand messages to. */
+  handOffTo: readonly string[];
 }
 
 /** What the run controls while the workload runs. */
@@ -119,6 +123,14 @@ export async function runConsumer(c: Consumer, ctl: WorkloadControl, pending: Se
 async function handle(c: Consumer, ctl: WorkloadControl, d: DeliveryRecord, pending: Set<Promise<void>>): Promise<void> {
   if (ctl.mode === "drain") return void (await settle(c, ctl, d, "ack", null, false));
   const roll = c.random.next();
+  if (roll < 0.7) return void (await settle(c, ctl, d, "ack", null, false));
+  if (roll < 0.75 && c.handOffTo.length > 0) {
+    // Hand it to another recipient account: that account's consumers must get it, with its delivery count kept.
+    const handed = await handOff(c, ctl, d, c.random.pick(c.handOffTo));
+    // Refused while the lease still holds (it cannot be, barring a bug): settle it as an ack would.
+    if (handed.outcome === "refused" && handed.code === "SVC_RECIPIENT_RESOLUTION_FAILED") await settle(c, ctl, d, "ack", null, false);
+    return;
+  }
   if (roll < 0.75) return void (await settle(c, ctl, d, "ack", null, false));
   if (roll < 0.85) {
     const redeliverAfterMs = c.random.int(0, 3) * 1000;
@@ -173,4 +185,33 @@ function record(c: Consumer, ctl: WorkloadControl, d: DeliveryRecord, kind: "ack
   const r: SettleRecord = { consumer: c.name, kind, messageId: d.messageId, leaseId: d.leaseId, outcome, code, redeliverAfterMs, serverAt, afterSleepingPastLease, sentAt, answeredAt: Date.now() };
   ctl.history.settles.push(r);
   return r;
+}
+
+/** Hands one delivery to another recipient account, retrying the same lease on network errors and 5xx only. */
+async function handOff(c: Consumer, ctl: WorkloadControl, d: DeliveryRecord, to: string): Promise<HandOffRecord> {
+  const sentAt = Date.now();
+  let sawUnknown = false;
+  let last: CallResult | null = null;
+  const first = c.random.int(0, ctl.servers.length - 1);
+  const done = (outcome: HandOffRecord["outcome"], code: string | null, serverAt: number | null): HandOffRecord => {
+    const r: HandOffRecord = { consumer: c.name, messageId: d.messageId, leaseId: d.leaseId, from: c.account, to, outcome, code, serverAt, sentAt, answeredAt: Date.now() };
+    ctl.history.handOffs.push(r);
+    return r;
+  };
+  for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+    last = await callRest({ baseUrl: ctl.servers[(first + attempt) % ctl.servers.length] as string, token: c.token, method: "POST", path: `/v1/messages/${d.messageId}/hand-off`, body: { lease_id: d.leaseId, to: { friendly_name: to }, note: "fault run" }, timeoutMs: CALL_TIMEOUT_MS });
+    if (last.kind === "response" && last.status === 200) {
+      const at = last.body?.handed_off_at;
+      return done("ok", null, typeof at === "string" ? Date.parse(at) : null);
+    }
+    if (last.kind === "network" || last.status >= 500) {
+      sawUnknown = true;
+      await sleep(200 + c.random.int(0, 200));
+      continue;
+    }
+    // A refusal after an attempt whose fate is unknown may be that attempt's own success (the
+    // message is no longer the caller's: 404): the outcome is unknown.
+    return done(sawUnknown ? "indeterminate" : "refused", resultLabel(last), null);
+  }
+  return done("indeterminate", last ? resultLabel(last) : null, null);
 }

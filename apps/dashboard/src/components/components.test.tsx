@@ -1,8 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { describe, expect, it } from "vitest";
 import { safeReturnTo } from "../return-to.ts";
+import { DataTable } from "./data-table.tsx";
 import { EmptyState } from "./empty-state.tsx";
 import { ErrorNotice } from "./error-notice.tsx";
+import { ANY_CHOICE, choicesOf, FilterForm, SelectField } from "./filter-form.tsx";
 import { LocalTime } from "./local-time.tsx";
 import { hrefWith, Pagination } from "./pagination.tsx";
 
@@ -31,6 +33,27 @@ describe("dashboard components", () => {
     expect(out).toContain("&lt;b&gt;bad&lt;/b&gt;");
     expect(out).toContain("<code>friendly_name</code>");
     expect(await html(<EmptyState title="No messages yet." />)).toContain("data-empty");
+  });
+
+  it("draws a table a row per item with the rows' and cells' data attributes, numbers right-aligned; the empty state when it has none", async () => {
+    const rows = [{ id: "a", n: 2 }, { id: "b", n: 3 }];
+    const columns = [{ head: "Id", cell: (r: { id: string; n: number }) => <code>{r.id}</code>, attrs: (r: { id: string }) => ({ "data-id": r.id }) }, { head: "N", num: true, cell: (r: { n: number }) => r.n }];
+    const table = await html(<DataTable label="Things" rows={rows} columns={columns} rowAttrs={(r) => ({ "data-row": r.id })} empty={{ title: "None." }} />);
+    expect(table).toContain('aria-label="Things"');
+    expect(table).toContain('<th scope="col">Id</th><th scope="col" class="num">N</th>');
+    expect(table).toContain('<tr data-row="b"><td data-id="b"><code>b</code></td><td class="num">3</td></tr>');
+    expect(await html(<DataTable label="Things" rows={[]} columns={columns} empty={{ title: "None.", children: <p>Add one.</p> }} />)).toBe('<div class="empty" data-empty=""><strong>None.</strong><p>Add one.</p></div>');
+    expect(await html(<DataTable label="Things" rows={[]} columns={columns} />)).toContain("<tbody></tbody>");
+  });
+
+  it("marks only the current choice of a select; a live filter form follows its fields with htmx", async () => {
+    const choices = [ANY_CHOICE, ...choicesOf(["dead_lettered"])];
+    expect(choices).toEqual([{ value: "", label: "any" }, { value: "dead_lettered", label: "dead lettered" }]);
+    expect(await html(<SelectField name="state" label="State" choices={choices} />)).not.toContain("selected");
+    expect(await html(<SelectField name="state" label="State" choices={choices} selected="" />)).toContain('<option value="" selected="">any</option>');
+    const live = await html(<FilterForm action="/messages" live />);
+    expect(live).toContain('class="filters panel" method="get" action="/messages" hx-get="/messages"');
+    expect(await html(<FilterForm action="/audit" button="Filter" />)).toBe('<form class="filters" method="get" action="/audit"><div><button type="submit" class="secondary">Filter</button></div></form>');
   });
 
   it("returns only to paths of this site after sign-in", () => {

@@ -1,5 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
+import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
 import type { AiAccountWire, CredentialWire, Page } from "../wire.ts";
@@ -11,27 +13,15 @@ export function AccountPage(props: { account: AiAccountWire; credentials: Page<C
   const a = props.account;
   return (
     <>
-      <p>
-        <a href="/accounts">AI accounts</a>
-      </p>
-      <h1>{a.friendly_name}</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title={a.friendly_name} back={{ href: "/accounts", label: "AI accounts" }} done={props.done} error={props.error} />
       <section class="panel">
-        <dl class="facts">
-          <dt>State</dt>
-          <dd>
-            <StateBadge state={a.state} />
-          </dd>
-          <dt>Id</dt>
-          <dd>
-            <code>{a.id}</code>
-          </dd>
-          <dt>Created</dt>
-          <dd>
-            <LocalTime at={a.created_at} />
-          </dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "State", value: <StateBadge state={a.state} /> },
+            { term: "Id", value: <code>{a.id}</code> },
+            { term: "Created", value: <LocalTime at={a.created_at} /> },
+          ]}
+        />
       </section>
       <AccountActions account={a} newKey={props.newKey} back={`/accounts/${a.id}`} />
       {a.state === "revoked" ? null : (

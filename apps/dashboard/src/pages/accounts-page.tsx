@@ -1,12 +1,16 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
-import { EmptyState } from "../components/empty-state.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import { FilterForm, SelectField, choicesOf } from "../components/filter-form.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { AiAccountWire, Page } from "../wire.ts";
+
+/** The account states a filter offers (after "any"). */
+const ACCOUNT_STATES = ["active", "frozen", "revoked"];
 
 /** What the AI accounts page shows. */
 export interface AccountsPageProps {
@@ -22,9 +26,7 @@ export interface AccountsPageProps {
 export function AccountsPage(props: AccountsPageProps) {
   return (
     <>
-      <h1>AI accounts</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="AI accounts" done={props.done} error={props.error} />
       <form class="panel inline-form" method="post" action="/accounts">
         <input type="hidden" name="idempotency_key" value={props.newKey()} />
         <div>
@@ -36,57 +38,21 @@ export function AccountsPage(props: AccountsPageProps) {
         </div>
         <button type="submit">Create</button>
       </form>
-      <form class="filters" method="get" action="/accounts">
-        <div>
-          <label for="state">State</label>
-          <select id="state" name="state">
-            {["", "active", "frozen", "revoked"].map((s) => (
-              <option value={s} selected={(props.query.state ?? "") === s}>
-                {s === "" ? "any" : s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <button type="submit" class="secondary">Show</button>
-        </div>
-      </form>
-      {props.accounts.items.length === 0 ? (
-        <EmptyState title="No AI accounts here yet.">
-          <p>Create one above, then issue it a credential.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="AI accounts">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.accounts.items.map((a) => (
-                <tr data-account={a.friendly_name}>
-                  <td>
-                    <a href={`/accounts/${a.id}`}>{a.friendly_name}</a>
-                  </td>
-                  <td>
-                    <StateBadge state={a.state} />
-                  </td>
-                  <td>
-                    <LocalTime at={a.created_at} />
-                  </td>
-                  <td>
-                    <AccountActions account={a} newKey={props.newKey} back="/accounts" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <FilterForm action="/accounts">
+        <SelectField name="state" label="State" choices={choicesOf(ACCOUNT_STATES, "")} selected={props.query.state ?? ""} />
+      </FilterForm>
+      <DataTable
+        label="AI accounts"
+        rows={props.accounts.items}
+        empty={{ title: "No AI accounts here yet.", children: <p>Create one above, then issue it a credential.</p> }}
+        rowAttrs={(a) => ({ "data-account": a.friendly_name })}
+        columns={[
+          { head: "Name", cell: (a) => <a href={`/accounts/${a.id}`}>{a.friendly_name}</a> },
+          { head: "State", cell: (a) => <StateBadge state={a.state} /> },
+          { head: "Created", cell: (a) => <LocalTime at={a.created_at} /> },
+          { head: "Actions", cell: (a) => <AccountActions account={a} newKey={props.newKey} back="/accounts" /> },
+        ]}
+      />
       <Pagination path="/accounts" query={props.query} nextCursor={props.accounts.next_cursor} />
     </>
   );

@@ -1,9 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { EmptyState } from "../components/empty-state.tsx";
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import { FilterForm, TextFilter } from "../components/filter-form.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { AuditRowWire, Page } from "../wire.ts";
 
 /** The verification result as GET /v1/audit-log/verification returns it. */
@@ -18,8 +19,7 @@ export interface VerificationWire {
 export function AuditPage(props: { rows: Page<AuditRowWire>; query: Record<string, string | undefined>; verification: VerificationWire | null; error?: ShownError | undefined }) {
   return (
     <>
-      <h1>Audit log</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Audit log" error={props.error} />
       <section class="panel">
         <h2>Tamper evidence</h2>
         <p>Every row is sealed into a hash chain. Verification recomputes the chain of this workspace from its first row.</p>
@@ -29,54 +29,38 @@ export function AuditPage(props: { rows: Page<AuditRowWire>; query: Record<strin
           <button type="submit">Verify the chain</button>
         </form>
       </section>
-      <form class="filters" method="get" action="/audit">
-        <div>
-          <label for="activity">Activity</label>
-          <input id="activity" name="activity" type="text" placeholder="e.g. ai_account.frozen" value={props.query.activity ?? ""} />
-        </div>
-        <div>
-          <label for="message_id">Message id</label>
-          <input id="message_id" name="message_id" type="text" value={props.query.message_id ?? ""} />
-        </div>
-        <div>
-          <button type="submit" class="secondary">Filter</button>
-        </div>
-      </form>
-      {props.rows.items.length === 0 ? (
-        <EmptyState title="No audit rows match." />
-      ) : (
-        <TableRegion label="Audit rows">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Activity</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Subject</th>
-                <th scope="col" class="num">Seq</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.rows.items.map((r) => (
-                <tr data-activity={r.activity}>
-                  <td>
-                    <LocalTime at={r.occurred_at} />
-                  </td>
-                  <td>
-                    <code>{r.activity}</code>
-                    {typeof r.details.code === "string" ? <span class="hint"> {r.details.code}</span> : null}
-                  </td>
-                  <td>{actorOf(r)}</td>
-                  <td>
-                    {r.subject_type} <code>{r.subject_id}</code>
-                  </td>
-                  <td class="num">{r.seq ?? "unsealed"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <FilterForm action="/audit" button="Filter">
+        <TextFilter name="activity" label="Activity" placeholder="e.g. ai_account.frozen" value={props.query.activity} />
+        <TextFilter name="message_id" label="Message id" value={props.query.message_id} />
+      </FilterForm>
+      <DataTable
+        label="Audit rows"
+        rows={props.rows.items}
+        empty={{ title: "No audit rows match." }}
+        rowAttrs={(r) => ({ "data-activity": r.activity })}
+        columns={[
+          { head: "When", cell: (r) => <LocalTime at={r.occurred_at} /> },
+          {
+            head: "Activity",
+            cell: (r) => (
+              <>
+                <code>{r.activity}</code>
+                {typeof r.details.code === "string" ? <span class="hint"> {r.details.code}</span> : null}
+              </>
+            ),
+          },
+          { head: "Actor", cell: actorOf },
+          {
+            head: "Subject",
+            cell: (r) => (
+              <>
+                {r.subject_type} <code>{r.subject_id}</code>
+              </>
+            ),
+          },
+          { head: "Seq", num: true, cell: (r) => r.seq ?? "unsealed" },
+        ]}
+      />
       <Pagination path="/audit" query={props.query} nextCursor={props.rows.next_cursor} />
     </>
   );

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { stepUpLocation } from "../step-up-redirect.ts";
 
@@ -7,10 +8,7 @@ import { stepUpLocation } from "../step-up-redirect.ts";
 export function ExportPage(props: { role: string }) {
   return (
     <section class="narrow-wide">
-      <p>
-        <a href="/settings">Settings</a>
-      </p>
-      <h1>Export my data</h1>
+      <PageHeading title="Export my data" back={{ href: "/settings", label: "Settings" }} />
       <p>One JSON document with you and everything of the workspace: AI accounts, credentials (never their tokens), messages with their payloads, webhooks (never their signing secrets), policies, the agents' session-state records and the audit chain{props.role === "viewer" ? "" : ", and the people of the workspace"}.</p>
       <p>The export is written to the audit log. It can be large; it downloads as a file.</p>
       <p>
@@ -38,17 +36,34 @@ function StepUpFirst(props: { returnTo: string; what: string }) {
 }
 
 /**
+ * The form of an action that cannot be undone, confirmed by typing `expected` (shown under the
+ * field). An `unboosted` form is posted without htmx (its answer signs the person out).
+ */
+function ConfirmByTyping(props: { action: string; id: string; type: "text" | "email"; label: string; expected: string; button: string; unboosted?: boolean }) {
+  return (
+    <form class="panel stack" method="post" action={props.action} hx-boost={props.unboosted === true ? "false" : undefined}>
+      <div>
+        <label for={props.id}>{props.label}</label>
+        <input id={props.id} name="confirm" type={props.type} autocomplete="off" required />
+        <p class="hint">{props.expected}</p>
+      </div>
+      <div>
+        <button type="submit" class="danger">
+          {props.button}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
  * Closing the workspace, confirmed by typing its name: every AI account and credential revoked at
  * once, payloads deleted 30 days later; only the export and erasing yourself keep working.
  */
 export function CloseWorkspacePage(props: { workspaceName: string; role: string; steppedUp: boolean; error?: ShownError | undefined }) {
   return (
     <section class="narrow-wide">
-      <p>
-        <a href="/settings">Settings</a>
-      </p>
-      <h1>Close the workspace</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Close the workspace" back={{ href: "/settings", label: "Settings" }} error={props.error} />
       <ul>
         <li>Every AI account and every credential of “{props.workspaceName}” is revoked at once; connected MCP clients stop working.</li>
         <li>Message payloads are deleted 30 days later. The audit log stays.</li>
@@ -59,18 +74,7 @@ export function CloseWorkspacePage(props: { workspaceName: string; role: string;
       ) : !props.steppedUp ? (
         <StepUpFirst returnTo="/settings/close" what="Closing the workspace" />
       ) : (
-        <form class="panel stack" method="post" action="/settings/close">
-          <div>
-            <label for="close-confirm">Type the workspace's name to confirm</label>
-            <input id="close-confirm" name="confirm" type="text" autocomplete="off" required />
-            <p class="hint">{props.workspaceName}</p>
-          </div>
-          <div>
-            <button type="submit" class="danger">
-              Close the workspace
-            </button>
-          </div>
-        </form>
+        <ConfirmByTyping action="/settings/close" id="close-confirm" type="text" label="Type the workspace's name to confirm" expected={props.workspaceName} button="Close the workspace" />
       )}
     </section>
   );
@@ -80,11 +84,7 @@ export function CloseWorkspacePage(props: { workspaceName: string; role: string;
 export function ErasePage(props: { email: string; lastOwnerWarning: boolean; steppedUp: boolean; error?: ShownError | undefined }) {
   return (
     <section class="narrow-wide">
-      <p>
-        <a href="/settings">Settings</a>
-      </p>
-      <h1>Erase me</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Erase me" back={{ href: "/settings", label: "Settings" }} error={props.error} />
       <ul>
         <li>Your email address, name, password and two-step verification are deleted, with every session: you are signed out.</li>
         <li>The audit log keeps what you did, under an id that no longer names you.</li>
@@ -94,18 +94,7 @@ export function ErasePage(props: { email: string; lastOwnerWarning: boolean; ste
       {!props.steppedUp ? (
         <StepUpFirst returnTo="/settings/erase" what="Erasing yourself" />
       ) : (
-        <form class="panel stack" method="post" action="/settings/erase" hx-boost="false">
-          <div>
-            <label for="erase-confirm">Type your email address to confirm</label>
-            <input id="erase-confirm" name="confirm" type="email" autocomplete="off" required />
-            <p class="hint">{props.email}</p>
-          </div>
-          <div>
-            <button type="submit" class="danger">
-              Erase me
-            </button>
-          </div>
-        </form>
+        <ConfirmByTyping action="/settings/erase" id="erase-confirm" type="email" label="Type your email address to confirm" expected={props.email} button="Erase me" unboosted />
       )}
     </section>
   );

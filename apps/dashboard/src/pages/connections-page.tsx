@@ -1,11 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
-import { EmptyState } from "../components/empty-state.tsx";
+import { DataTable, type Column } from "../components/data-table.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { ConnectionWire, Page } from "../wire.ts";
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -15,6 +14,37 @@ const REVOKED_BECAUSE: Record<string, string> = {
   revoked_by_client: "the client revoked it",
   ai_account_revoked: "its AI account was revoked",
 };
+
+const CONNECTION_COLUMNS: Column<ConnectionWire>[] = [
+  {
+    head: "Client",
+    cell: (k) => (
+      <>
+        <span class="client-name">{k.client_name ?? "(no name)"}</span>
+        <div class="hint">
+          <code>{k.redirect_host}</code> (name given by the client, not verified)
+        </div>
+      </>
+    ),
+  },
+  { head: "AI account", cell: (k) => <a href={`/accounts/${k.ai_account.id}`}>{k.ai_account.friendly_name}</a> },
+  { head: "Scopes", cell: (k) => k.scopes.map((s, i) => (i === 0 ? <code>{s}</code> : <> <code>{s}</code></>)) },
+  { head: "Connected", cell: (k) => <LocalTime at={k.created_at} /> },
+  { head: "Last used", cell: (k) => <LocalTime at={k.last_used_at} /> },
+  {
+    head: "State",
+    cell: (k) => (
+      <>
+        <StateBadge state={k.state} />
+        {k.revoked_reason === null ? null : <div class="hint">{REVOKED_BECAUSE[k.revoked_reason] ?? k.revoked_reason}</div>}
+      </>
+    ),
+  },
+];
+
+function disconnectColumn(newKey: () => string): Column<ConnectionWire> {
+  return { head: "Action", cell: (k) => (k.state === "revoked" ? null : <ActionForm action={`/connections/${k.id}/disconnect`} label={`Disconnect ${k.client_name ?? k.redirect_host}`} tone="danger" idempotencyKey={newKey()} />) };
+}
 
 /**
  * The workspace's Connections: each MCP client that was authorized with OAuth, the AI account it
@@ -27,56 +57,13 @@ export function ConnectionsPage(props: { connections: Page<ConnectionWire>; quer
       <p>MCP clients (Claude Code, Cursor, ...) that signed in with OAuth. Each acts as one AI account with the scopes shown; disconnecting revokes its tokens at once and the client must be authorized again.</p>
       {props.done === undefined ? null : <DoneNotice text={props.done} />}
       {props.error === undefined ? null : <ErrorNotice error={props.error} />}
-      {props.connections.items.length === 0 ? (
-        <EmptyState title="No connections yet.">
-          <p>A connection appears when an MCP client is authorized for this workspace with OAuth.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Connections">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                <th scope="col">AI account</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Connected</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                {props.canDisconnect ? <th scope="col">Action</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {props.connections.items.map((k) => (
-                <tr data-connection={k.id}>
-                  <td>
-                    <span class="client-name">{k.client_name ?? "(no name)"}</span>
-                    <div class="hint">
-                      <code>{k.redirect_host}</code> (name given by the client, not verified)
-                    </div>
-                  </td>
-                  <td>
-                    <a href={`/accounts/${k.ai_account.id}`}>{k.ai_account.friendly_name}</a>
-                  </td>
-                  <td>{k.scopes.map((s, i) => (i === 0 ? <code>{s}</code> : <> <code>{s}</code></>))}</td>
-                  <td>
-                    <LocalTime at={k.created_at} />
-                  </td>
-                  <td>
-                    <LocalTime at={k.last_used_at} />
-                  </td>
-                  <td>
-                    <StateBadge state={k.state} />
-                    {k.revoked_reason === null ? null : <div class="hint">{REVOKED_BECAUSE[k.revoked_reason] ?? k.revoked_reason}</div>}
-                  </td>
-                  {props.canDisconnect ? (
-                    <td>{k.state === "revoked" ? null : <ActionForm action={`/connections/${k.id}/disconnect`} label={`Disconnect ${k.client_name ?? k.redirect_host}`} tone="danger" idempotencyKey={props.newKey()} />}</td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Connections"
+        rows={props.connections.items}
+        empty={{ title: "No connections yet.", children: <p>A connection appears when an MCP client is authorized for this workspace with OAuth.</p> }}
+        rowAttrs={(k) => ({ "data-connection": k.id })}
+        columns={[...CONNECTION_COLUMNS, ...(props.canDisconnect ? [disconnectColumn(props.newKey)] : [])]}
+      />
       <Pagination path="/connections" query={props.query} nextCursor={props.connections.next_cursor} />
     </>
   );

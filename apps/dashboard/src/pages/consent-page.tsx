@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 
 /** What the consent page shows of an authorization request. */
 export interface ConsentView {
@@ -34,8 +35,7 @@ export function ConsentPage(props: { view: ConsentView; error?: ShownError | und
   const none = v.accounts.length === 0;
   return (
     <div class="narrow">
-      <h1>Connect an application</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Connect an application" error={props.error} />
       <div class="panel stack">
         <p>
           An application calling itself <strong data-testid="client-name">{v.clientName ?? "(no name given)"}</strong> asks to use agentq in the workspace <strong>{v.workspaceName}</strong>.

@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
-import { EmptyState } from "../components/empty-state.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import { FilterForm, SelectField, ANY_CHOICE, accountChoices } from "../components/filter-form.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { AiAccountWire, CredentialWire, Page } from "../wire.ts";
 
 /** How long a rotated credential keeps working beside its successor. */
@@ -20,30 +21,15 @@ export function CredentialsPage(props: { credentials: Page<CredentialWire>; acco
   const names = new Map(props.accounts.map((a) => [a.id, a.friendly_name]));
   return (
     <>
-      <h1>Credentials</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Credentials" done={props.done} error={props.error} />
       <p>
         <a class="button" href="/credentials/new">
           Issue a credential
         </a>
       </p>
-      <form class="filters" method="get" action="/credentials">
-        <div>
-          <label for="ai_account_id">AI account</label>
-          <select id="ai_account_id" name="ai_account_id">
-            <option value="">any</option>
-            {props.accounts.map((a) => (
-              <option value={a.id} selected={props.query.ai_account_id === a.id}>
-                {a.friendly_name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <button type="submit" class="secondary">Show</button>
-        </div>
-      </form>
+      <FilterForm action="/credentials">
+        <SelectField name="ai_account_id" label="AI account" choices={[ANY_CHOICE, ...accountChoices(props.accounts)]} selected={props.query.ai_account_id} />
+      </FilterForm>
       <CredentialsTable credentials={props.credentials} accounts={names} newKey={props.newKey} />
       <Pagination path="/credentials" query={props.query} nextCursor={props.credentials.next_cursor} />
     </>
@@ -52,68 +38,40 @@ export function CredentialsPage(props: { credentials: Page<CredentialWire>; acco
 
 /** A table of credentials: account, name, tier and scopes, state, expiry, rotate and revoke. */
 export function CredentialsTable(props: { credentials: Page<CredentialWire>; accounts: Map<string, string>; newKey: () => string }) {
-  if (props.credentials.items.length === 0) {
-    return (
-      <EmptyState title="No credentials yet.">
-        <p>Issue one to let an agent call the service.</p>
-      </EmptyState>
-    );
-  }
   return (
-    <TableRegion label="Credentials">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">AI account</th>
-            <th scope="col">Tier and scopes</th>
-            <th scope="col">State</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.credentials.items.map((cr) => (
-            <tr data-credential={cr.id}>
-              <td>{cr.name}</td>
-              <td>{props.accounts.get(cr.ai_account_id) ?? <code>{cr.ai_account_id}</code>}</td>
-              <td>
-                {cr.tier}
-                <br />
-                <span class="hint">{cr.scopes.join(", ")}</span>
-              </td>
-              <td>
-                <StateBadge state={cr.state} />
-              </td>
-              <td>
-                <LocalTime at={cr.expires_at} />
-              </td>
-              <td>{cr.state === "active" ? <CredentialActions credential={cr} newKey={props.newKey} /> : null}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
+    <DataTable
+      label="Credentials"
+      rows={props.credentials.items}
+      empty={{ title: "No credentials yet.", children: <p>Issue one to let an agent call the service.</p> }}
+      rowAttrs={(cr) => ({ "data-credential": cr.id })}
+      columns={[
+        { head: "Name", cell: (cr) => cr.name },
+        { head: "AI account", cell: (cr) => props.accounts.get(cr.ai_account_id) ?? <code>{cr.ai_account_id}</code> },
+        {
+          head: "Tier and scopes",
+          cell: (cr) => (
+            <>
+              {cr.tier}
+              <br />
+              <span class="hint">{cr.scopes.join(", ")}</span>
+            </>
+          ),
+        },
+        { head: "State", cell: (cr) => <StateBadge state={cr.state} /> },
+        { head: "Expires", cell: (cr) => <LocalTime at={cr.expires_at} /> },
+        { head: "Actions", cell: (cr) => (cr.state === "active" ? <CredentialActions credential={cr} newKey={props.newKey} /> : null) },
+      ]}
+    />
   );
 }
 
 function CredentialActions(props: { credential: CredentialWire; newKey: () => string }) {
   const cr = props.credential;
-  const overlapId = `overlap-${cr.id}`;
   return (
     <div class="actions">
       <form method="post" action={`/credentials/${cr.id}/rotate`} class="inline-form">
         <input type="hidden" name="idempotency_key" value={props.newKey()} />
-        <div>
-          <label for={overlapId}>Old one works for</label>
-          <select id={overlapId} name="overlap_window">
-            {OVERLAP_CHOICES.map((o) => (
-              <option value={o.value} selected={o.value === "PT1H"}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField id={`overlap-${cr.id}`} name="overlap_window" label="Old one works for" choices={OVERLAP_CHOICES} selected="PT1H" />
         <button type="submit" class="secondary">
           Rotate
         </button>

@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES, TOOLSETS } from "@agentq/core";
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { SelectField, accountChoices } from "../components/filter-form.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import type { AiAccountWire } from "../wire.ts";
 
 /** The values an issue form is shown again with after a refusal. */
@@ -18,26 +20,12 @@ export function IssueCredentialPage(props: { accounts: AiAccountWire[]; values: 
   const v = props.values;
   const tier = v.tier ?? "operational";
   const chosen = new Set(v.scopes ?? ["send", "get_pending", "ack", "nack", "list_recipients", "list_templates", "get_template", "get_policies", "acknowledge_policies"]);
-  const active = props.accounts.filter((a) => a.state !== "revoked");
   return (
     <div class="narrow-wide">
-      <p>
-        <a href="/credentials">Credentials</a>
-      </p>
-      <h1>Issue a credential</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Issue a credential" back={{ href: "/credentials", label: "Credentials" }} error={props.error} />
       <form class="panel stack" method="post" action="/credentials">
         <input type="hidden" name="idempotency_key" value={props.idempotencyKey} />
-        <div>
-          <label for="ai_account_id">AI account</label>
-          <select id="ai_account_id" name="ai_account_id" required>
-            {active.map((a) => (
-              <option value={a.id} selected={v.ai_account_id === a.id}>
-                {a.friendly_name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField name="ai_account_id" label="AI account" required choices={accountChoices(props.accounts.filter((a) => a.state !== "revoked"))} selected={v.ai_account_id} />
         <div>
           <label for="name">Name</label>
           <input id="name" name="name" type="text" required maxlength={200} value={v.name ?? ""} aria-describedby="name-hint" />
@@ -56,27 +44,8 @@ export function IssueCredentialPage(props: { accounts: AiAccountWire[]; values: 
             </label>
           </div>
         </fieldset>
-        <fieldset>
-          <legend>Operational scopes</legend>
-          <div class="checks">
-            {OPERATIONAL_SCOPES.map((s) => (
-              <label>
-                <input type="checkbox" name="scopes" value={s} checked={chosen.has(s)} /> {s}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>Administrative scopes</legend>
-          <div class="checks">
-            {ADMINISTRATIVE_SCOPES.map((s) => (
-              <label>
-                <input type="checkbox" name="scopes" value={s} checked={chosen.has(s)} /> {s}
-              </label>
-            ))}
-          </div>
-          <p class="hint">Only with the administrative tier.</p>
-        </fieldset>
+        <ScopeChecks legend="Operational scopes" scopes={OPERATIONAL_SCOPES} chosen={chosen} />
+        <ScopeChecks legend="Administrative scopes" scopes={ADMINISTRATIVE_SCOPES} chosen={chosen} hint="Only with the administrative tier." />
         <div class="checks">
           <label>
             <input type="checkbox" name="mcp_config" value="1" checked={v.mcp_config ?? true} /> also show an MCP client configuration
@@ -98,5 +67,22 @@ export function IssueCredentialPage(props: { accounts: AiAccountWire[]; values: 
         </div>
       </form>
     </div>
+  );
+}
+
+/** A fieldset of scope checkboxes, those in `chosen` checked. */
+function ScopeChecks(props: { legend: string; scopes: readonly string[]; chosen: Set<string>; hint?: string }) {
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      <div class="checks">
+        {props.scopes.map((s) => (
+          <label>
+            <input type="checkbox" name="scopes" value={s} checked={props.chosen.has(s)} /> {s}
+          </label>
+        ))}
+      </div>
+      {props.hint === undefined ? null : <p class="hint">{props.hint}</p>}
+    </fieldset>
   );
 }

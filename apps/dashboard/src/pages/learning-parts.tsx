@@ -1,58 +1,31 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { EmptyState } from "../components/empty-state.tsx";
+import { FilterForm, SelectField, type Choice } from "../components/filter-form.tsx";
 import { hrefWith } from "../components/pagination.tsx";
 import type { ProjectWire } from "./projects-page.tsx";
 
-/** One select of a filter form: its query parameter, label and choices (value "" is "any"). */
+/** One select of a filter form: its query parameter, label, choices and the current value. */
 export interface FilterSelect {
   name: string;
   label: string;
-  choices: readonly { value: string; label: string }[];
+  choices: readonly Choice[];
   value: string;
 }
 
 /**
  * The filter form of the lessons, candidates and rules lists: the project (these records are a
- * project's) and the list's own selects. With JavaScript the list follows the selects as they
- * change (htmx); without, the Show button submits them.
+ * project's) and the list's own selects; the list follows them as they change.
  */
 export function LearningFilters(props: { path: string; projects: ProjectWire[]; projectId: string; selects: FilterSelect[] }) {
+  const projects = props.projects.map((p) => ({ value: p.id, label: p.state === "archived" ? `${p.name} (archived)` : p.name }));
   return (
-    <form class="filters panel" method="get" action={props.path} hx-get={props.path} hx-trigger="change, submit" hx-push-url="true">
-      <div>
-        <label for="project">Project</label>
-        <select id="project" name="project">
-          {props.projects.map((p) => (
-            <option value={p.id} selected={p.id === props.projectId}>
-              {p.state === "archived" ? `${p.name} (archived)` : p.name}
-            </option>
-          ))}
-        </select>
-      </div>
+    <FilterForm action={props.path} live>
+      <SelectField name="project" label="Project" choices={projects} selected={props.projectId} />
       {props.selects.map((s) => (
-        <div>
-          <label for={s.name}>{s.label}</label>
-          <select id={s.name} name={s.name}>
-            {s.choices.map((o) => (
-              <option value={o.value} selected={o.value === s.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField name={s.name} label={s.label} choices={s.choices} selected={s.value} />
       ))}
-      <div>
-        <button type="submit" class="secondary">
-          Show
-        </button>
-      </div>
-    </form>
+    </FilterForm>
   );
-}
-
-/** Choices from a list of states, with "any" first when `anyValue` is given. */
-export function choicesOf(values: readonly string[], anyValue?: string): { value: string; label: string }[] {
-  return [...(anyValue === undefined ? [] : [{ value: anyValue, label: "any" }]), ...values.map((v) => ({ value: v, label: v.replaceAll("_", " ") }))];
 }
 
 /** Lessons and their candidates are one section: links between the two lists of a project. */

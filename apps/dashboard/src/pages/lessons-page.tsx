@@ -1,12 +1,15 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { LESSON_STATUSES } from "@agentq/core";
+import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
+import { Facts } from "../components/facts.tsx";
+import { choicesOf } from "../components/filter-form.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import type { LessonDetailWire, LessonWire, Page, RuleWire } from "../wire.ts";
-import { AgentsWrite, LearningFilters, LessonTabs, MarkdownText, choicesOf } from "./learning-parts.tsx";
+import { AgentsWrite, LearningFilters, LessonTabs, MarkdownText } from "./learning-parts.tsx";
 import type { ProjectWire } from "./projects-page.tsx";
 
 /** A project's lessons, by last observation, filtered by status. */
@@ -18,46 +21,20 @@ export function LessonsPage(props: { projects: ProjectWire[]; project: ProjectWi
       <p>What the agents of {props.project.name} learned, most recently observed first.</p>
       <LessonTabs current="lessons" projectId={props.project.id} pending={props.pending} />
       <LearningFilters path="/lessons" projects={props.projects} projectId={props.project.id} selects={[{ name: "status", label: "Status", choices: choicesOf(LESSON_STATUSES, ""), value: status }]} />
-      {props.lessons.items.length === 0 ? (
-        <EmptyState title={status === "" ? "No lessons in this project yet." : `No ${status} lessons in this project.`}>
-          <p>Agents record lessons, or promote the candidates the detectors find in their sessions.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Lessons">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">Observed</th>
-                <th scope="col" class="num">Sessions</th>
-                <th scope="col">Last observed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.lessons.items.map((l) => (
-                <tr data-lesson={l.slug}>
-                  <td>
-                    <a href={`/lessons/${l.id}`}>{l.title}</a>
-                  </td>
-                  <td>
-                    <code>{l.slug}</code>
-                  </td>
-                  <td>
-                    <StateBadge state={l.status} />
-                  </td>
-                  <td class="num">{l.observation_count}</td>
-                  <td class="num">{l.distinct_session_count}</td>
-                  <td>
-                    <LocalTime at={l.last_observed_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Lessons"
+        rows={props.lessons.items}
+        empty={{ title: status === "" ? "No lessons in this project yet." : `No ${status} lessons in this project.`, children: <p>Agents record lessons, or promote the candidates the detectors find in their sessions.</p> }}
+        rowAttrs={(l) => ({ "data-lesson": l.slug })}
+        columns={[
+          { head: "Title", cell: (l) => <a href={`/lessons/${l.id}`}>{l.title}</a> },
+          { head: "Slug", cell: (l) => <code>{l.slug}</code> },
+          { head: "Status", cell: (l) => <StateBadge state={l.status} /> },
+          { head: "Observed", num: true, cell: (l) => l.observation_count },
+          { head: "Sessions", num: true, cell: (l) => l.distinct_session_count },
+          { head: "Last observed", cell: (l) => <LocalTime at={l.last_observed_at} /> },
+        ]}
+      />
       <Pagination path="/lessons" query={props.query} nextCursor={props.lessons.next_cursor} />
       <AgentsWrite tools="create_lesson, observe_lesson, set_lesson_status" />
     </>
@@ -69,56 +46,36 @@ export function LessonPage(props: { lesson: LessonDetailWire; rules: RuleWire[] 
   const l = props.lesson;
   return (
     <>
-      <p>
-        <a href={`/lessons?project=${l.project_id}`}>Lessons</a>
-      </p>
-      <h1>{l.title}</h1>
+      <PageHeading title={l.title} back={{ href: `/lessons?project=${l.project_id}`, label: "Lessons" }} />
       <section class="panel">
-        <dl class="facts">
-          <dt>Slug</dt>
-          <dd>
-            <code>{l.slug}</code>
-          </dd>
-          <dt>Status</dt>
-          <dd>
-            <StateBadge state={l.status} />
-            {l.status_reason === null ? null : <span class="hint"> {l.status_reason}</span>}
-          </dd>
-          {l.superseded_by_id === null ? null : (
-            <>
-              <dt>Superseded by</dt>
-              <dd>
-                <a href={`/lessons/${l.superseded_by_id}`}>the lesson that replaces it</a>
-              </dd>
-            </>
-          )}
-          <dt>Tags</dt>
-          <dd>{l.tags.length === 0 ? "—" : l.tags.map((t) => <code>{t} </code>)}</dd>
-          <dt>Observed</dt>
-          <dd>
-            {l.observation_count} times in {l.distinct_session_count} sessions
-          </dd>
-          <dt>First observed</dt>
-          <dd>
-            <LocalTime at={l.first_observed_at} />
-          </dd>
-          <dt>Last observed</dt>
-          <dd>
-            <LocalTime at={l.last_observed_at} />
-          </dd>
-          <dt>Recorded by</dt>
-          <dd>
-            {l.created_by.friendly_name}, <LocalTime at={l.created_at} />
-          </dd>
-          {l.source_candidate_id === null ? null : (
-            <>
-              <dt>Promoted from</dt>
-              <dd>
-                <a href={`/lesson-candidates/${l.source_candidate_id}`}>a lesson candidate</a>
-              </dd>
-            </>
-          )}
-        </dl>
+        <Facts
+          facts={[
+            { term: "Slug", value: <code>{l.slug}</code> },
+            {
+              term: "Status",
+              value: (
+                <>
+                  <StateBadge state={l.status} />
+                  {l.status_reason === null ? null : <span class="hint"> {l.status_reason}</span>}
+                </>
+              ),
+            },
+            l.superseded_by_id === null ? null : { term: "Superseded by", value: <a href={`/lessons/${l.superseded_by_id}`}>the lesson that replaces it</a> },
+            { term: "Tags", value: l.tags.length === 0 ? "—" : l.tags.map((t) => <code>{t} </code>) },
+            { term: "Observed", value: `${l.observation_count} times in ${l.distinct_session_count} sessions` },
+            { term: "First observed", value: <LocalTime at={l.first_observed_at} /> },
+            { term: "Last observed", value: <LocalTime at={l.last_observed_at} /> },
+            {
+              term: "Recorded by",
+              value: (
+                <>
+                  {l.created_by.friendly_name}, <LocalTime at={l.created_at} />
+                </>
+              ),
+            },
+            l.source_candidate_id === null ? null : { term: "Promoted from", value: <a href={`/lesson-candidates/${l.source_candidate_id}`}>a lesson candidate</a> },
+          ]}
+        />
       </section>
       <MarkdownText text={l.body_md} label="Lesson" />
       <MarkdownText text={l.why_md} label="Why" />

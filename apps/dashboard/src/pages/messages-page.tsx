@@ -1,11 +1,14 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { Facts } from "../components/facts.tsx";
+import { FilterForm, SelectField, TextFilter, choicesOf } from "../components/filter-form.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { MessageItemWire, MessageWire, Page } from "../wire.ts";
 
 /** Message states a filter offers. */
@@ -16,82 +19,36 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
   const q = props.query;
   return (
     <>
-      <h1>Messages</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
-      {/* With JavaScript the list follows the filters as they change (htmx); without, the Filter button submits them. */}
-      <form class="filters panel" method="get" action="/messages" hx-get="/messages" hx-trigger="change, submit" hx-push-url="true">
-        <div>
-          <label for="state">State</label>
-          <select id="state" name="state">
-            <option value="">any</option>
-            {MESSAGE_STATE_CHOICES.map((s) => (
-              <option value={s} selected={q.state === s}>
-                {s.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="recipient">Recipient</label>
-          <input id="recipient" name="recipient" type="text" value={q.recipient ?? ""} />
-        </div>
-        <div>
-          <label for="sender">Sender</label>
-          <input id="sender" name="sender" type="text" value={q.sender ?? ""} />
-        </div>
-        <div>
-          <label for="template">Template</label>
-          <input id="template" name="template" type="text" value={q.template ?? ""} />
-        </div>
-        <div>
-          <button type="submit" class="secondary">Filter</button>
-        </div>
-      </form>
-      {props.messages.items.length === 0 ? (
-        <EmptyState title="No messages match.">
-          <p>Messages appear here as the workspace's agents send them.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Messages">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Accepted</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Template</th>
-                <th scope="col">Priority</th>
-                <th scope="col">State</th>
-                <th scope="col" class="num">Deliveries</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.messages.items.map((m) => (
-                <tr data-message={m.envelope.message_id}>
-                  <td>
-                    <a href={`/messages/${m.envelope.message_id}`}>
-                      <LocalTime at={m.envelope.accepted_at} />
-                    </a>
-                  </td>
-                  <td>{m.envelope.sender.friendly_name}</td>
-                  <td>{m.envelope.recipient.friendly_name}</td>
-                  <td>
-                    <code>{m.envelope.template}</code>
-                  </td>
-                  <td>{m.envelope.priority}</td>
-                  <td>
-                    <StateBadge state={m.state} />
-                  </td>
-                  <td class="num">{m.envelope.delivery_count}</td>
-                  <td>{m.state === "dead_lettered" ? <DeadLetterActions messageId={m.envelope.message_id} newKey={props.newKey} back="/messages?state=dead_lettered" /> : null}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <PageHeading title="Messages" done={props.done} error={props.error} />
+      <FilterForm action="/messages" button="Filter" live>
+        <SelectField name="state" label="State" choices={choicesOf(MESSAGE_STATE_CHOICES, "")} selected={q.state} />
+        <TextFilter name="recipient" label="Recipient" value={q.recipient} />
+        <TextFilter name="sender" label="Sender" value={q.sender} />
+        <TextFilter name="template" label="Template" value={q.template} />
+      </FilterForm>
+      <DataTable
+        label="Messages"
+        rows={props.messages.items}
+        empty={{ title: "No messages match.", children: <p>Messages appear here as the workspace's agents send them.</p> }}
+        rowAttrs={(m) => ({ "data-message": m.envelope.message_id })}
+        columns={[
+          {
+            head: "Accepted",
+            cell: (m) => (
+              <a href={`/messages/${m.envelope.message_id}`}>
+                <LocalTime at={m.envelope.accepted_at} />
+              </a>
+            ),
+          },
+          { head: "From", cell: (m) => m.envelope.sender.friendly_name },
+          { head: "To", cell: (m) => m.envelope.recipient.friendly_name },
+          { head: "Template", cell: (m) => <code>{m.envelope.template}</code> },
+          { head: "Priority", cell: (m) => m.envelope.priority },
+          { head: "State", cell: (m) => <StateBadge state={m.state} /> },
+          { head: "Deliveries", num: true, cell: (m) => m.envelope.delivery_count },
+          { head: "Actions", cell: (m) => (m.state === "dead_lettered" ? <DeadLetterActions messageId={m.envelope.message_id} newKey={props.newKey} back="/messages?state=dead_lettered" /> : null) },
+        ]}
+      />
       <Pagination path="/messages" query={q} nextCursor={props.messages.next_cursor} />
     </>
   );
@@ -113,43 +70,25 @@ export function MessagePage(props: { message: MessageWire; newKey: () => string;
   const e = m.envelope;
   return (
     <>
-      <p>
-        <a href="/messages">Messages</a>
-      </p>
-      <h1>
-        Message <code>{e.message_id}</code>
-      </h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title={
+          <>
+            Message <code>{e.message_id}</code>
+          </>
+        } back={{ href: "/messages", label: "Messages" }} done={props.done} error={props.error} />
       <section class="panel">
-        <dl class="facts">
-          <dt>State</dt>
-          <dd>
-            <StateBadge state={m.state} />
-          </dd>
-          <dt>From</dt>
-          <dd>{e.sender.friendly_name}</dd>
-          <dt>To</dt>
-          <dd>{e.recipient.friendly_name}</dd>
-          <dt>Template</dt>
-          <dd>
-            <code>{e.template}</code>
-          </dd>
-          <dt>Priority</dt>
-          <dd>{e.priority}</dd>
-          <dt>Correlation id</dt>
-          <dd>{e.correlation_id ?? "—"}</dd>
-          <dt>Accepted</dt>
-          <dd>
-            <LocalTime at={e.accepted_at} />
-          </dd>
-          <dt>Expires</dt>
-          <dd>
-            <LocalTime at={e.expires_at} />
-          </dd>
-          <dt>Deliveries</dt>
-          <dd>{e.delivery_count}</dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "State", value: <StateBadge state={m.state} /> },
+            { term: "From", value: e.sender.friendly_name },
+            { term: "To", value: e.recipient.friendly_name },
+            { term: "Template", value: <code>{e.template}</code> },
+            { term: "Priority", value: e.priority },
+            { term: "Correlation id", value: e.correlation_id ?? "—" },
+            { term: "Accepted", value: <LocalTime at={e.accepted_at} /> },
+            { term: "Expires", value: <LocalTime at={e.expires_at} /> },
+            { term: "Deliveries", value: e.delivery_count },
+          ]}
+        />
       </section>
       {m.state === "dead_lettered" ? <DeadLetterActions messageId={e.message_id} newKey={props.newKey} back={`/messages/${e.message_id}`} /> : null}
       <h2>Timeline</h2>

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { encodeQR } from "@paulmillr/qr";
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { SecretReveal } from "./revealed-secret-page.tsx";
 
 /** The otpauth:// URI as a QR code: an SVG image in a data: URL (the CSP allows data: images, no inline markup). */
@@ -13,11 +14,7 @@ export function QrCode(props: { text: string; label: string }) {
 export function MfaSetupPage(props: { secret: string; otpauthUri: string; error?: ShownError | undefined }) {
   return (
     <>
-      <p>
-        <a href="/settings">Settings</a>
-      </p>
-      <h1>Set up two-step verification</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Set up two-step verification" back={{ href: "/settings", label: "Settings" }} error={props.error} />
       <ol>
         <li>Scan this code with an authenticator app (or type the secret below into it).</li>
         <li>Enter the six-digit code the app shows to turn two-step verification on.</li>

@@ -1,10 +1,11 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { EmptyState } from "../components/empty-state.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
+import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 import type { NoticeWire, Page } from "../wire.ts";
 
 const KIND_LABELS: Record<NoticeWire["kind"], string> = { dsa: "DSA notice", dmca: "DMCA notice" };
@@ -18,46 +19,20 @@ export function NoticesPage(props: { notices: Page<NoticeWire>; query: Record<st
       <p>
         Notices about this workspace's content (EU Digital Services Act, US DMCA) once the operator acted on them. Each has the statement of reasons; an owner may contest a decision with a counter-notice.
       </p>
-      {props.notices.items.length === 0 ? (
-        <EmptyState title="No notices.">
-          <p>A notice shows here when the operator takes action on one about this workspace.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Notices">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Notice</th>
-                <th scope="col">Category</th>
-                <th scope="col">State</th>
-                <th scope="col">Received</th>
-                <th scope="col">Decided</th>
-                <th scope="col">Counter-notice</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.notices.items.map((n) => (
-                <tr data-notice={n.id}>
-                  <td>
-                    <a href={`/notices/${n.id}`}>{KIND_LABELS[n.kind]}</a>
-                  </td>
-                  <td>{words(n.category)}</td>
-                  <td>
-                    <StateBadge state={n.state} />
-                  </td>
-                  <td>
-                    <LocalTime at={n.received_at} />
-                  </td>
-                  <td>
-                    <LocalTime at={n.decision?.decided_at} />
-                  </td>
-                  <td>{n.counter_notice === null ? "—" : <LocalTime at={n.counter_notice.filed_at} />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Notices"
+        rows={props.notices.items}
+        empty={{ title: "No notices.", children: <p>A notice shows here when the operator takes action on one about this workspace.</p> }}
+        rowAttrs={(n) => ({ "data-notice": n.id })}
+        columns={[
+          { head: "Notice", cell: (n) => <a href={`/notices/${n.id}`}>{KIND_LABELS[n.kind]}</a> },
+          { head: "Category", cell: (n) => words(n.category) },
+          { head: "State", cell: (n) => <StateBadge state={n.state} /> },
+          { head: "Received", cell: (n) => <LocalTime at={n.received_at} /> },
+          { head: "Decided", cell: (n) => <LocalTime at={n.decision?.decided_at} /> },
+          { head: "Counter-notice", cell: (n) => (n.counter_notice === null ? "—" : <LocalTime at={n.counter_notice.filed_at} />) },
+        ]}
+      />
       <Pagination path="/notices" query={props.query} nextCursor={props.notices.next_cursor} />
     </>
   );
@@ -92,49 +67,29 @@ export function NoticePage(props: { notice: NoticeWire; viewer: CounterNoticeVie
   const sor = n.statement_of_reasons;
   return (
     <>
-      <p>
-        <a href="/notices">Notices</a>
-      </p>
-      <h1>{KIND_LABELS[n.kind]}</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title={KIND_LABELS[n.kind]} back={{ href: "/notices", label: "Notices" }} done={props.done} error={props.error} />
       <section class="panel">
-        <dl class="facts">
-          <dt>State</dt>
-          <dd data-notice-state={n.state}>
-            <StateBadge state={n.state} />
-          </dd>
-          <dt>Category</dt>
-          <dd>{words(n.category)}</dd>
-          <dt>Id</dt>
-          <dd>
-            <code>{n.id}</code>
-          </dd>
-          <dt>Received</dt>
-          <dd>
-            <LocalTime at={n.received_at} />
-          </dd>
-          <dt>Told to this workspace</dt>
-          <dd>
-            <LocalTime at={n.disclosed_at} />
-          </dd>
-          <dt>Last change</dt>
-          <dd>
-            <LocalTime at={n.updated_at} />
-          </dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "State", value: <StateBadge state={n.state} />, attrs: { "data-notice-state": n.state } },
+            { term: "Category", value: words(n.category) },
+            { term: "Id", value: <code>{n.id}</code> },
+            { term: "Received", value: <LocalTime at={n.received_at} /> },
+            { term: "Told to this workspace", value: <LocalTime at={n.disclosed_at} /> },
+            { term: "Last change", value: <LocalTime at={n.updated_at} /> },
+          ]}
+        />
       </section>
       <section class="panel">
         <h2>The complaint</h2>
         {n.kind === "dmca" ? (
-          <dl class="facts">
-            <dt>Claimant</dt>
-            <dd>{n.complaint.claimant ?? "—"}</dd>
-            <dt>Copyrighted work</dt>
-            <dd>{n.complaint.copyrighted_work ?? "—"}</dd>
-            <dt>Material said to infringe</dt>
-            <dd>{n.complaint.infringing_material ?? "—"}</dd>
-          </dl>
+          <Facts
+            facts={[
+              { term: "Claimant", value: n.complaint.claimant ?? "—" },
+              { term: "Copyrighted work", value: n.complaint.copyrighted_work ?? "—" },
+              { term: "Material said to infringe", value: n.complaint.infringing_material ?? "—" },
+            ]}
+          />
         ) : (
           <p>{n.complaint.explanation ?? "—"}</p>
         )}
@@ -154,64 +109,38 @@ export function NoticePage(props: { notice: NoticeWire; viewer: CounterNoticeVie
       {sor === null ? null : (
         <section class="panel" data-statement-of-reasons="">
           <h2>Statement of reasons</h2>
-          <dl class="facts">
-            <dt>Decided</dt>
-            <dd>
-              <LocalTime at={sor.decided_at} />
-            </dd>
-            <dt>Restriction</dt>
-            <dd>
-              {sor.restriction.map((r) => (
-                <div>
-                  {words(r.type)} <code>{r.item_id}</code>
-                </div>
-              ))}
-            </dd>
-            <dt>Facts and circumstances</dt>
-            <dd data-facts="">{sor.facts_and_circumstances}</dd>
-            <dt>Ground</dt>
-            <dd>
-              {words(sor.ground.type)}
-              {sor.ground.category === undefined ? "" : ` (${words(sor.ground.category)})`}: {sor.ground.legal_basis}
-            </dd>
-            <dt>Automated means</dt>
-            <dd>{sor.automated_means ? "yes" : "no: a person decided"}</dd>
-            <dt>Your options</dt>
-            <dd>{sor.redress}</dd>
-          </dl>
+          <Facts
+            facts={[
+              { term: "Decided", value: <LocalTime at={sor.decided_at} /> },
+              {
+                term: "Restriction",
+                value: sor.restriction.map((r) => (
+                  <div>
+                    {words(r.type)} <code>{r.item_id}</code>
+                  </div>
+                )),
+              },
+              { term: "Facts and circumstances", value: sor.facts_and_circumstances, attrs: { "data-facts": "" } },
+              { term: "Ground", value: `${words(sor.ground.type)}${sor.ground.category === undefined ? "" : ` (${words(sor.ground.category)})`}: ${sor.ground.legal_basis}` },
+              { term: "Automated means", value: sor.automated_means ? "yes" : "no: a person decided" },
+              { term: "Your options", value: sor.redress },
+            ]}
+          />
         </section>
       )}
       {n.measures.length === 0 ? null : (
         <section class="panel">
           <h2>Measures</h2>
-          <TableRegion label="Measures">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Measure</th>
-                  <th scope="col">Item</th>
-                  <th scope="col">Applied</th>
-                  <th scope="col">Lifted</th>
-                </tr>
-              </thead>
-              <tbody>
-                {n.measures.map((m) => (
-                  <tr>
-                    <td>{words(m.type)}</td>
-                    <td>
-                      <code>{m.item_id}</code>
-                    </td>
-                    <td>
-                      <LocalTime at={m.applied_at} />
-                    </td>
-                    <td>
-                      <LocalTime at={m.lifted_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
+          <DataTable
+            label="Measures"
+            rows={n.measures}
+            columns={[
+              { head: "Measure", cell: (m) => words(m.type) },
+              { head: "Item", cell: (m) => <code>{m.item_id}</code> },
+              { head: "Applied", cell: (m) => <LocalTime at={m.applied_at} /> },
+              { head: "Lifted", cell: (m) => <LocalTime at={m.lifted_at} /> },
+            ]}
+          />
         </section>
       )}
       {n.counter_notice === null ? null : (

@@ -1,9 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { EmptyState } from "../components/empty-state.tsx";
 import { LocalTime } from "../components/local-time.tsx";
-import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import type { AuditRowWire, WebhookWire } from "../wire.ts";
+import { WEBHOOK_HEALTH_COLUMNS, webhookNameColumn } from "./webhooks-page.tsx";
 
 /** GET /v1/messages/counts: waiting messages per recipient and the dead letters. */
 export interface MessageCountsWire {
@@ -40,69 +40,31 @@ export function OverviewPage(props: { workspaceName: string; counts: MessageCoun
         </li>
       </ul>
       <h2>Waiting, per recipient</h2>
-      {props.counts.recipients.length === 0 ? (
-        <EmptyState title="Nothing is waiting.">
-          <p>No AI account has pending or held messages.</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Waiting messages per recipient">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Recipient</th>
-                <th scope="col" class="num">Pending</th>
-                <th scope="col" class="num">Held</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.counts.recipients.map((r) => (
-                <tr data-recipient={r.friendly_name}>
-                  <td>
-                    <a href={`/messages?recipient=${encodeURIComponent(r.friendly_name)}`}>{r.friendly_name}</a>
-                  </td>
-                  <td class="num">{r.pending}</td>
-                  <td class="num">{r.held}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Waiting messages per recipient"
+        rows={props.counts.recipients}
+        empty={{ title: "Nothing is waiting.", children: <p>No AI account has pending or held messages.</p> }}
+        rowAttrs={(r) => ({ "data-recipient": r.friendly_name })}
+        columns={[
+          { head: "Recipient", cell: (r) => <a href={`/messages?recipient=${encodeURIComponent(r.friendly_name)}`}>{r.friendly_name}</a> },
+          { head: "Pending", num: true, cell: (r) => r.pending },
+          { head: "Held", num: true, cell: (r) => r.held },
+        ]}
+      />
       <h2>Webhooks</h2>
-      {props.webhooks.length === 0 ? (
-        <EmptyState title="No webhooks.">
-          <p>
-            <a href="/webhooks">Add one</a> to push messages to an agent instead of it polling.
-          </p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Webhook health">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Webhook</th>
-                <th scope="col">Health</th>
-                <th scope="col" class="num">Waiting</th>
-                <th scope="col" class="num">Dead</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.webhooks.map((w) => (
-                <tr>
-                  <td>
-                    <a href={`/webhooks/${w.id}`}>{w.name}</a>
-                  </td>
-                  <td>
-                    <StateBadge state={w.health.status} />
-                  </td>
-                  <td class="num">{(w.outbox.pending ?? 0) + (w.outbox.retrying ?? 0)}</td>
-                  <td class="num">{w.outbox.dead ?? 0}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Webhook health"
+        rows={props.webhooks}
+        empty={{
+          title: "No webhooks.",
+          children: (
+            <p>
+              <a href="/webhooks">Add one</a> to push messages to an agent instead of it polling.
+            </p>
+          ),
+        }}
+        columns={[webhookNameColumn("Webhook"), ...WEBHOOK_HEALTH_COLUMNS]}
+      />
       <h2>Recent activity</h2>
       {props.audit.length === 0 ? (
         <EmptyState title="No activity yet." />

@@ -1,12 +1,13 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { NewPasswordField } from "../components/new-password-field.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 
 /** The "forgot your password?" form: an email, answered the same whether or not it has an account. */
 export function ForgotPasswordPage(props: { error?: ShownError | undefined; sent?: boolean | undefined; email?: string | undefined }) {
   return (
     <div class="narrow">
-      <h1>Reset your password</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Reset your password" error={props.error} />
       {props.sent === true ? (
         <div class="notice ok" role="status">
           If this address has an account, a link to reset its password is on its way. It works once, within one hour.
@@ -50,13 +51,7 @@ export function SetPasswordPage(props: { purpose: SetPasswordPurpose; error?: Sh
             Opened from the mail's link, this is filled in for you.
           </p>
         </div>
-        <div>
-          <label for="password">New password</label>
-          <input id="password" name="password" type="password" autocomplete="new-password" required minlength={12} maxlength={256} aria-describedby="password-hint" />
-          <p class="hint" id="password-hint">
-            12 to 256 characters. Common passwords and your email's name are refused.
-          </p>
-        </div>
+        <NewPasswordField label="New password" />
         <div class="actions">
           <button type="submit">{text.submit}</button>
         </div>

@@ -1,9 +1,11 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { PeopleListItem } from "@agentq/core";
 import { ActionForm } from "../components/action-form.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import { SelectField, choicesOf, type Choice } from "../components/filter-form.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
-import { TableRegion } from "../components/table-region.tsx";
 
 const ROLES = ["owner", "admin", "viewer"] as const;
 
@@ -19,84 +21,59 @@ export interface InviteValues {
  * resend an invitation, remove. Only an owner is offered the owner role.
  */
 export function PeoplePage(props: { people: PeopleListItem[]; me: { id: string; role: string }; values: InviteValues; error?: ShownError | undefined; done?: string | undefined }) {
-  const offered = ROLES.filter((r) => r !== "owner" || props.me.role === "owner");
+  const roles = choicesOf(ROLES.filter((r) => r !== "owner" || props.me.role === "owner"));
   return (
     <>
-      <h1>People</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="People" done={props.done} error={props.error} />
       <p>Owners and admins administer the workspace; a viewer reads only. Only an owner grants or takes away the owner role, and the last owner stays.</p>
-      <TableRegion label="People">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Role</th>
-              <th scope="col">Two-step verification</th>
-              <th scope="col">Since</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.people.map((p) => (
-              <tr data-person={p.email}>
-                <td>
-                  {p.display_name ?? p.email}
-                  {p.display_name === null ? null : <div class="hint">{p.email}</div>}
-                  {p.password_set ? null : <div class="hint">invited, no password yet</div>}
-                  {p.id === props.me.id ? <div class="hint">you</div> : null}
-                </td>
-                <td data-role={p.role}>{p.role}</td>
-                <td>{p.mfa_enabled ? "on" : "off"}</td>
-                <td>
-                  <LocalTime at={p.created_at} />
-                </td>
-                <td>
-                  {p.role === "owner" && props.me.role !== "owner" ? null : (
-                    <div class="actions">
-                      <form class="inline-form" method="post" action={`/people/${p.id}/role`}>
-                        <div>
-                          <label for={`role-${p.id}`}>Role of {p.email}</label>
-                          <select id={`role-${p.id}`} name="role">
-                            {offered.map((r) => (
-                              <option value={r} selected={r === p.role}>
-                                {r}
-                              </option>
-                            ))}
-                          </select>
-                        </div>
-                        <button type="submit" class="secondary">
-                          Change
-                        </button>
-                      </form>
-                      {p.password_set ? null : <ActionForm action={`/people/${p.id}/invitation`} label={`Resend the invitation to ${p.email}`} tone="secondary" />}
-                      <ActionForm action={`/people/${p.id}/remove`} label={`Remove ${p.email}`} tone="danger" />
-                    </div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableRegion>
+      <DataTable
+        label="People"
+        rows={props.people}
+        rowAttrs={(p) => ({ "data-person": p.email })}
+        columns={[
+          {
+            head: "Person",
+            cell: (p) => (
+              <>
+                {p.display_name ?? p.email}
+                {p.display_name === null ? null : <div class="hint">{p.email}</div>}
+                {p.password_set ? null : <div class="hint">invited, no password yet</div>}
+                {p.id === props.me.id ? <div class="hint">you</div> : null}
+              </>
+            ),
+          },
+          { head: "Role", cell: (p) => p.role, attrs: (p) => ({ "data-role": p.role }) },
+          { head: "Two-step verification", cell: (p) => (p.mfa_enabled ? "on" : "off") },
+          { head: "Since", cell: (p) => <LocalTime at={p.created_at} /> },
+          { head: "Actions", cell: (p) => (p.role === "owner" && props.me.role !== "owner" ? null : <PersonActions person={p} roles={roles} />) },
+        ]}
+      />
       <form class="panel inline-form" method="post" action="/people">
         <div>
           <label for="invite-email">Invite by email</label>
           <input id="invite-email" name="email" type="email" autocomplete="off" value={props.values.email ?? ""} required />
         </div>
-        <div>
-          <label for="invite-role">Role</label>
-          <select id="invite-role" name="role">
-            {offered.map((r) => (
-              <option value={r} selected={r === (props.values.role ?? "viewer")}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField id="invite-role" name="role" label="Role" choices={roles} selected={props.values.role ?? "viewer"} />
         <button type="submit">Invite</button>
       </form>
       <p class="hint">The invitation mails a single-use link to set a password, valid 72 hours.</p>
     </>
+  );
+}
+
+/** Change the role of a person, resend their invitation (until they set a password), remove them. */
+function PersonActions(props: { person: PeopleListItem; roles: Choice[] }) {
+  const p = props.person;
+  return (
+    <div class="actions">
+      <form class="inline-form" method="post" action={`/people/${p.id}/role`}>
+        <SelectField id={`role-${p.id}`} name="role" label={`Role of ${p.email}`} choices={props.roles} selected={p.role} />
+        <button type="submit" class="secondary">
+          Change
+        </button>
+      </form>
+      {p.password_set ? null : <ActionForm action={`/people/${p.id}/invitation`} label={`Resend the invitation to ${p.email}`} tone="secondary" />}
+      <ActionForm action={`/people/${p.id}/remove`} label={`Remove ${p.email}`} tone="danger" />
+    </div>
   );
 }

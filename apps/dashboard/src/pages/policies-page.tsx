@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { EmptyState } from "../components/empty-state.tsx";
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import type { PolicyWire, Page } from "../wire.ts";
@@ -25,9 +26,7 @@ export function PoliciesPage(props: { policies: Page<PolicyWire>; acknowledgemen
   const v = props.values;
   return (
     <>
-      <h1>Policies</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Policies" done={props.done} error={props.error} />
       {props.policies.items.length === 0 ? (
         <EmptyState title="No policies yet.">
           <p>A required policy must be acknowledged by an AI account before it may send.</p>

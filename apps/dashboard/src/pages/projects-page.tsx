@@ -1,9 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { EmptyState } from "../components/empty-state.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import type { Page } from "../wire.ts";
 
 /** A project (session-state records, SESSION-STATE.md). */
@@ -59,43 +60,26 @@ export function ProjectsPage(props: { projects: Page<ProjectWire>; query: Record
     <>
       <h1>Projects</h1>
       <p>What the workspace's agents record about their work: build sessions, decisions and the backlog, by project.</p>
-      {props.projects.items.length === 0 ? (
-        <EmptyState title="No projects yet.">
-          <p>An agent with the manage_projects scope creates one (or the first build session does).</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Projects">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.projects.items.map((p) => (
-                <tr data-project={p.slug}>
-                  <td>
-                    <a href={`/projects/${p.id}`}>{p.name}</a>
-                    {p.is_default ? <span class="hint"> (default)</span> : null}
-                  </td>
-                  <td>
-                    <code>{p.slug}</code>
-                  </td>
-                  <td>
-                    <StateBadge state={p.state} />
-                  </td>
-                  <td>
-                    <LocalTime at={p.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Projects"
+        rows={props.projects.items}
+        empty={{ title: "No projects yet.", children: <p>An agent with the manage_projects scope creates one (or the first build session does).</p> }}
+        rowAttrs={(p) => ({ "data-project": p.slug })}
+        columns={[
+          {
+            head: "Name",
+            cell: (p) => (
+              <>
+                <a href={`/projects/${p.id}`}>{p.name}</a>
+                {p.is_default ? <span class="hint"> (default)</span> : null}
+              </>
+            ),
+          },
+          { head: "Slug", cell: (p) => <code>{p.slug}</code> },
+          { head: "State", cell: (p) => <StateBadge state={p.state} /> },
+          { head: "Created", cell: (p) => <LocalTime at={p.created_at} /> },
+        ]}
+      />
       <Pagination path="/projects" query={props.query} nextCursor={props.projects.next_cursor} />
     </>
   );
@@ -106,100 +90,57 @@ export function ProjectPage(props: { project: ProjectWire; sessions: BuildSessio
   const p = props.project;
   return (
     <>
-      <p>
-        <a href="/projects">Projects</a>
-      </p>
-      <h1>{p.name}</h1>
+      <PageHeading title={p.name} back={{ href: "/projects", label: "Projects" }} />
       <section class="panel">
-        <dl class="facts">
-          <dt>Slug</dt>
-          <dd>
-            <code>{p.slug}</code>
-          </dd>
-          <dt>State</dt>
-          <dd>
-            <StateBadge state={p.state} />
-          </dd>
-          <dt>Repository</dt>
-          <dd>{p.repository_url ?? "—"}</dd>
-          <dt>Description</dt>
-          <dd>{p.description === "" ? "—" : p.description}</dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "Slug", value: <code>{p.slug}</code> },
+            { term: "State", value: <StateBadge state={p.state} /> },
+            { term: "Repository", value: p.repository_url ?? "—" },
+            { term: "Description", value: p.description === "" ? "—" : p.description },
+          ]}
+        />
       </section>
       <p class="actions">
         <a href={`/lessons?project=${p.id}`}>Its lessons</a>
         <a href={`/rules?project=${p.id}`}>Its rules</a>
       </p>
       <h2>Build sessions</h2>
-      {props.sessions.length === 0 ? (
-        <EmptyState title="No build sessions yet." />
-      ) : (
-        <TableRegion label="Build sessions">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">By</th>
-                <th scope="col">State</th>
-                <th scope="col">Started</th>
-                <th scope="col">Last heard</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.sessions.map((s) => (
-                <tr data-session={s.id}>
-                  <td>{s.title}</td>
-                  <td>{s.created_by.friendly_name}</td>
-                  <td>
-                    <StateBadge state={s.state} /> <span class="hint">{s.liveness}</span>
-                  </td>
-                  <td>
-                    <LocalTime at={s.started_at} />
-                  </td>
-                  <td>
-                    <LocalTime at={s.last_ping_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Build sessions"
+        rows={props.sessions}
+        empty={{ title: "No build sessions yet." }}
+        rowAttrs={(s) => ({ "data-session": s.id })}
+        columns={[
+          { head: "Title", cell: (s) => s.title },
+          { head: "By", cell: (s) => s.created_by.friendly_name },
+          {
+            head: "State",
+            cell: (s) => (
+              <>
+                <StateBadge state={s.state} /> <span class="hint">{s.liveness}</span>
+              </>
+            ),
+          },
+          { head: "Started", cell: (s) => <LocalTime at={s.started_at} /> },
+          { head: "Last heard", cell: (s) => <LocalTime at={s.last_ping_at} /> },
+        ]}
+      />
       <h2>Decisions</h2>
-      {props.decisions.length === 0 ? (
-        <EmptyState title="No decisions recorded yet." />
-      ) : (
-        <TableRegion label="Decisions">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col" class="num">#</th>
-                <th scope="col">Title</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-                <th scope="col">By</th>
-                <th scope="col">Decided</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.decisions.map((d) => (
-                <tr data-decision={d.id}>
-                  <td class="num">{d.number}</td>
-                  <td>{d.title}</td>
-                  <td>{d.kind}</td>
-                  <td>
-                    <StateBadge state={d.status} />
-                  </td>
-                  <td>{d.created_by.friendly_name}</td>
-                  <td>
-                    <LocalTime at={d.decided_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Decisions"
+        rows={props.decisions}
+        empty={{ title: "No decisions recorded yet." }}
+        rowAttrs={(d) => ({ "data-decision": d.id })}
+        columns={[
+          { head: "#", num: true, cell: (d) => d.number },
+          { head: "Title", cell: (d) => d.title },
+          { head: "Kind", cell: (d) => d.kind },
+          { head: "Status", cell: (d) => <StateBadge state={d.status} /> },
+          { head: "By", cell: (d) => d.created_by.friendly_name },
+          { head: "Decided", cell: (d) => <LocalTime at={d.decided_at} /> },
+        ]}
+      />
       <h2>Backlog</h2>
       <ul class="tiles" aria-label="Backlog by status">
         {["untriaged", "open", "in_progress", "resolved", "dismissed", "stale"].map((s) => (
@@ -211,41 +152,28 @@ export function ProjectPage(props: { project: ProjectWire; sessions: BuildSessio
           </li>
         ))}
       </ul>
-      {props.backlog.length === 0 ? (
-        <EmptyState title="The backlog is empty." />
-      ) : (
-        <TableRegion label="Backlog">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col" class="num">#</th>
-                <th scope="col">Title</th>
-                <th scope="col">Kind</th>
-                <th scope="col" class="num">Priority</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last activity</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.backlog.map((b) => (
-                <tr data-backlog={b.id}>
-                  <td class="num">{b.number}</td>
-                  <td>{b.title}</td>
-                  <td>{b.kind}</td>
-                  <td class="num">{b.priority}</td>
-                  <td>
-                    <StateBadge state={b.status} />
-                    {b.stale ? <span class="badge warn">stale</span> : null}
-                  </td>
-                  <td>
-                    <LocalTime at={b.last_activity_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Backlog"
+        rows={props.backlog}
+        empty={{ title: "The backlog is empty." }}
+        rowAttrs={(b) => ({ "data-backlog": b.id })}
+        columns={[
+          { head: "#", num: true, cell: (b) => b.number },
+          { head: "Title", cell: (b) => b.title },
+          { head: "Kind", cell: (b) => b.kind },
+          { head: "Priority", num: true, cell: (b) => b.priority },
+          {
+            head: "Status",
+            cell: (b) => (
+              <>
+                <StateBadge state={b.status} />
+                {b.stale ? <span class="badge warn">stale</span> : null}
+              </>
+            ),
+          },
+          { head: "Last activity", cell: (b) => <LocalTime at={b.last_activity_at} /> },
+        ]}
+      />
     </>
   );
 }

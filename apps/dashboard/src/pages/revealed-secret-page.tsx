@@ -1,4 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import { PageHeading } from "../components/page-heading.tsx";
 import type { CredentialWire } from "../wire.ts";
 
 /**
@@ -29,10 +30,7 @@ export function SecretReveal(props: { label: string; value: string; id: string }
 export function IssuedCredentialPage(props: { credential: CredentialWire; token: string; mcpConfig: unknown; accountName: string; rotatedFrom?: string | undefined }) {
   return (
     <>
-      <p>
-        <a href="/credentials">Credentials</a>
-      </p>
-      <h1>{props.rotatedFrom === undefined ? "Credential issued" : "Credential rotated"}</h1>
+      <PageHeading title={props.rotatedFrom === undefined ? "Credential issued" : "Credential rotated"} back={{ href: "/credentials", label: "Credentials" }} />
       <p>
         <strong>{props.credential.name}</strong> for <strong>{props.accountName}</strong> ({props.credential.tier}: {props.credential.scopes.join(", ")}).
         {props.rotatedFrom === undefined ? null : " The old credential keeps working until its overlap ends."}

@@ -1,12 +1,14 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { RULE_LEVELS, RULE_STATUSES } from "@agentq/core";
-import { EmptyState } from "../components/empty-state.tsx";
+import { DataTable } from "../components/data-table.tsx";
+import { Facts, type Fact } from "../components/facts.tsx";
+import { choicesOf } from "../components/filter-form.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import { TableRegion } from "../components/table-region.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import type { Page, RuleTriggersWire, RuleWire } from "../wire.ts";
-import { AgentsWrite, LearningFilters, MarkdownText, choicesOf } from "./learning-parts.tsx";
+import { AgentsWrite, LearningFilters, MarkdownText } from "./learning-parts.tsx";
 import type { ProjectWire } from "./projects-page.tsx";
 
 /** The rule statuses a filter offers: the API's default (active) first, and "any". */
@@ -37,68 +39,41 @@ export function RulesPage(props: { projects: ProjectWire[]; project: ProjectWire
           { name: "level", label: "Level", choices: choicesOf(RULE_LEVELS, ""), value: level },
         ]}
       />
-      {props.rules.items.length === 0 ? (
-        <EmptyState title={status === "any" ? "No rules in this project yet." : `No ${status} rules in this project${level === "" ? "" : ` at level ${level}`}.`}>
-          <p>An agent derives a rule from an active lesson (derive_rule).</p>
-        </EmptyState>
-      ) : (
-        <TableRegion label="Rules">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Level</th>
-                <th scope="col">Applies to</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.rules.items.map((r) => (
-                <tr data-rule={r.slug} data-rule-status={r.status}>
-                  <td>
-                    <a href={`/rules/${r.id}`}>{r.title}</a>
-                  </td>
-                  <td>
-                    <code>{r.slug}</code>
-                  </td>
-                  <td>{r.level}</td>
-                  <td>{triggerSummary(r)}</td>
-                  <td>
-                    <StateBadge state={r.status} />
-                  </td>
-                  <td>
-                    <LocalTime at={r.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableRegion>
-      )}
+      <DataTable
+        label="Rules"
+        rows={props.rules.items}
+        empty={{ title: status === "any" ? "No rules in this project yet." : `No ${status} rules in this project${level === "" ? "" : ` at level ${level}`}.`, children: <p>An agent derives a rule from an active lesson (derive_rule).</p> }}
+        rowAttrs={(r) => ({ "data-rule": r.slug, "data-rule-status": r.status })}
+        columns={[
+          { head: "Title", cell: (r) => <a href={`/rules/${r.id}`}>{r.title}</a> },
+          { head: "Slug", cell: (r) => <code>{r.slug}</code> },
+          { head: "Level", cell: (r) => r.level },
+          { head: "Applies to", cell: triggerSummary },
+          { head: "Status", cell: (r) => <StateBadge state={r.status} /> },
+          { head: "Created", cell: (r) => <LocalTime at={r.created_at} /> },
+        ]}
+      />
       <Pagination path="/rules" query={props.query} nextCursor={props.rules.next_cursor} />
       <AgentsWrite tools="derive_rule, enrich_rule, archive_rule" />
     </>
   );
 }
 
-function TriggerList(props: { label: string; items: string[] }) {
-  if (props.items.length === 0) return null;
-  return (
-    <>
-      <dt>{props.label}</dt>
-      <dd>
-        <ul class="plain">
-          {props.items.map((i) => (
-            <li>
-              <code>{i}</code>
-            </li>
-          ))}
-        </ul>
-      </dd>
-    </>
-  );
+/** A populated trigger dimension as a fact (none for an empty one). */
+function triggerFact(term: string, items: string[]): Fact | null {
+  if (items.length === 0) return null;
+  return {
+    term,
+    value: (
+      <ul class="plain">
+        {items.map((i) => (
+          <li>
+            <code>{i}</code>
+          </li>
+        ))}
+      </ul>
+    ),
+  };
 }
 
 function Triggers(props: { triggers: RuleTriggersWire; alwaysApply: boolean }) {
@@ -108,13 +83,15 @@ function Triggers(props: { triggers: RuleTriggersWire; alwaysApply: boolean }) {
     <section class="panel" aria-label="Triggers">
       <h2>When it applies</h2>
       {props.alwaysApply ? <p>To every change (always apply).</p> : <p>To a change that matches every dimension below.</p>}
-      <dl class="facts">
-        <TriggerList label="Paths" items={t.paths} />
-        <TriggerList label="Operations" items={t.operations} />
-        <TriggerList label="Languages" items={t.languages} />
-        <TriggerList label="Code patterns" items={t.code_patterns} />
-        <TriggerList label="Project attributes" items={attributes} />
-      </dl>
+      <Facts
+        facts={[
+          triggerFact("Paths", t.paths),
+          triggerFact("Operations", t.operations),
+          triggerFact("Languages", t.languages),
+          triggerFact("Code patterns", t.code_patterns),
+          triggerFact("Project attributes", attributes),
+        ]}
+      />
     </section>
   );
 }
@@ -124,72 +101,70 @@ export function RulePage(props: { rule: RuleWire }) {
   const r = props.rule;
   return (
     <>
-      <p>
-        <a href={`/rules?project=${r.project_id}`}>Rules</a>
-      </p>
-      <h1>{r.title}</h1>
+      <PageHeading title={r.title} back={{ href: `/rules?project=${r.project_id}`, label: "Rules" }} />
       <section class="panel">
-        <dl class="facts">
-          <dt>Slug</dt>
-          <dd>
-            <code>{r.slug}</code>
-          </dd>
-          <dt>Level</dt>
-          <dd>{r.level}</dd>
-          <dt>Status</dt>
-          <dd>
-            <StateBadge state={r.status} />
-          </dd>
-          {r.archived_at === null ? null : (
-            <>
-              <dt>Archived</dt>
-              <dd>
-                <LocalTime at={r.archived_at} />
-                {r.archived_reason === null ? null : <span class="hint"> {r.archived_reason}</span>}
-              </dd>
-            </>
-          )}
-          <dt>Derived from</dt>
-          <dd>
-            <a href={`/lessons/${r.source_lesson_id}`}>its lesson</a>
-          </dd>
-          {r.supersedes_rule_id === null ? null : (
-            <>
-              <dt>Replaces</dt>
-              <dd>
-                <a href={`/rules/${r.supersedes_rule_id}`}>an earlier rule</a>
-              </dd>
-            </>
-          )}
-          <dt>Created by</dt>
-          <dd>
-            {r.created_by.friendly_name}, <LocalTime at={r.created_at} />
-          </dd>
-          <dt>Version</dt>
-          <dd>{r.version}</dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "Slug", value: <code>{r.slug}</code> },
+            { term: "Level", value: r.level },
+            { term: "Status", value: <StateBadge state={r.status} /> },
+            r.archived_at === null
+              ? null
+              : {
+                  term: "Archived",
+                  value: (
+                    <>
+                      <LocalTime at={r.archived_at} />
+                      {r.archived_reason === null ? null : <span class="hint"> {r.archived_reason}</span>}
+                    </>
+                  ),
+                },
+            { term: "Derived from", value: <a href={`/lessons/${r.source_lesson_id}`}>its lesson</a> },
+            r.supersedes_rule_id === null ? null : { term: "Replaces", value: <a href={`/rules/${r.supersedes_rule_id}`}>an earlier rule</a> },
+            {
+              term: "Created by",
+              value: (
+                <>
+                  {r.created_by.friendly_name}, <LocalTime at={r.created_at} />
+                </>
+              ),
+            },
+            { term: "Version", value: r.version },
+          ]}
+        />
       </section>
       <MarkdownText text={r.body_md} label="Rule" />
       <Triggers triggers={r.triggers} alwaysApply={r.always_apply} />
       {r.enrichment === null ? null : (
         <section class="panel" aria-label="Enrichment">
           <h2>Enrichment</h2>
-          <dl class="facts">
-            <dt>Keywords</dt>
-            <dd>{r.enrichment.keywords.length === 0 ? "—" : r.enrichment.keywords.join(", ")}</dd>
-            <dt>About</dt>
-            <dd>{r.enrichment.token_estimate} tokens</dd>
-            <dt>Related</dt>
-            <dd>{r.enrichment.related.length === 0 ? "—" : r.enrichment.related.map((x) => <a href={`/rules/${x.rule_id}`}>{x.slug} </a>)}</dd>
-            <dt>Duplicates</dt>
-            <dd>{r.enrichment.duplicates.length === 0 ? "—" : r.enrichment.duplicates.map((x) => <a href={`/rules/${x.rule_id}`}>{x.slug} </a>)}</dd>
-            <dt>Conflicts</dt>
-            <dd>{r.enrichment.conflicts.length === 0 ? "—" : r.enrichment.conflicts.map((x) => <span><a href={`/rules/${x.rule_id}`}>{x.slug}</a> ({x.reason}) </span>)}</dd>
-            <dt>Computed</dt>
-            <dd>
-              <LocalTime at={r.enrichment.computed_at} /> ({r.enrichment.enricher})
-            </dd>
-          </dl>
+          <Facts
+            facts={[
+              { term: "Keywords", value: r.enrichment.keywords.length === 0 ? "—" : r.enrichment.keywords.join(", ") },
+              { term: "About", value: `${r.enrichment.token_estimate} tokens` },
+              { term: "Related", value: r.enrichment.related.length === 0 ? "—" : r.enrichment.related.map((x) => <a href={`/rules/${x.rule_id}`}>{x.slug} </a>) },
+              { term: "Duplicates", value: r.enrichment.duplicates.length === 0 ? "—" : r.enrichment.duplicates.map((x) => <a href={`/rules/${x.rule_id}`}>{x.slug} </a>) },
+              {
+                term: "Conflicts",
+                value:
+                  r.enrichment.conflicts.length === 0
+                    ? "—"
+                    : r.enrichment.conflicts.map((x) => (
+                        <span>
+                          <a href={`/rules/${x.rule_id}`}>{x.slug}</a> ({x.reason}){" "}
+                        </span>
+                      )),
+              },
+              {
+                term: "Computed",
+                value: (
+                  <>
+                    <LocalTime at={r.enrichment.computed_at} /> ({r.enrichment.enricher})
+                  </>
+                ),
+              },
+            ]}
+          />
         </section>
       )}
       <AgentsWrite tools="derive_rule with supersedes_rule_id, archive_rule" />

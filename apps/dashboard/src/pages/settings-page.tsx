@@ -1,5 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
+import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
 import { StepUpForm } from "../components/step-up-form.tsx";
@@ -22,25 +24,18 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
   const { person, workspace } = props.me;
   return (
     <>
-      <h1>Settings</h1>
-      {props.done === undefined ? null : <DoneNotice text={props.done} />}
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Settings" done={props.done} error={props.error} />
       <section class="panel">
         <h2>You</h2>
-        <dl class="facts">
-          <dt>Email</dt>
-          <dd>{person.email}</dd>
-          <dt>Name</dt>
-          <dd>{person.display_name ?? "—"}</dd>
-          <dt>Role</dt>
-          <dd>{person.role}</dd>
-          <dt>Since</dt>
-          <dd>
-            <LocalTime at={person.created_at} />
-          </dd>
-          <dt>Two-step verification</dt>
-          <dd data-mfa={String(person.mfa_enabled)}>{person.mfa_enabled ? "on (an authenticator app)" : "off"}</dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "Email", value: person.email },
+            { term: "Name", value: person.display_name ?? "—" },
+            { term: "Role", value: person.role },
+            { term: "Since", value: <LocalTime at={person.created_at} /> },
+            { term: "Two-step verification", value: person.mfa_enabled ? "on (an authenticator app)" : "off", attrs: { "data-mfa": String(person.mfa_enabled) } },
+          ]}
+        />
       </section>
       <section class="panel">
         <h2>Two-step verification</h2>
@@ -69,20 +64,14 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
       {props.oidc == null ? null : <LinkedIdentitySection oidc={props.oidc} />}
       <section class="panel">
         <h2>Workspace</h2>
-        <dl class="facts">
-          <dt>Name</dt>
-          <dd>{workspace.name}</dd>
-          <dt>Id</dt>
-          <dd>
-            <code>{workspace.id}</code>
-          </dd>
-          <dt>State</dt>
-          <dd>
-            <StateBadge state={workspace.state} />
-          </dd>
-          <dt>Plan</dt>
-          <dd>{workspace.plan}</dd>
-        </dl>
+        <Facts
+          facts={[
+            { term: "Name", value: workspace.name },
+            { term: "Id", value: <code>{workspace.id}</code> },
+            { term: "State", value: <StateBadge state={workspace.state} /> },
+            { term: "Plan", value: workspace.plan },
+          ]}
+        />
       </section>
       <section class="panel">
         <h2>Your data</h2>

@@ -1,5 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { NewPasswordField } from "../components/new-password-field.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 
 /** The values a sign-up form is shown again with after a refusal (never the password). */
 export interface SignUpValues {
@@ -12,8 +14,7 @@ export interface SignUpValues {
 export function SignUpPage(props: { error?: ShownError | undefined; values: SignUpValues }) {
   return (
     <div class="narrow">
-      <h1>Create a workspace</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Create a workspace" error={props.error} />
       <form class="panel stack" method="post" action="/sign-up">
         <div>
           <label for="workspace_name">Workspace name</label>
@@ -27,13 +28,7 @@ export function SignUpPage(props: { error?: ShownError | undefined; values: Sign
           <label for="email">Email</label>
           <input id="email" name="email" type="email" autocomplete="username" required value={props.values.email ?? ""} />
         </div>
-        <div>
-          <label for="password">Password</label>
-          <input id="password" name="password" type="password" autocomplete="new-password" required minlength={12} maxlength={256} aria-describedby="password-hint" />
-          <p class="hint" id="password-hint">
-            12 to 256 characters. Common passwords and your email's name are refused.
-          </p>
-        </div>
+        <NewPasswordField label="Password" />
         <div class="actions">
           <button type="submit">Create the workspace</button>
           <a href="/sign-in">I have an account</a>

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 import { StepUpForm } from "../components/step-up-form.tsx";
 
 /**
@@ -10,8 +11,7 @@ import { StepUpForm } from "../components/step-up-form.tsx";
 export function StepUpPage(props: { returnTo: string; mfaEnabled: boolean; error?: ShownError | undefined }) {
   return (
     <section class="narrow">
-      <h1>Confirm it is you</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Confirm it is you" error={props.error} />
       {props.mfaEnabled ? (
         <>
           <p>This action needs a fresh confirmation with a code. It lasts five minutes; then you go back where you were.</p>

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import type { ShownError } from "../components/error-notice.tsx";
+import { PageHeading } from "../components/page-heading.tsx";
 
 /** After a sign-up: the link to prove the address is in the mail; nothing exists until it is opened. */
 export function SignUpSentPage(props: { email: string }) {
@@ -27,8 +28,7 @@ export function SignUpSentPage(props: { email: string }) {
 export function VerifyEmailPage(props: { error?: ShownError | undefined }) {
   return (
     <div class="narrow">
-      <h1>Confirm your email</h1>
-      {props.error === undefined ? null : <ErrorNotice error={props.error} />}
+      <PageHeading title="Confirm your email" error={props.error} />
       <form class="panel stack" method="post" action="/verify-email">
         <p>The link you opened proves that this address is yours. Confirm to create your workspace and sign in.</p>
         <div>

@@ -93,15 +93,21 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
     clientAddress: requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy).clientAddress,
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
-  return renderResult(result);
+  return renderResult(result, op.http.textBody);
 }
 
 // The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay
 // renders byte for byte what the first response sent. Operation responses are per caller (and
-// some carry a plaintext token once), so no cache may keep them.
-function renderResult(result: OperationResult): Response {
+// some carry a plaintext token once), so no cache may keep them. An operation with a text body
+// (`http.textBody`) answers that string property of its output alone, as text/plain.
+function renderResult(result: OperationResult, textBody: string | undefined): Response {
   const headers = new Headers(result.headers);
-  headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
+  const text = textBody === undefined ? undefined : (result.body as Record<string, unknown> | null)?.[textBody];
+  if (typeof text === "string") {
+    headers.set("Content-Type", "text/plain; charset=utf-8");
+    return new Response(text, { status: result.status, headers });
+  }
+  headers.set("Content-Type", "application/json; charset=utf-8");
   return new Response(JSON.stringify(result.body), { status: result.status, headers });
 }

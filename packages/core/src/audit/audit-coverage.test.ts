@@ -21,6 +21,7 @@ const COVERED: Readonly<Record<string, string>> = {
   nack: "message.nacked",
   ack: "message.acknowledged",
   ack_batch: "message.acknowledged",
+  hand_off: "message.handed_off",
   release_dead_letter: "message.released",
   purge_dead_letter: "message.purged",
   create_ai_account: "ai_account.created",
@@ -61,6 +62,9 @@ describe("audit coverage", () => {
     const m3 = (await callOperation(deps, s.alice, "send", sendBody())).body as { message_id: string };
     lease = ((await callOperation(deps, s.bob, "get_pending", {})).body as { items: { lease: { lease_id: string } }[] }).items[0]?.lease.lease_id;
     await run(s.bob, "ack_batch", { items: [{ message_id: m3.message_id, lease_id: lease }] });
+    const m4 = (await callOperation(deps, s.alice, "send", sendBody())).body as { message_id: string };
+    lease = ((await callOperation(deps, s.bob, "get_pending", {})).body as { items: { lease: { lease_id: string } }[] }).items[0]?.lease.lease_id;
+    await run(s.bob, "hand_off", { message_id: m4.message_id, lease_id: lease, to: { friendly_name: s.alice.account.friendlyName } });
 
     const m2 = (await callOperation(deps, s.alice, "send", sendBody())).body as { message_id: string };
     lease = ((await callOperation(deps, s.bob, "get_pending", {})).body as { items: { lease: { lease_id: string } }[] }).items[0]?.lease.lease_id;

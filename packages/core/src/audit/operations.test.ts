@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { sealAuditChains } from "./seal-audit-chain.ts";
 import { verifyAuditExport } from "./verify-audit-export.ts";
 import type { NewAuditEntry } from "./audit-entry.ts";
-import { callOperation, refusalCode } from "../testing/guard-rail-calls.ts";
+import { callOperation, refusalCode, refusalOf } from "../testing/guard-rail-calls.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
-import { seedPrincipal } from "../testing/principal-fixtures.ts";
+import { seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
+import { auditLogKeys } from "./transparency-log/log-key.ts";
+import { verifyConsistencyBundle, verifyMessageReceipt } from "./transparency-log/verify-receipt.ts";
 
 describe("audit log operations", () => {
   it("browse_audit_log: newest first, paged, filtered by activity and by message; operator-significant rows withheld", async () => {
@@ -73,5 +75,78 @@ describe("audit log operations", () => {
     const row = table.get(link?.auditId ?? "") as NewAuditEntry;
     table.set(null, row.id, { ...row, details: { forged: true } });
     expect((await callOperation(deps, s.admin, "verify_audit_log", {})).body).toMatchObject({ verified: false, checked: 2, head: { seq: 5 }, first_bad_row: { id: row.id, seq: 3, reason: "changed" } });
+  });
+
+  describe("receipts: checkpoint, proofs and a message's receipt (DESIGN §2c Receipts)", () => {
+    it("serve the latest checkpoint and proofs that verify against it, and refuse sizes out of range with details.field", async () => {
+      const s = await createMessagingScenario();
+      const deps = s.world.deps;
+      expect(await refusalOf(callOperation(deps, s.admin, "get_audit_checkpoint", {}))).toMatchObject({ code: "SVC_RESOURCE_NOT_FOUND", details: { reason: "no_checkpoint" } });
+      await s.send();
+      await s.send();
+      await sealAuditChains(deps);
+      const older = (await callOperation(deps, s.admin, "get_audit_checkpoint", {})).body as { checkpoint: string; origin: string; tree_size: number; root_hash: string };
+      expect(older.tree_size).toBe(2);
+      expect(older.checkpoint.startsWith(`${older.origin}\n2\n${older.root_hash}\n\n`)).toBe(true);
+      expect(older.origin.endsWith(`/agentq/${s.alice.workspace.id}`)).toBe(true);
+      await s.send();
+      await s.send();
+      await sealAuditChains(deps);
+      const latest = (await callOperation(deps, s.admin, "get_audit_checkpoint", {})).body as { checkpoint: string; tree_size: number };
+      expect(latest.tree_size).toBe(4);
+
+      // Query strings arrive as text, MCP arguments as numbers: both are read.
+      const inclusion = (await callOperation(deps, s.admin, "get_audit_inclusion_proof", { seq: "2", tree_size: "4" })).body as { seq: number; tree_size: number; hashes: string[] };
+      expect(inclusion).toMatchObject({ seq: 2, leaf_index: 1, tree_size: 4 });
+      expect((await callOperation(deps, s.admin, "get_audit_inclusion_proof", { seq: 2 })).body).toEqual(inclusion);
+      const consistency = (await callOperation(deps, s.admin, "get_audit_consistency_proof", { from: older.tree_size })).body as { from: number; to: number; hashes: string[] };
+      expect(consistency).toMatchObject({ from: 2, to: 4 });
+      const keys = auditLogKeys(deps).verifierKeys;
+      expect(verifyConsistencyBundle({ old_checkpoint: older.checkpoint, new_checkpoint: latest.checkpoint, consistency }, { verifierKeys: keys })).toMatchObject({ ok: true, treeSize: 4 });
+
+      const bad = async (name: string, input: Record<string, unknown>) => refusalOf(callOperation(deps, s.admin, name, input));
+      for (const seq of [0, -1, "0", "1.5", "x", "1e3", " 1", "9999999999999999"]) expect(await bad("get_audit_inclusion_proof", { seq }), String(seq)).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "seq" } });
+      expect(await bad("get_audit_inclusion_proof", { seq: "1".repeat(17) })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { errors: [{ path: "/seq" }] } });
+      expect(await bad("get_audit_inclusion_proof", { seq: 3, tree_size: 2 })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "tree_size" } });
+      expect(await bad("get_audit_inclusion_proof", { seq: 1, tree_size: 5 })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "tree_size", reason: "beyond_checkpoint", tree_size: 4 } });
+      expect(await bad("get_audit_inclusion_proof", { seq: 5 })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "seq", reason: "beyond_checkpoint", tree_size: 4 } });
+      expect(await bad("get_audit_consistency_proof", { from: 0 })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "from" } });
+      expect(await bad("get_audit_consistency_proof", { from: 3, to: 2 })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "to" } });
+      expect(await bad("get_audit_consistency_proof", { from: 2, to: 9 })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "to", reason: "beyond_checkpoint" } });
+      expect(await bad("get_audit_consistency_proof", { from: 9 })).toMatchObject({ code: "SVC_MALFORMED_REQUEST", details: { field: "from", reason: "beyond_checkpoint" } });
+
+      // The audit log's access: scope view_audit_log or an administrative credential.
+      const plain = await seedPrincipal(deps.stores, s.alice.workspace, { friendlyName: "plain", scopes: ["send"] });
+      for (const [name, input] of [["get_audit_checkpoint", {}], ["get_audit_inclusion_proof", { seq: 1 }], ["get_audit_consistency_proof", { from: 1 }]] as const) {
+        expect(await refusalCode(callOperation(deps, plain, name, input))).toBe("SVC_SCOPE_INSUFFICIENT");
+      }
+    });
+
+    it("a message's receipt: its sender, its recipient and the audit log's readers get it; other accounts and other workspaces get 404", async () => {
+      const s = await createMessagingScenario();
+      const deps = s.world.deps;
+      // Accounts without view_audit_log: they see only their own messages' receipts.
+      const sender = await seedPrincipal(deps.stores, s.alice.workspace, { friendlyName: "carol", scopes: ["send"] });
+      const recipient = await seedPrincipal(deps.stores, s.alice.workspace, { friendlyName: "dave", scopes: ["get_pending"] });
+      const bystander = await seedPrincipal(deps.stores, s.alice.workspace, { friendlyName: "erin", scopes: ["send", "get_pending"] });
+      const messageId = await s.send({ recipient: { friendly_name: "dave" } }, sender);
+      expect(await refusalOf(callOperation(deps, sender, "get_message_receipt", { message_id: messageId }))).toMatchObject({ code: "SVC_RESOURCE_CONFLICT", details: { reason: "not_sealed_yet" } });
+      await sealAuditChains(deps);
+      const keys = auditLogKeys(deps).verifierKeys;
+      for (const who of [sender, recipient, s.admin, s.alice]) {
+        const receipt = (await callOperation(deps, who, "get_message_receipt", { message_id: messageId })).body as { message_id: string; verifier_keys: string[] };
+        expect(receipt.message_id).toBe(messageId);
+        expect(receipt.verifier_keys).toEqual(keys);
+        expect(verifyMessageReceipt(receipt, { verifierKeys: keys })).toMatchObject({ ok: true });
+      }
+      expect(await refusalCode(callOperation(deps, bystander, "get_message_receipt", { message_id: messageId }))).toBe("SVC_RESOURCE_NOT_FOUND");
+      expect(await refusalCode(callOperation(deps, sender, "get_message_receipt", { message_id: "01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).toBe("SVC_RESOURCE_NOT_FOUND");
+      expect(await refusalCode(callOperation(deps, sender, "get_message_receipt", { message_id: "not-a-ulid" }))).toBe("SVC_RESOURCE_NOT_FOUND");
+      // Another workspace's administrator and audit reader: as for an unknown id.
+      const other = await seedTestWorkspace(deps.stores);
+      for (const who of [await seedPrincipal(deps.stores, other, { friendlyName: "mallory", tier: "administrative", scopes: [] }), await seedPrincipal(deps.stores, other, { friendlyName: "oscar" })]) {
+        expect(await refusalCode(callOperation(deps, who, "get_message_receipt", { message_id: messageId }))).toBe("SVC_RESOURCE_NOT_FOUND");
+      }
+    });
   });
 });

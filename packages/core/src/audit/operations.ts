@@ -6,6 +6,10 @@ import { parsePageLimit } from "../cursors/page-limit.ts";
 import { malformed } from "../errors.ts";
 import { isUlid } from "../ids.ts";
 import { defineOperation } from "../operation.ts";
+import { latestAuditCheckpoint, proveAuditConsistency, proveAuditInclusion } from "./transparency-log/audit-proofs.ts";
+import { messageReceiptForCaller } from "./transparency-log/message-receipt-for-caller.ts";
+import { AUDIT_READER } from "./audit-reader.ts";
+import { base64Encode } from "../encoding/base64.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
@@ -48,8 +52,33 @@ const WithheldRowSchema = Type.Object(
   { description: "An operator-significant row: only its link in the chain is shown." },
 );
 
-/** Scope view_audit_log, or any administrative-tier credential (spec §Audit log). */
-const AUDIT_READER = { kind: "credential" as const, tier: "operational" as const, scope: "view_audit_log" as const, scopeWaivedForTier: "administrative" as const };
+/** A leaf position or tree size: a positive integer, or its decimal digits (query strings arrive as text). */
+const TreePosition = (description: string) => Type.Union([Type.Integer(), Type.String({ maxLength: 16 })], { description });
+
+/**
+ * A position or size of the tree from a request: absent stays absent; an integer from 1 to 2^53 - 1
+ * or its decimal digits is that integer.
+ * @throws DomainError SVC_MALFORMED_REQUEST (`details.field`) for anything else.
+ */
+function parseTreePosition(raw: unknown, field: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw malformed(`${field} must be a positive integer.`, { field });
+  return n;
+}
+
+const Base64Hash = Type.String({ description: "A SHA-256 hash, padded standard base64 (44 characters)." });
+const ProofHashes = Type.Array(Base64Hash, { description: "The proof's hashes, from the leaf (or the old tree) up to the root, as RFC 6962 and Go's sumdb/tlog order them." });
+
+const InclusionProofSchema = Type.Object(
+  {
+    seq: Type.Integer({ description: "The row's position in the chain (leaf seq - 1)." }),
+    leaf_index: Type.Integer({ description: "The leaf's index: seq - 1." }),
+    tree_size: Type.Integer({ description: "The size of the tree the proof leads to." }),
+    hashes: ProofHashes,
+  },
+  { description: "Proof that the tree of tree_size leaves contains the row at seq (docs/receipts.md)." },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -141,5 +170,99 @@ const exportAuditChain = defineOperation({
   },
 });
 
-/** The audit-log operations (GET /v1/audit-log, its verification and its chain export). */
-export const AUDIT_OPERATIONS = [browseAuditLog, verifyAuditLog, exportAuditChain];
+const getAuditCheckpoint = defineOperation({
+  name: "get_audit_checkpoint",
+  summary: "Get your workspace's latest signed audit-log checkpoint (a C2SP signed note of the log's size and root hash); keep it to check later proofs against.",
+  http: { method: "GET", path: "/v1/audit-log/checkpoint", textBody: "checkpoint" },
+  auth: AUDIT_READER,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({}),
+  output: Type.Object(
+    {
+      checkpoint: Type.String({ description: "The signed note exactly as signed (REST answers it alone, as text/plain): origin, tree size, base64 root hash, a blank line, the signature lines." }),
+      origin: Type.String({ description: "The log's name: <host>/agentq/<workspace id>." }),
+      tree_size: Type.Integer({ description: "Rows the tree holds (seq 1 to tree_size)." }),
+      root_hash: Base64Hash,
+      signed_at: Type.String({ format: "date-time", description: "When the sealer signed it." }),
+    },
+    { description: "The latest checkpoint." },
+  ),
+  successStatus: 200,
+  async handler(deps, ctx) {
+    const latest = await latestAuditCheckpoint(deps, { workspaceId: ctx.principal.workspace.id });
+    // The note's first line is the origin it was signed with (PUBLIC_BASE_URL may have changed since).
+    const origin = latest.note.slice(0, latest.note.indexOf("\n"));
+    return { status: 200, body: { checkpoint: latest.note, origin, tree_size: latest.treeSize, root_hash: base64Encode(latest.rootHash), signed_at: latest.signedAt.toISOString() } };
+  },
+});
+
+const getAuditInclusionProof = defineOperation({
+  name: "get_audit_inclusion_proof",
+  summary: "Prove that the audit log's tree of tree_size rows (default: the latest checkpoint's) contains the row at seq.",
+  http: { method: "GET", path: "/v1/audit-log/proof/inclusion", query: ["seq", "tree_size"] },
+  auth: AUDIT_READER,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    seq: TreePosition("The row's seq (1 to tree_size)."),
+    tree_size: Type.Optional(TreePosition("The size of a checkpoint you hold (at most the latest's); default the latest checkpoint's.")),
+  }),
+  output: InclusionProofSchema,
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const seq = parseTreePosition(input.seq, "seq") as number;
+    const treeSize = parseTreePosition(input.tree_size, "tree_size");
+    const proof = await proveAuditInclusion(deps, { workspaceId: ctx.principal.workspace.id, seq, ...(treeSize === undefined ? {} : { treeSize }) });
+    return { status: 200, body: proof };
+  },
+});
+
+const getAuditConsistencyProof = defineOperation({
+  name: "get_audit_consistency_proof",
+  summary: "Prove that the audit log's tree of `to` rows (default: the latest checkpoint's) extends the tree of `from` rows: nothing in the older was changed.",
+  http: { method: "GET", path: "/v1/audit-log/proof/consistency", query: ["from", "to"] },
+  auth: AUDIT_READER,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    from: TreePosition("The size of the older checkpoint you hold."),
+    to: Type.Optional(TreePosition("The size of the newer checkpoint (at most the latest's); default the latest checkpoint's.")),
+  }),
+  output: Type.Object({ from: Type.Integer(), to: Type.Integer(), hashes: ProofHashes }, { description: "Proof that the tree of `to` leaves extends the tree of `from` leaves (no hashes when from = to)." }),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const from = parseTreePosition(input.from, "from") as number;
+    const to = parseTreePosition(input.to, "to");
+    const proof = await proveAuditConsistency(deps, { workspaceId: ctx.principal.workspace.id, from, ...(to === undefined ? {} : { to }) });
+    return { status: 200, body: proof };
+  },
+});
+
+const getMessageReceipt = defineOperation({
+  name: "get_message_receipt",
+  summary: "Get a message's receipt: its signed send record, an inclusion proof and the checkpoint it is proven against, checkable offline with `agentq receipt verify`.",
+  http: { method: "GET", path: "/v1/messages/{message_id}/receipt" },
+  // The message's sender or recipient, or whoever reads the whole audit log (the handler decides).
+  auth: { kind: "credential", tier: "operational", scope: null },
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ message_id: Type.String({ minLength: 1, maxLength: 64, description: "The message's ULID." }) }),
+  output: Type.Object(
+    {
+      message_id: Type.String(),
+      record: Type.String({ description: "The message.sent row's canonical JSON: its UTF-8 bytes are the leaf's data." }),
+      inclusion: InclusionProofSchema,
+      checkpoint: Type.String({ description: "The signed checkpoint the proof leads to (C2SP signed note)." }),
+      verifier_keys: Type.Array(Type.String(), { description: "The log's verifier keys when served (/.well-known/agentq-log-key); trusting them proves only self-consistency." }),
+    },
+    { description: "A message's receipt (docs/receipts.md). 409 SVC_RESOURCE_CONFLICT (reason not_sealed_yet) until the sealer has signed the send, within seconds." },
+  ),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    return { status: 200, body: await messageReceiptForCaller(deps, ctx.principal, input) };
+  },
+});
+
+/** The audit-log operations (GET /v1/audit-log, its verification, its chain export, its checkpoint and proofs, and a message's receipt). */
+export const AUDIT_OPERATIONS = [browseAuditLog, verifyAuditLog, exportAuditChain, getAuditCheckpoint, getAuditInclusionProof, getAuditConsistencyProof, getMessageReceipt];

@@ -13,7 +13,8 @@ export type MessageActivity =
   | "message.dead_lettered"
   | "message.released"
   | "message.purged"
-  | "message.expired";
+  | "message.expired"
+  | "message.handed_off";
 
 /** The audit row of a message state change made by the calling principal, occurring now. */
 export function messageAuditEntry(deps: Pick<CoreDeps, "ids" | "clock">, ctx: OperationContext, p: { messageId: string; activity: MessageActivity; details?: Record<string, unknown>; occurredAt?: Date }): NewAuditEntry {

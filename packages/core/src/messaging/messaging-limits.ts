@@ -32,4 +32,5 @@ export const MESSAGING_LIMITS = {
   outcomeSummaryMaxLength: 2000,
   nackReasonMaxLength: 1000,
   leaseIdMaxLength: 128,
+  handOffNoteMaxLength: 1000,
 } as const;

@@ -29,6 +29,7 @@ describe("messaging operations in the catalogue", () => {
       ["ack_batch", "POST", "/v1/messages/ack", "operational:ack", "none", 200],
       ["nack", "POST", "/v1/messages/{message_id}/nack", "operational:nack", "none", 200],
       ["extend_lease", "POST", "/v1/messages/{message_id}/extend_lease", "operational:ack", "none", 200],
+      ["hand_off", "POST", "/v1/messages/{message_id}/hand-off", "operational:ack", "none", 200],
       ["list_messages", "GET", "/v1/messages", "operational:null", "none", 200],
       ["get_message", "GET", "/v1/messages/{message_id}", "operational:null", "none", 200],
       ["list_recipients", "GET", "/v1/recipients", "operational:list_recipients", "none", 200],

@@ -7,6 +7,7 @@ import { countWaitingMessages } from "./count-waiting.ts";
 import { listDeadLetters, purgeDeadLetter, releaseDeadLetter } from "./dead-letters.ts";
 import { extendLease } from "./extend-lease.ts";
 import { getMessage } from "./get-message.ts";
+import { handOffMessage } from "./hand-off-message.ts";
 import { listMessages } from "./list-messages.ts";
 import { listRecipients } from "./list-recipients.ts";
 import { nackMessage } from "./nack-message.ts";
@@ -74,7 +75,7 @@ const LeaseSchema = Type.Object(
 
 const TimelineEntrySchema = Type.Object({
   at: Timestamp("When it happened."),
-  activity: Type.String({ description: "message.sent, message.claimed, message.acknowledged, message.nacked, message.lease_extended, message.dead_lettered, message.released, message.purged or message.expired." }),
+  activity: Type.String({ description: "message.sent, message.claimed, message.acknowledged, message.nacked, message.lease_extended, message.dead_lettered, message.released, message.purged, message.expired or message.handed_off (details.from and details.to name both accounts)." }),
   actor_ai_account_id: Type.Union([Type.String(), Type.Null()], { description: "The AI account that caused it, or null for the service." }),
   details: Type.Record(Type.String(), Type.Unknown(), { description: "Specifics of the activity." }),
 });
@@ -230,6 +231,30 @@ const extend = defineOperation({
   handler: async (deps, ctx, input) => ({ status: 200, body: await extendLease(deps, ctx, input) }),
 });
 
+const handOff = defineOperation({
+  name: "hand_off",
+  summary: "Hand a message you hold under a live lease to another AI account of your workspace: your lease ends and it becomes claimable by that account alone, its delivery count kept.",
+  http: { method: "POST", path: "/v1/messages/{message_id}/hand-off" },
+  auth: messageRoute("ack"),
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({
+    message_id: MessageId,
+    lease_id: LeaseId,
+    to: Type.Object({ friendly_name: Type.String({ minLength: 1, maxLength: 200, description: "Friendly name of the AI account to hand it to (not yourself)." }) }, { description: "The new recipient." }),
+    note: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Why it is handed on, up to 1000 characters (in the timeline)." })),
+  }),
+  output: Type.Object({
+    message_id: Type.String(),
+    state: Type.Literal("pending"),
+    recipient: AccountRef("The new recipient."),
+    delivery_count: Type.Integer({ description: "Claims so far, kept across the hand-off." }),
+    handed_off_at: Timestamp("When it was handed off (claimable by the new recipient from then)."),
+  }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await handOffMessage(deps, ctx, input) }),
+});
+
 const listMessagesOp = defineOperation({
   name: "list_messages",
   summary: "List the messages you sent or received, newest first, with their state.",
@@ -376,6 +401,7 @@ export const MESSAGING_OPERATIONS = [
   ackBatch,
   nack,
   extend,
+  handOff,
   listMessagesOp,
   getMessageOp,
   listRecipientsOp,

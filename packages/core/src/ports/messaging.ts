@@ -21,6 +21,14 @@ export type AcceptSendResult =
   /** The caller guard failed (the sender's account or workspace is not active): nothing was written. */
   | { kind: "caller_refused" };
 
+/** What `MessageStore.handOffIfHeld` did. */
+export type HandOffResult =
+  | { kind: "handed_off"; message: MessageRecord }
+  /** The new recipient is no longer addressable under the resolved name (revoked or renamed since resolution), or is the caller: nothing was written. */
+  | { kind: "recipient_gone" }
+  /** The lease guard matched nothing: `snapshot` is the caller's message as it stands (null when missing or not the caller's) and `now` the clock the guard used. */
+  | { kind: "refused"; snapshot: MessageRecord | null; now: Date };
+
 /** Exact-match filters of a message list: each null or absent matches every message. */
 export interface MessageMatch {
   recipientName?: string | null;
@@ -106,6 +114,17 @@ export interface MessageStore {
    * visibleAt to the new expiry, leaseExtensions + 1, lastExtendedAt = now; writes the audit row.
    */
   extendIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; visibilityTimeoutMs: number; minIntervalMs: number; maxExtensions: number; cumulativeCapMs: number; audit: NewAuditEntry }): Promise<LeaseWriteResult>;
+
+  /**
+   * Hands a held message to another AI account of the workspace (DESIGN §2c): guarded like ack
+   * (the caller's message, this lease, live by the store clock, not expired) and by the new
+   * recipient `to` still holding its resolved name, not revoked, and not being the caller, in
+   * one statement with its audit row. The lease ends (lease fields cleared, last nack
+   * forgotten); the message is addressed to `to` (recipient id and name), state pending, visible
+   * now, delivery count kept; wakes the new recipient's waiters. A recipient guard failure wins
+   * over a lease refusal.
+   */
+  handOffIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; to: { accountId: string; friendlyName: string }; audit: NewAuditEntry }): Promise<HandOffResult>;
 
   /** The message if `accountId` is its sender or recipient (null: any message of the workspace, for a person's session), else null. */
   findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null>;

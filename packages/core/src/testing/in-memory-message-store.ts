@@ -3,7 +3,7 @@ import type { CallerGuard } from "../access/caller-guard.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage } from "../messaging/message.ts";
-import type { AcceptSendResult, Clock, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier } from "../ports.ts";
+import type { AcceptSendResult, Clock, HandOffResult, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { afterCommit, type InMemoryTransaction } from "./in-memory-transaction.ts";
@@ -182,6 +182,20 @@ export class InMemoryMessageStore implements MessageStore {
     this.tables.messages.set(this.tx, m.id, next);
     appendAuditRow(this.tables, this.tx, p.audit);
     return { ok: true, message: next };
+  }
+
+  async handOffIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; to: { accountId: string; friendlyName: string }; audit: NewAuditEntry }): Promise<HandOffResult> {
+    const target = this.deps.accounts ? await this.deps.accounts.findById({ workspaceId: p.workspaceId, accountId: p.to.accountId }) : null;
+    // From here on no await: the guards and the write are atomic.
+    if (p.to.accountId === p.recipientId || (this.deps.accounts && (target === null || target.state === "revoked" || target.friendlyName !== p.to.friendlyName))) return { kind: "recipient_gone" };
+    const now = this.nowMs();
+    const m = this.owned(p.workspaceId, p.messageId, p.recipientId);
+    if (!m || !this.isLive(m, p.leaseId, now)) return { kind: "refused", snapshot: m, now: new Date(now) };
+    const next: MessageRecord = { ...m, recipientId: p.to.accountId, recipientName: p.to.friendlyName, state: "pending", visibleAt: new Date(now), leaseId: null, leaseClaimedAt: null, leaseExtensions: 0, lastExtendedAt: null, lastNackedAt: null };
+    this.tables.messages.set(this.tx, m.id, next);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    this.wake(m.workspaceId, p.to.accountId);
+    return { kind: "handed_off", message: next };
   }
 
   async findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null> {

@@ -5,7 +5,7 @@ import type { ErrorCode } from "../errors.ts";
 import { leaseRefusal, type LeaseOperation } from "../messaging/lease-refusal.ts";
 import type { MessageRecord, NewMessage, Priority } from "../messaging/message.ts";
 import { MESSAGING_LIMITS } from "../messaging/messaging-limits.ts";
-import type { LeaseWriteResult } from "../ports.ts";
+import type { HandOffResult, LeaseWriteResult } from "../ports.ts";
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from "../time/duration.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
@@ -68,6 +68,12 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
     function refusal(r: LeaseWriteResult, op: LeaseOperation, leaseId: string): ErrorCode {
       if (r.ok) throw new Error("expected the store to refuse the lease write");
       return leaseRefusal({ op, leaseId, snapshot: r.snapshot, now: r.now }).code;
+    }
+
+    /** A hand-off's refusal as the lease write result `leaseRefusal` reads. */
+    function toLease(r: HandOffResult): LeaseWriteResult {
+      if (r.kind === "refused") return { ok: false, snapshot: r.snapshot, now: r.now };
+      throw new Error(`expected a lease refusal, got ${r.kind}`);
     }
 
     const find = (m: { id: string }, account: AiAccount = w.recipient) => h.stores.messages.findForParticipant({ workspaceId: account.workspaceId, messageId: m.id, accountId: account.id });
@@ -375,6 +381,51 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         const other = await seedWorkspace(h.stores);
         const crossWorkspace = await h.stores.messages.ackIfHeld({ workspaceId: other.workspace.id, messageId: c.id, recipientId: w.recipient.id, leaseId: c.leaseId, outcomeSummary: null, audit: await auditOf(c.id, "message.acknowledged", other.workspace.id) });
         expect(crossWorkspace).toMatchObject({ ok: false, snapshot: null });
+        expect((await ack(c, c.leaseId)).ok).toBe(true);
+      });
+    });
+
+    describe("handOffIfHeld (held -> pending for another recipient)", () => {
+      const handOff = async (m: { id: string }, leaseId: string, to: AiAccount, from: AiAccount = w.recipient) =>
+        h.stores.messages.handOffIfHeld({ workspaceId: from.workspaceId, messageId: m.id, recipientId: from.id, leaseId, to: { accountId: to.id, friendlyName: to.friendlyName }, audit: await auditOf(m.id, "message.handed_off", from.workspaceId) });
+
+      it("ends the lease and readdresses the message, claimable at once by the new recipient alone, its delivery count kept", async () => {
+        const m = await send();
+        const c = await claimOne();
+        const r = await handOff(c, c.leaseId, w.bystander);
+        expect(r.kind).toBe("handed_off");
+        if (r.kind !== "handed_off") return;
+        expect(r.message).toMatchObject({ id: m.id, state: "pending", recipientId: w.bystander.id, recipientName: w.bystander.friendlyName, senderId: w.sender.id, deliveryCount: 1, leaseId: null });
+        // The former holder's lease is gone, and the message with it: it is no longer the holder's.
+        const refused = await ack(c, c.leaseId);
+        expect(refusal(refused, { kind: "ack" }, c.leaseId)).toBe("SVC_RESOURCE_NOT_FOUND");
+        expect((await claim()).claimed).toEqual([]);
+        expect(await find(m)).toBeNull();
+        const { claimed } = await claim({ recipient: w.bystander });
+        expect(claimed.map((x) => [x.id, x.deliveryCount])).toEqual([[m.id, 2]]);
+        expect(await find(m, w.sender)).toMatchObject({ recipientId: w.bystander.id });
+        expect(await activities(m)).toEqual(["message.sent", "message.claimed", "message.handed_off", "message.claimed"]);
+      });
+
+      it("refuses like ack: another lease, a lease run out, another holder's message, and writes nothing", async () => {
+        await send();
+        const c = await claimOne({ vt: 10 * SECOND_MS });
+        expect(refusal(toLease(await handOff(c, "not-the-lease", w.bystander)), { kind: "ack" }, "not-the-lease")).toBe("SVC_LEASE_NOT_HELD");
+        expect(refusal(toLease(await handOff(c, c.leaseId, w.sender, w.bystander)), { kind: "ack" }, c.leaseId)).toBe("SVC_RESOURCE_NOT_FOUND");
+        await h.advance(11 * SECOND_MS);
+        expect(refusal(toLease(await handOff(c, c.leaseId, w.bystander)), { kind: "ack" }, c.leaseId)).toBe("SVC_LEASE_EXPIRED");
+        expect(await find(c)).toMatchObject({ recipientId: w.recipient.id });
+      });
+
+      it("refuses a new recipient that is the caller, revoked, renamed or of another workspace (recipient_gone), and writes nothing", async () => {
+        await send();
+        const c = await claimOne();
+        const other = await seedWorkspace(h.stores);
+        expect((await handOff(c, c.leaseId, w.recipient)).kind).toBe("recipient_gone");
+        expect((await handOff(c, c.leaseId, { ...w.bystander, friendlyName: `${w.bystander.friendlyName}-x` })).kind).toBe("recipient_gone");
+        expect((await handOff(c, c.leaseId, { ...other.recipient })).kind).toBe("recipient_gone");
+        await h.stores.accounts.transition({ workspaceId: w.workspace.id, accountId: w.bystander.id, from: ["active"], to: "revoked", now: await now() });
+        expect((await handOff(c, c.leaseId, w.bystander)).kind).toBe("recipient_gone");
         expect((await ack(c, c.leaseId)).ok).toBe(true);
       });
     });

@@ -591,6 +591,41 @@ export async function messagesExtendIfHeld(sql: SqlClient, p: { workspaceId: str
   return row ? toMessage(row) : null;
 }
 
+/** The result of `messagesHandOffIfHeld`: the handed-off row, `recipient_gone`, or null when the lease guard matched nothing. */
+export type HandOffOutcome = { kind: "handed_off"; message: MessageRecord } | { kind: "recipient_gone" } | null;
+
+/**
+ * Hands a held message to another account in ONE statement (DESIGN §2c): the guard is ack's
+ * (this recipient's message, this lease, live by the database clock, not expired) plus the new
+ * recipient still holding its resolved name, not revoked and not the caller (read, not locked:
+ * a rename racing the hand-off lets it through, as if it came first). The UPDATE moves the
+ * message to the new recipient (pending, visible now(), lease fields and last nack cleared,
+ * delivery count kept), with its audit row and a wake-up of the new recipient at commit. Locks:
+ * the message row (a concurrent claim, ack, nack or extend of it waits, then re-checks its own
+ * guard against the new row version and finds the lease gone).
+ */
+export async function messagesHandOffIfHeld(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; to: { accountId: string; friendlyName: string }; audit: NewAuditEntry }): Promise<HandOffOutcome> {
+  const [row] = await sql<(Partial<MessageRow> & { target_ok: boolean; woke: number })[]>`
+    with target as (
+      select id as target_id, friendly_name as target_name from ai_accounts
+      where workspace_id = ${p.workspaceId} and id = ${p.to.accountId} and friendly_name = ${p.to.friendlyName} and state <> 'revoked' and id <> ${p.recipientId}
+    ),
+    changed as (
+      update messages
+      set recipient_id = target.target_id, recipient_name = target.target_name, state = 'pending', visible_at = now(),
+          lease_id = null, lease_claimed_at = null, lease_extensions = 0, last_extended_at = null, last_nacked_at = null
+      from target
+      where ${leaseIsLive(sql, p)}
+      returning messages.*
+    ),
+    audit as (${auditFromChanged(sql, p.audit)}),
+    wake as (select pg_notify(${WAKEUP_CHANNEL}, workspace_id || ':' || recipient_id) from changed)
+    select exists (select 1 from target) as target_ok, (select count(*) from wake)::int as woke, changed.*
+    from (select 1) as one left join changed on true`;
+  if (!row?.target_ok) return { kind: "recipient_gone" };
+  return row.id == null ? null : { kind: "handed_off", message: toMessage(row as MessageRow) };
+}
+
 /** The recipient's message as it stands and the database clock: what a refused lease write reports. */
 export async function messagesLeaseSnapshot(sql: SqlClient, p: { workspaceId: string; messageId: string; recipientId: string }): Promise<{ snapshot: MessageRecord | null; now: Date }> {
   const [row] = await sql<(Partial<MessageRow> & { db_now: Date })[]>`

@@ -51,6 +51,8 @@ export const AIMED_FIELDS: readonly string[] = [
 const OVERRIDES: Readonly<Record<string, (a: WorkspaceRecords) => Record<string, unknown>>> = {
   send: (a) => directiveTo(a.worker.name),
   validate: (a) => directiveTo(a.worker.name),
+  // B's own worker (isolation-world's B_NAMES): the name resolves in B, so the message is what is refused.
+  hand_off: () => ({ to: { friendly_name: "beta-worker-k3" }, note: "B says so" }),
   ack_batch: (a) => ({ items: [{ message_id: a.leasedMessageId, lease_id: a.leaseId }] }),
   publish_policy: () => ({ name: "mallory-q7", body: "B's policy." }),
   create_project: () => ({ name: "mallory-q7" }),

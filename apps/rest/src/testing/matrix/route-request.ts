@@ -11,7 +11,7 @@ export interface RequestClient {
   request(path: string, init: RequestInit): Response | Promise<Response>;
 }
 
-/** What `matrixCall` returns: the status, the raw text, the parsed JSON (when any) and the headers. */
+/** What `matrixCall` returns: the status, the raw text, the parsed JSON (when the answer is JSON) and the headers. */
 export interface MatrixResult {
   status: number;
   text: string;
@@ -27,7 +27,9 @@ export async function matrixCall(client: RequestClient, method: string, path: st
   if (p.body !== undefined) headers["Content-Type"] = "application/json";
   const res = await client.request(path, { method, headers, ...(p.body === undefined ? {} : { body: JSON.stringify(p.body) }) });
   const text = await res.text();
-  return { status: res.status, text, body: text === "" ? undefined : JSON.parse(text), headers: res.headers };
+  // A text answer (an operation's `http.textBody`, such as a checkpoint note) has no JSON to parse.
+  const json = (res.headers.get("content-type") ?? "").startsWith("application/json");
+  return { status: res.status, text, body: text === "" || !json ? undefined : JSON.parse(text), headers: res.headers };
 }
 
 /** The `{name}` path parameters of an operation's route, in order. */

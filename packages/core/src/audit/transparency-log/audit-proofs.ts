@@ -31,17 +31,28 @@ export async function latestAuditCheckpoint(deps: TreeDeps, p: { workspaceId: st
 const isPositive = (n: number) => Number.isSafeInteger(n) && n >= 1;
 
 /**
+ * A size beyond the latest checkpoint: 400 like any other bound of the request (the bound is the
+ * latest checkpoint's size, which the client reads first), with `details.reason:
+ * "beyond_checkpoint"` and `details.tree_size` telling it apart from a malformed number.
+ */
+function beyondCheckpoint(field: string, treeSize: number): DomainError {
+  return malformed(`${field} is beyond the latest checkpoint (tree size ${treeSize}).`, { field, reason: "beyond_checkpoint", tree_size: treeSize });
+}
+
+/**
  * The proof that the tree of `treeSize` leaves contains the row at `seq`.
  * @throws DomainError SVC_MALFORMED_REQUEST unless 1 <= seq <= treeSize <= the latest
  * checkpoint's size (`details.field` names the parameter); SVC_RESOURCE_NOT_FOUND before any checkpoint.
  */
-export async function proveAuditInclusion(deps: TreeDeps, p: { workspaceId: string; seq: number; treeSize: number }): Promise<InclusionProofView> {
+export async function proveAuditInclusion(deps: TreeDeps, p: { workspaceId: string; seq: number; treeSize?: number }): Promise<InclusionProofView> {
   if (!isPositive(p.seq)) throw malformed("seq must be a positive integer.", { field: "seq" });
-  if (!isPositive(p.treeSize) || p.treeSize < p.seq) throw malformed("tree_size must be an integer at least seq.", { field: "tree_size" });
+  if (p.treeSize !== undefined && (!isPositive(p.treeSize) || p.treeSize < p.seq)) throw malformed("tree_size must be an integer at least seq.", { field: "tree_size" });
   const checkpoint = await latestAuditCheckpoint(deps, p);
-  if (p.treeSize > checkpoint.treeSize) throw malformed("tree_size is beyond the latest checkpoint.", { field: "tree_size", tree_size: checkpoint.treeSize });
-  const hashes = await proveRecord(p.treeSize, p.seq - 1, readerOf(deps, p.workspaceId));
-  return { seq: p.seq, leaf_index: p.seq - 1, tree_size: p.treeSize, hashes: encodeProofHashes(hashes) };
+  const treeSize = p.treeSize ?? checkpoint.treeSize;
+  if (treeSize < p.seq) throw beyondCheckpoint("seq", checkpoint.treeSize);
+  if (treeSize > checkpoint.treeSize) throw beyondCheckpoint("tree_size", checkpoint.treeSize);
+  const hashes = await proveRecord(treeSize, p.seq - 1, readerOf(deps, p.workspaceId));
+  return { seq: p.seq, leaf_index: p.seq - 1, tree_size: treeSize, hashes: encodeProofHashes(hashes) };
 }
 
 /**
@@ -49,13 +60,15 @@ export async function proveAuditInclusion(deps: TreeDeps, p: { workspaceId: stri
  * @throws DomainError SVC_MALFORMED_REQUEST unless 1 <= from <= to <= the latest checkpoint's size;
  * SVC_RESOURCE_NOT_FOUND before any checkpoint.
  */
-export async function proveAuditConsistency(deps: TreeDeps, p: { workspaceId: string; from: number; to: number }): Promise<ConsistencyProofView> {
+export async function proveAuditConsistency(deps: TreeDeps, p: { workspaceId: string; from: number; to?: number }): Promise<ConsistencyProofView> {
   if (!isPositive(p.from)) throw malformed("from must be a positive integer.", { field: "from" });
-  if (!isPositive(p.to) || p.to < p.from) throw malformed("to must be an integer at least from.", { field: "to" });
+  if (p.to !== undefined && (!isPositive(p.to) || p.to < p.from)) throw malformed("to must be an integer at least from.", { field: "to" });
   const checkpoint = await latestAuditCheckpoint(deps, p);
-  if (p.to > checkpoint.treeSize) throw malformed("to is beyond the latest checkpoint.", { field: "to", tree_size: checkpoint.treeSize });
-  const hashes = await proveTree(p.to, p.from, readerOf(deps, p.workspaceId));
-  return { from: p.from, to: p.to, hashes: encodeProofHashes(hashes) };
+  const to = p.to ?? checkpoint.treeSize;
+  if (to < p.from) throw beyondCheckpoint("from", checkpoint.treeSize);
+  if (to > checkpoint.treeSize) throw beyondCheckpoint("to", checkpoint.treeSize);
+  const hashes = await proveTree(to, p.from, readerOf(deps, p.workspaceId));
+  return { from: p.from, to, hashes: encodeProofHashes(hashes) };
 }
 
 /**

@@ -47,3 +47,12 @@ export function auditLogKeys(deps: { secrets: { logSeed: Uint8Array }; publicBas
   const previous = (deps.previousLogKeys ?? []).filter((k) => k !== signer.verifierKey && parseVerifierKey(k) !== null);
   return { signer, verifierKeys: [signer.verifierKey, ...previous] };
 }
+
+/**
+ * The verifier key document served at `/.well-known/agentq-log-key` (text/plain): one verifier key
+ * string per line, the current key first, then the earlier keys still listed (SVC_LOG_PREVIOUS_KEYS).
+ * @throws Error when `deps.publicBaseUrl` is not set.
+ */
+export function auditLogKeyDocument(deps: Parameters<typeof auditLogKeys>[0]): string {
+  return auditLogKeys(deps).verifierKeys.map((k) => `${k}\n`).join("");
+}

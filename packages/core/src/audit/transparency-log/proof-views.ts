@@ -31,6 +31,12 @@ export interface MessageReceiptView {
   record: string;
   inclusion: InclusionProofView;
   checkpoint: string;
+  /**
+   * The log's verifier keys when the receipt was served (the lines of
+   * `/.well-known/agentq-log-key`), so the file carries what checks it. Trusting them proves only
+   * that the file is consistent with itself: pin the key from elsewhere (docs/receipts.md, trust).
+   */
+  verifier_keys?: string[];
 }
 
 /** Two checkpoints a client holds and the proof that the newer extends the older: what `verifyConsistencyBundle` checks. */

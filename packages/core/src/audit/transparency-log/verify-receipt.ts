@@ -100,3 +100,15 @@ export function verifyConsistencyBundle(bundle: unknown, p: { verifierKeys: read
   const checked = checkTree(hashes, to, newer.checkpoint.rootHash, from, older.checkpoint.rootHash);
   return checked.ok ? { ok: true, origin, treeSize: to } : fail("proof_failed");
 }
+
+/**
+ * Verifies a checkpoint note on its own: signed by a trusted key, of that key's logs
+ * (`<key name>/...`, and `expectedOrigin` when given).
+ */
+export function verifyCheckpointNote(note: unknown, p: { verifierKeys: readonly string[]; expectedOrigin?: string }): ReceiptVerification {
+  const opened = openCheckpoint(note, verifiersOf(p.verifierKeys));
+  if (typeof opened === "string") return fail(opened);
+  const { checkpoint, keyName } = opened;
+  if (!checkpoint.origin.startsWith(`${keyName}/`) || (p.expectedOrigin !== undefined && checkpoint.origin !== p.expectedOrigin)) return fail("wrong_origin");
+  return { ok: true, origin: checkpoint.origin, treeSize: checkpoint.treeSize };
+}
