@@ -14,21 +14,21 @@ import { TOOLSETS, type Toolset } from "./toolsets.ts";
  * The catalogue's areas, each with the toolset its operations belong to (DESIGN §2c), in the
  * order the OpenAPI document and the MCP tool list show them. Within an area, an operation that
  * needs the administrative tier belongs to `admin` whatever the area's toolset (dead letters,
- * AI accounts and credentials, policy publishing), as do the few in `ADMIN_TOOLSET_OPERATIONS`.
+ * AI accounts and credentials, policy publishing); `also` names the operations of an area that
+ * belong to another toolset. The audit area is `admin` (verification, export, checkpoints and
+ * proofs: DESIGN's "audit verify and export") but for browsing the log and a message's receipt,
+ * which an agent uses beside its messages.
  */
-const AREAS: readonly { toolset: Toolset; operations: readonly Operation[] }[] = [
+const AREAS: readonly { toolset: Toolset; operations: readonly Operation[]; also?: Readonly<Record<string, Toolset>> }[] = [
   { toolset: "messaging", operations: MESSAGING_OPERATIONS },
   { toolset: "messaging", operations: ACCESS_OPERATIONS },
   { toolset: "admin", operations: WEBHOOK_OPERATIONS },
   { toolset: "messaging", operations: POLICY_OPERATIONS },
-  { toolset: "messaging", operations: AUDIT_OPERATIONS },
+  { toolset: "admin", operations: AUDIT_OPERATIONS, also: { browse_audit_log: "messaging", get_message_receipt: "messaging" } },
   { toolset: "session_state", operations: SESSION_STATE_OPERATIONS },
   { toolset: "admin", operations: NOTICE_OPERATIONS },
   { toolset: "admin", operations: CONNECTION_OPERATIONS },
 ];
-
-/** Operations an operational credential may call that still belong to `admin`: the audit chain's verification and export (DESIGN §2c). */
-const ADMIN_TOOLSET_OPERATIONS: ReadonlySet<string> = new Set(["verify_audit_log", "export_audit_chain"]);
 
 /**
  * THE operation catalogue: every operation of the service, in the order the OpenAPI document
@@ -42,7 +42,7 @@ const ADMIN_TOOLSET_OPERATIONS: ReadonlySet<string> = new Set(["verify_audit_log
 export const OPERATIONS: readonly Operation[] = AREAS.flatMap((a) => a.operations);
 
 const TOOLSET_BY_NAME: ReadonlyMap<string, Toolset> = new Map(
-  AREAS.flatMap((a) => a.operations.map((op) => [op.name, op.auth.kind === "credential" && op.auth.tier === "administrative" ? "admin" : ADMIN_TOOLSET_OPERATIONS.has(op.name) ? "admin" : a.toolset] as const)),
+  AREAS.flatMap((a) => a.operations.map((op) => [op.name, op.auth.kind === "credential" && op.auth.tier === "administrative" ? "admin" : (a.also?.[op.name] ?? a.toolset)] as const)),
 );
 
 /** The operation with that name, or undefined. */
