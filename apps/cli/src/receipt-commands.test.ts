@@ -100,6 +100,21 @@ describe("agentq receipt verify", () => {
     expect((await verify({ ...receipt, record: (receipt.record as string).replace('"message.sent"', '"message.sent" ') }, keyArgs())).code).toBe(EXIT.verifyProof);
     expect((await verify({ ...receipt, inclusion: { ...receipt.inclusion, hashes: (receipt.inclusion.hashes as string[]).map((h, i) => (i === 0 ? flipLastHashByte(h) : h)) } }, keyArgs())).code).toBe(EXIT.verifyProof);
     expect((await verify({ ...bundle, consistency: { ...bundle.consistency, hashes: (bundle.consistency.hashes as string[]).map((h, i) => (i === 0 ? flipLastHashByte(h) : h)) } }, keyArgs())).code).toBe(EXIT.verifyProof);
+    // several files: one line each, the exit code of the first failure
+    const ok = join(dir, "ok.json");
+    const forged = join(dir, "forged.json");
+    const foreign = join(dir, "foreign.json");
+    writeFileSync(ok, JSON.stringify(receipt));
+    writeFileSync(forged, JSON.stringify({ ...receipt, message_id: "01JZZZZZZZZZZZZZZZZZZZZZZZ" }));
+    writeFileSync(foreign, JSON.stringify({ ...receipt, checkpoint: otherCheckpoint }));
+    let out = "";
+    const code = await run(["--json", "receipt", "verify", ok, forged, foreign, ...keyArgs()], { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true }, env: {} });
+    expect(code).toBe(EXIT.verifyRow);
+    expect(out.trimEnd().split("\n").map((l) => JSON.parse(l) as { file: string; verified: boolean; failure?: string })).toEqual([
+      expect.objectContaining({ file: ok, verified: true }),
+      expect.objectContaining({ file: forged, failure: "row" }),
+      expect.objectContaining({ file: foreign, failure: "origin" }),
+    ]);
     // usage: a signed file with no key anywhere, an unreadable file, a bad --key
     expect((await verify(bundle)).code).toBe(EXIT.usage);
     expect((await verify(receipt, ["--key", join(dir, "missing.txt")])).code).toBe(EXIT.usage);

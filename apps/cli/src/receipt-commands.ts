@@ -65,9 +65,9 @@ function describeFailure(r: Extract<OfflineVerification, { ok: false }>): string
 }
 
 /**
- * `agentq receipt verify FILE [--key KEY]... [--origin ORIGIN]`: checks a receipt, a
- * consistency bundle, a checkpoint or a chain export offline (no network) and exits with the
- * class of the first failure (`VERIFY_EXIT`). `pnpm audit:verify` runs the same command.
+ * `agentq receipt verify FILE... [--key KEY]... [--origin ORIGIN]`: checks receipts, consistency
+ * bundles, checkpoints or chain exports offline (no network), each file on its own line, and
+ * exits with the class of the first failure (`VERIFY_EXIT`). `pnpm audit:verify` runs the same command.
  */
 export function registerReceiptCommands(program: Command, io: CliIo, json: () => boolean, setExit: (code: ExitCode) => void): void {
   const receipt = program.command("receipt").description("verify audit-log receipts offline");
@@ -78,22 +78,28 @@ export function registerReceiptCommands(program: Command, io: CliIo, json: () =>
         "Keys: the --key values are trusted, else the file's own verifier_keys (that proves only that the file is consistent with itself). " +
         "Exit: 0 verified, 2 usage (or no key), 10 malformed file, 11 bad signature, 12 wrong origin (another workspace or server), 13 row does not match, 14 proof does not hold.",
     )
-    .argument("<file>", "the file: a receipt (GET /v1/messages/{id}/receipt), a consistency bundle, a checkpoint note, or a chain export (JSON lines)")
+    .argument("<files...>", "each file: a receipt (GET /v1/messages/{id}/receipt), a consistency bundle, a checkpoint note, or a chain export (JSON lines)")
     .option("--key <key>", "trust this verifier key, or the keys of this key document file (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option("--origin <origin>", "the log the checkpoints must be of (<host>/agentq/<workspace id>)")
-    .action((file: string, o: { key: string[]; origin?: string }) => {
+    .action((files: string[], o: { key: string[]; origin?: string }) => {
       const cwd = io.cwd ?? process.cwd();
       const keys = trustedKeys(o.key, cwd);
-      const text = readTextFile(resolve(cwd, file), "file");
-      const r = verifyOfflineFile(text, { verifierKeys: keys, ...(o.origin === undefined ? {} : { expectedOrigin: o.origin }) });
-      const out = r.ok ? { verified: true, kind: r.kind, keys: r.keys, ...r.facts } : { verified: false, kind: r.kind, keys: r.keys, failure: r.failure, fault: r.fault, ...r.facts };
-      // The export's reason keeps the name `pnpm audit:verify` always printed.
-      if (!r.ok && r.kind === "export") Object.assign(out, { reason: r.fault });
-      io.stdout.write(json() ? `${JSON.stringify(out)}\n` : `${r.ok ? describeSuccess(r) : `FAIL ${r.failure}: ${describeFailure(r)}`}\n`);
-      if (r.keys === "embedded") io.stderr.write("note: checked against the keys embedded in the file; pin the log's key with --key to rule out a forged file\n");
-      if (!r.ok) {
-        if (json()) io.stderr.write(`${describeFailure(r)}\n`);
-        setExit(VERIFY_EXIT[r.failure]);
+      // Every file is checked and reported; the exit code is the first failure's (in argument order).
+      let failed = false;
+      for (const file of files) {
+        const text = readTextFile(resolve(cwd, file), "file");
+        const r = verifyOfflineFile(text, { verifierKeys: keys, ...(o.origin === undefined ? {} : { expectedOrigin: o.origin }) });
+        const named = files.length > 1 ? `${file}: ` : "";
+        const out = r.ok ? { verified: true, kind: r.kind, keys: r.keys, ...r.facts } : { verified: false, kind: r.kind, keys: r.keys, failure: r.failure, fault: r.fault, ...r.facts };
+        // The export's reason keeps the name `pnpm audit:verify` always printed.
+        if (!r.ok && r.kind === "export") Object.assign(out, { reason: r.fault });
+        io.stdout.write(json() ? `${JSON.stringify(files.length > 1 ? { file, ...out } : out)}\n` : `${named}${r.ok ? describeSuccess(r) : `FAIL ${r.failure}: ${describeFailure(r)}`}\n`);
+        if (r.keys === "embedded") io.stderr.write(`${named}note: checked against the keys embedded in the file; pin the log's key with --key to rule out a forged file\n`);
+        if (!r.ok) {
+          if (json()) io.stderr.write(`${named}${describeFailure(r)}\n`);
+          if (!failed) setExit(VERIFY_EXIT[r.failure]);
+          failed = true;
+        }
       }
     });
 }

@@ -42,6 +42,9 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
     });
     add({ id: `S1.p50@${n}`, label: `send p50, ${n} in flight`, value: v(`S1.p50@${n}`), unit: "ms", limit: cmp(`S1.p50@${n}`, `L1.send.p50@${n}`) });
     add({ id: `S1.p99@${n}`, label: `send p99, ${n} in flight`, value: v(`S1.p99@${n}`), unit: "ms" });
+    add({ id: `S1.unsealed_max@${n}`, label: `send, ${n} in flight: most audit rows waiting for the sealer (sampled every 250 ms)`, value: v(`S1.unsealed_max@${n}`), unit: "rows" });
+    add({ id: `S1.unsigned_max@${n}`, label: `send, ${n} in flight: most sealed rows not yet in a signed checkpoint`, value: v(`S1.unsigned_max@${n}`), unit: "rows" });
+    add({ id: `S1.seal_catchup_ms@${n}`, label: `send, ${n} in flight: sealer and checkpoint level with the sends after the last one`, value: v(`S1.seal_catchup_ms@${n}`), unit: "ms" });
   }
 
   const s2 = ratio(v("S2.drain"), v("pgboss.fetch100+complete1"));

@@ -32,16 +32,67 @@ export async function runSend(ctx: BenchContext): Promise<void> {
     try {
       await sendOne(client, token, "sink", "warm");
       ctx.log(`S1 send, ${inFlight} in flight, ${ctx.sizes.levelMs / 1000} s`);
+      const sampler = sampleSealerLag(ctx);
       const r = await runLoad({ name: `S1@${inFlight}`, inFlight, maxOps: 10_000_000, maxMs: ctx.sizes.levelMs, op: () => sendOne(client, token, "sink", "s1").then(() => undefined), log: ctx.log });
+      const lag = await sampler.stop();
       const s = summarise(r.latencies);
       ctx.m.set(`S1.send@${inFlight}`, perSecond(r.count, r.elapsedMs));
       ctx.m.set(`S1.p50@${inFlight}`, s.p50);
       ctx.m.set(`S1.p99@${inFlight}`, s.p99);
+      ctx.m.set(`S1.unsealed_max@${inFlight}`, lag.unsealedMax);
+      ctx.m.set(`S1.unsigned_max@${inFlight}`, lag.unsignedMax);
+      ctx.m.set(`S1.seal_catchup_ms@${inFlight}`, lag.catchUpMs);
       ctx.log(`  ${perSecond(r.count, r.elapsedMs).toFixed(0)} sends/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms`);
+      ctx.log(`  sealer: at most ${lag.unsealedMax} rows unsealed and ${lag.unsignedMax} sealed rows of the workspace not yet in a checkpoint (${lag.samples} samples); caught up ${lag.catchUpMs.toFixed(0)} ms after the last send`);
     } finally {
       await client.close();
     }
   }
+}
+
+/** The fixture workspace's sealed rows its latest signed checkpoint does not cover yet (the tree's lag behind the chain). */
+async function unsignedRows(ctx: BenchContext): Promise<number> {
+  const [tree] = await ctx.sql<{ exists: boolean }[]>`select to_regclass('audit_checkpoints') is not null as exists`;
+  if (tree?.exists !== true) return 0;
+  const ws = ctx.fixture.workspaceId;
+  const [row] = await ctx.sql<{ n: number }[]>`
+    select (coalesce((select max(seq) from audit_chain where workspace_id = ${ws}), 0)
+          - coalesce((select tree_size from audit_checkpoints where workspace_id = ${ws}), 0))::int as n`;
+  return row?.n ?? 0;
+}
+
+/**
+ * Samples the sealer's backlog every 250 ms while a load runs (issue 32: sealing keeps up with
+ * the send rate): the largest number of unsealed audit rows and of sealed rows not yet in a
+ * checkpoint; `stop` then waits (at most 60 s) for both to reach zero and reports how long that took.
+ */
+function sampleSealerLag(ctx: BenchContext): { stop(): Promise<{ unsealedMax: number; unsignedMax: number; samples: number; catchUpMs: number }> } {
+  let running = true;
+  let unsealedMax = 0;
+  let unsignedMax = 0;
+  let samples = 0;
+  const loop = (async () => {
+    while (running) {
+      const [unsealed, unsigned] = await Promise.all([unsealedRows(ctx), unsignedRows(ctx)]);
+      unsealedMax = Math.max(unsealedMax, unsealed);
+      unsignedMax = Math.max(unsignedMax, unsigned);
+      samples++;
+      await delay(250);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const started = performance.now();
+      while (performance.now() - started < 60_000) {
+        const [unsealed, unsigned] = await Promise.all([unsealedRows(ctx), unsignedRows(ctx)]);
+        if (unsealed === 0 && unsigned === 0) break;
+        await delay(50);
+      }
+      return { unsealedMax, unsignedMax, samples, catchUpMs: performance.now() - started };
+    },
+  };
 }
 
 interface Claimed {
