@@ -130,7 +130,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     let elsewhere = false;
     const noSession = () => errorEnvelopeResponse(c, new DomainError("SVC_RESOURCE_NOT_FOUND", "No such MCP session here: it ended, lives on another server process, or was never this credential's; send initialize for a new one.", { resource: "mcp_session" }));
     if (sessionId !== undefined && caller.kind === "principal") {
-      const found = sessions.resolve(sessionId, caller.principal);
+      const found = await sessions.resolve(sessionId, caller.principal);
       if (found.kind === "none") return noSession();
       if (found.kind === "here") session = found.session;
       // Issued to this credential by another process (or before a restart): answered statelessly, so
@@ -207,7 +207,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
     let opened: McpSession | null = null;
     if (isInitialize(body.value)) {
       if (sessionId !== undefined) return c.json({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: this session is already initialized" }, id: null }, 400);
-      if (caller.kind === "principal" && sessions.accepting) opened = sessions.open(credentialCaller(caller.principal));
+      if (caller.kind === "principal" && sessions.accepting) opened = await sessions.open(credentialCaller(caller.principal));
     }
     const server = createToolServer(bindings, cx, () => toolsShownTo(bindings, caller, toolsets));
     addInboxResource(server, { deps, caller, requestId: cx.requestId, session, ...(cx.onRateLimit === undefined ? {} : { onRateLimit: cx.onRateLimit }), ...(options.onUnexpectedError === undefined ? {} : { onUnexpectedError: options.onUnexpectedError }) });

@@ -94,13 +94,13 @@ describe("sessions: Mcp-Session-Id, owned by the credential that opened it", () 
     expect(((await after.json()) as { error: { code: string } }).error.code).toBe("SVC_RESOURCE_NOT_FOUND");
   });
 
-  it("refuses the session's id with another credential, of another workspace or of the same account: 404, as for an unknown id", async () => {
+  it("refuses the session's id with another credential, of another workspace or of the same account: 404, as for an unknown id; a rotation's successor continues it", async () => {
     const ws = await bootstrapScenarioWorkspace(world, "sessions-owner", authenticator);
     const other = await bootstrapScenarioWorkspace(world, "sessions-thief", authenticator);
     const init = await post(ws.authorization, INITIALIZE);
     const id = init.headers.get("mcp-session-id") ?? "";
     await init.body?.cancel();
-    const sameAccount = await seedTokenCredential(world, { id: ws.principal.account.id, workspaceId: ws.workspace_id }, { tier: "administrative", scopes: ["manage_ai_accounts"] as never });
+    const sameAccount = await seedTokenCredential(world, { id: ws.principal.account.id, workspaceId: ws.workspace_id }, { tier: "administrative", scopes: ["manage_ai_accounts"] });
     for (const authorization of [other.authorization, sameAccount.authorization]) {
       for (const method of ["POST", "GET", "DELETE"]) {
         const res = await fetch(`${served.url}/mcp`, { method, headers: { ...HEADERS, authorization, "mcp-session-id": id }, ...(method === "POST" ? { body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) } : {}) });
@@ -112,6 +112,13 @@ describe("sessions: Mcp-Session-Id, owned by the credential that opened it", () 
     const own = await post(ws.authorization, { jsonrpc: "2.0", id: 4, method: "ping" }, { "mcp-session-id": id });
     expect(own.status).toBe(200);
     await own.body?.cancel();
+    // The same authorization continued (a rotation's successor, both valid during the overlap) keeps the session.
+    const successor = await seedTokenCredential(world, { id: ws.principal.account.id, workspaceId: ws.workspace_id }, { tier: "administrative", scopes: ["manage_ai_accounts"], rotatedFromId: ws.principal.credential.id });
+    for (const authorization of [successor.authorization, ws.authorization, successor.authorization]) {
+      const continued = await post(authorization, { jsonrpc: "2.0", id: 5, method: "ping" }, { "mcp-session-id": id });
+      expect(continued.status).toBe(200);
+      await continued.body?.cancel();
+    }
   });
 
   it("on another process (or after a restart) answers the owner's session id statelessly, refuses it to another credential, and gives 404 to what needs the session itself", async () => {

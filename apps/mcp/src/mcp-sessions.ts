@@ -37,6 +37,8 @@ export const DEFAULT_MCP_SESSION_LIMITS: McpSessionLimits = {
 
 /** Ended sessions remembered (so that their ids get 404 rather than a stateless answer), at most. */
 const ENDED_REMEMBERED = 10_000;
+/** Credentials whose OAuth grant (or none) is remembered, at most. */
+const GRANTS_REMEMBERED = 10_000;
 /** The longest session id looked at (ours are 47 characters). */
 const SESSION_ID_MAX_LENGTH = 128;
 
@@ -108,6 +110,8 @@ export class McpSessions {
   private readonly byWorkspace = new Map<string, Set<SessionState>>();
   /** Ids of sessions ended in this process, oldest first, so that they get 404 (MCP: a terminated session's id). */
   private readonly ended = new Set<string>();
+  /** The OAuth grant of each credential seen (null: none), oldest first. */
+  private readonly grantOf = new Map<string, string | null>();
   private readonly sweeper: ReturnType<typeof setInterval>;
   private closed = false;
   private readonly stateless: boolean;
@@ -138,12 +142,13 @@ export class McpSessions {
    * Opens a session for the principal (the credential that sent `initialize`).
    * @throws DomainError SVC_RATE_LIMITED at a bound where every session holds an open stream.
    */
-  open(principal: CredentialPrincipal): McpSession {
+  async open(principal: CredentialPrincipal): Promise<McpSession> {
     const owner = { workspaceId: principal.workspace.id, accountId: principal.account.id };
+    const ownerKey = await this.ownerKeyOf(principal.credential);
     this.makeRoom(this.byAccount.get(owner.accountId), this.limits.perAccount, "mcp_sessions_per_account");
     this.makeRoom(this.byWorkspace.get(owner.workspaceId), this.limits.perWorkspace, "mcp_sessions_per_workspace");
     this.makeRoom(this.sessions, this.limits.total, "mcp_sessions");
-    const session = new SessionState(this, this.issueId(principal.credential.id), owner.workspaceId, owner.accountId, principal.credential.id);
+    const session = new SessionState(this, this.issueId(ownerKey), owner.workspaceId, owner.accountId, principal.credential.id, ownerKey);
     this.sessions.set(session.id, session);
     addTo(this.byAccount, owner.accountId, session);
     addTo(this.byWorkspace, owner.workspaceId, session);
@@ -152,23 +157,37 @@ export class McpSessions {
 
   /**
    * Where the session id leads for this principal (`SessionLookup`). A session is found by its
-   * owner only: another credential, even of the same account, gets `none`, as an unknown id
-   * does, on this process and on any other (the id carries an HMAC of the owner's credential id
-   * under the server's secret, so every process of the service can tell, without shared state,
-   * whether the id was issued to this credential). A session found is marked as used now.
+   * owner only: the credential that opened it, or the same authorization continued (the next
+   * access token of the same OAuth grant after a refresh, the successor of a rotation), to which
+   * it then moves. Any other credential, even of the same account, gets `none`, as an unknown id
+   * does, on this process and on any other (the id carries an HMAC of its owner under the
+   * server's secret, so every process of the service can tell, without shared state, whether the
+   * id was issued to this caller). A session found is marked as used now.
    */
-  resolve(id: string, principal: Principal): SessionLookup {
+  async resolve(id: string, principal: Principal): Promise<SessionLookup> {
     if (principal.kind === "person" || id.length > SESSION_ID_MAX_LENGTH) return { kind: "none" };
+    const credential = principal.credential;
     const session = this.sessions.get(id);
     if (session !== undefined) {
-      if (session.credentialId !== principal.credential.id || session.workspaceId !== principal.workspace.id) return { kind: "none" };
+      if (session.workspaceId !== principal.workspace.id || session.accountId !== principal.account.id) return { kind: "none" };
+      if (session.credentialId !== credential.id) {
+        const continued = credential.rotatedFromId === session.credentialId || (await this.ownerKeyOf(credential)) === session.ownerKey;
+        // The session may have ended while the key was read.
+        if (!continued || this.sessions.get(id) !== session) return { kind: "none" };
+        session.credentialId = credential.id;
+      }
       this.sessions.delete(id);
       this.sessions.set(id, session);
       session.lastUsedMs = Date.now();
       return { kind: "here", session };
     }
-    if (this.ended.has(id) || !this.issuedTo(id, principal.credential.id)) return { kind: "none" };
-    return { kind: "elsewhere" };
+    if (this.ended.has(id)) return { kind: "none" };
+    // Cheapest first: the credential itself, its rotation's predecessor, then its OAuth grant (read once per credential).
+    if (this.issuedTo(id, `credential:${credential.id}`)) return { kind: "elsewhere" };
+    if (credential.rotatedFromId !== null && this.issuedTo(id, `credential:${credential.rotatedFromId}`)) return { kind: "elsewhere" };
+    const ownerKey = await this.ownerKeyOf(credential);
+    if (ownerKey.startsWith("grant:") && this.issuedTo(id, ownerKey)) return { kind: "elsewhere" };
+    return { kind: "none" };
   }
 
   /** Opens the session's GET stream (Server-Sent Events), closing the one it held: what it will be notified on. */
@@ -201,23 +220,38 @@ export class McpSessions {
     return this.limits;
   }
 
-  /** A new session id: 144 random bits, a dot, and the HMAC of them and the owner's credential id (visible ASCII, as MCP asks). */
-  private issueId(credentialId: string): string {
-    const nonce = randomBytes(18).toString("base64url");
-    return `${nonce}.${this.macOf(nonce, credentialId)}`;
+  /**
+   * Who owns a session the credential opens: its OAuth grant when it is an access token of one
+   * (`grant:<id>`: the grant's next access token, after a refresh, is the same owner), else the
+   * credential itself (`credential:<id>`). Read once per credential (a bounded cache).
+   */
+  private async ownerKeyOf(credential: CredentialPrincipal["credential"]): Promise<string> {
+    let grantId = this.grantOf.get(credential.id);
+    if (grantId === undefined) {
+      grantId = await this.deps.stores.oauth.grantIdOfCredential({ workspaceId: credential.workspaceId, credentialId: credential.id });
+      this.grantOf.set(credential.id, grantId);
+      if (this.grantOf.size > GRANTS_REMEMBERED) for (const oldest of this.grantOf.keys()) if (this.grantOf.delete(oldest) && this.grantOf.size <= GRANTS_REMEMBERED) break;
+    }
+    return grantId === null ? `credential:${credential.id}` : `grant:${grantId}`;
   }
 
-  private issuedTo(id: string, credentialId: string): boolean {
+  /** A new session id: 144 random bits, a dot, and the HMAC of them and the owner key (visible ASCII, as MCP asks). */
+  private issueId(ownerKey: string): string {
+    const nonce = randomBytes(18).toString("base64url");
+    return `${nonce}.${this.macOf(nonce, ownerKey)}`;
+  }
+
+  private issuedTo(id: string, ownerKey: string): boolean {
     const dot = id.indexOf(".");
     if (dot <= 0) return false;
-    const expected = Buffer.from(this.macOf(id.slice(0, dot), credentialId));
+    const expected = Buffer.from(this.macOf(id.slice(0, dot), ownerKey));
     const given = Buffer.from(id.slice(dot + 1));
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  private macOf(nonce: string, credentialId: string): string {
+  private macOf(nonce: string, ownerKey: string): string {
     // The cursor-signing key, under its own label: a session id can never pass for a cursor.
-    return createHmac("sha256", this.deps.secrets.cursorKey).update(`agentq mcp session\0${nonce}\0${credentialId}`).digest("base64url").slice(0, 22);
+    return createHmac("sha256", this.deps.secrets.cursorKey).update(`agentq mcp session\0${nonce}\0${ownerKey}`).digest("base64url").slice(0, 22);
   }
 
   /** Closes the least recently used session without a stream among `group` when it holds `max` or more; refuses when none can go. */
@@ -282,7 +316,10 @@ class SessionState implements McpSession {
     readonly id: string,
     readonly workspaceId: string,
     readonly accountId: string,
-    readonly credentialId: string,
+    /** The owner's credential now (it moves to the next access token of an OAuth grant, to a rotation's successor). */
+    public credentialId: string,
+    /** Who owns the session across credentials: `grant:<id>` or `credential:<id>`. */
+    readonly ownerKey: string,
   ) {}
 
   get subscribed(): boolean {
