@@ -37,7 +37,13 @@ afterAll(async () => {
  * to the shared statistics: take it before and after, inside one transaction.
  */
 async function rowsRead(tx: { unsafe: (q: string, args: string[]) => Promise<unknown[]> }, table: string): Promise<number> {
-  const [row] = (await tx.unsafe("select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = $1", [table])) as { n: string }[];
+  // Index entries read, not heap fetches: an index-only scan (once autovacuum has set the visibility
+  // map) reads its rows without a heap fetch, so idx_tup_fetch would say 0.
+  const [row] = (await tx.unsafe(
+    `select coalesce(t.seq_tup_read, 0) + coalesce((select sum(pg_stat_get_xact_tuples_returned(i.indexrelid)) from pg_index i where i.indrelid = t.relid), 0) as n
+       from pg_stat_xact_user_tables t where t.relname = $1`,
+    [table],
+  )) as { n: string }[];
   return Number(row?.n ?? 0);
 }
 

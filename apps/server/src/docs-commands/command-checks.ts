@@ -4,7 +4,7 @@ import type { ShellResult } from "./shell-session.ts";
 export interface DocsWorld {
   /**
    * Values for `{{name}}` in commands: `base_url`, `workspace_id`, `admin_token` (administrative),
-   * `op_token` (operational, every operational scope, account `builder`), `database_url`,
+   * `op_token` (operational, every operational scope, account `builder`; accounts `bob` and `reviewer` exist too), `database_url`,
    * `secret_key`, `repo` (the repository's root).
    */
   bindings: Readonly<Record<string, string>>;
@@ -12,6 +12,8 @@ export interface DocsWorld {
   claimedMessage(): Promise<{ message_id: string; lease_id: string }>;
   /** Sends a fresh message to `builder` with `op_token`, left pending: its `message_id`. */
   sentMessage(): Promise<{ message_id: string }>;
+  /** Sends a fresh message to `builder` with `op_token` and waits until the sealer put its send in a checkpoint (its receipt answers 200): its `message_id`. */
+  sealedMessage(): Promise<{ message_id: string }>;
   /** The email-verification token (`agq_ev_...`) of the newest sign-up mail the server wrote to `address` (waits for it). */
   signUpToken(address: string): Promise<string>;
 }
@@ -77,6 +79,19 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
 
   // README.md: the curl walk-through
   "pnpm start &": { kind: "the-server" },
+  // docs/receipts.md: the CLI verifier
+  "curl -s https://queue.example.com/.well-known/agentq-log-key > log-key.txt": { kind: "run", as: "curl -sf {{base_url}}/.well-known/agentq-log-key > log-key.txt", writes: ["log-key.txt"] },
+  'curl -s -H "Authorization: Bearer $SVC_CREDENTIAL" https://queue.example.com/v1/messages/01…/receipt > receipt.json': {
+    kind: "run",
+    setup: (w) => w.sealedMessage(),
+    as: 'curl -sf -H "Authorization: Bearer {{op_token}}" {{base_url}}/v1/messages/{{message_id}}/receipt > receipt.json',
+    writes: ["receipt.json"],
+  },
+  "agentq receipt verify receipt.json --key log-key.txt": { kind: "run" },
+  "agentq receipt verify bundle.json --key log-key.txt --origin queue.example.com/agentq/01…": {
+    kind: "not-run",
+    reason: "needs two checkpoints a client kept over time; apps/server/src/receipts-go-verifier.pg.test.ts runs `agentq receipt verify` as a process on consistency bundles from the real store",
+  },
   // docs/receipts.md: the Go verifier
   "cd tooling/receipts-verifier-go": { kind: "not-run", reason: "the block builds and runs the Go verifier on files a reader saved; apps/server/src/receipts-go-verifier.pg.test.ts builds the same program the same way and runs it on every case" },
   "GO111MODULE=off GOPATH=/usr/share/gocode go build -o receipts-verifier .": { kind: "not-run", reason: "built by apps/server/src/receipts-go-verifier.pg.test.ts with these settings (into a temp folder, not the source tree)" },
@@ -131,6 +146,7 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
   "agentq ack 01J... --lease 01J... --summary done": { kind: "run", setup: (w) => w.claimedMessage(), as: "agentq ack {{message_id}} --lease {{lease_id}} --summary done" },
   "agentq nack <message_id> --lease <lease_id> --redeliver-after PT5M": { kind: "run", setup: (w) => w.claimedMessage() },
   "agentq extend <message_id> --lease <lease_id> --visibility-timeout PT300S": { kind: "run", setup: (w) => w.claimedMessage() },
+  'agentq hand-off <message_id> --lease <lease_id> --to reviewer --note "needs a second pair of eyes"': { kind: "run", setup: (w) => w.claimedMessage() },
   "agentq messages list --state pending": { kind: "run" },
   "agentq messages show <message_id>": { kind: "run" },
   "agentq --json pending | jq .": { kind: "run", setup: (w) => w.sentMessage() },

@@ -52,12 +52,25 @@ describe("the documented commands, run as a reader runs them", () => {
     };
     const builder = await api(adminToken, "POST", "/v1/ai-accounts", { friendly_name: "builder" });
     await api(adminToken, "POST", "/v1/ai-accounts", { friendly_name: "bob" });
+    await api(adminToken, "POST", "/v1/ai-accounts", { friendly_name: "reviewer" });
     const opToken = String((await api(adminToken, "POST", "/v1/credentials", { ai_account_id: builder.id, tier: "operational", scopes: [...OPERATIONAL_SCOPES], name: "docs@test" })).token);
     const send = () => api(opToken, "POST", "/v1/messages/send", { envelope: { recipient: { friendly_name: "builder" }, template: "directive" }, payload: { directive_kind: "task", summary: "s", instructions: "i" } });
     world = {
       bindings: { base_url: server.baseUrl, workspace_id, admin_token: adminToken, op_token: opToken, database_url: db.url, secret_key: SECRET_KEY, repo: REPO_ROOT },
       async sentMessage() {
         return { message_id: String((await send()).message_id) };
+      },
+      async sealedMessage() {
+        const message_id = String((await send()).message_id);
+        // The sealer runs every second; the receipt answers 409 (not_sealed_yet) until then.
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const res = await fetch(`${server.baseUrl}/v1/messages/${message_id}/receipt`, { headers: { Authorization: `Bearer ${opToken}` } });
+          await res.body?.cancel();
+          if (res.status === 200) return { message_id };
+          if (res.status !== 409 || Date.now() > deadline) throw new Error(`receipt of ${message_id}: ${res.status}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
       },
       async signUpToken(address) {
         const deadline = Date.now() + 5_000;
