@@ -1,6 +1,8 @@
 import { freePort } from "@agentq/postgres";
 import { testDatabaseUrl } from "@agentq/postgres/testing";
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -81,8 +83,9 @@ describe("Prometheus metrics (METRICS_PORT)", () => {
     const issue = async (accountId: string, scopes: string[]) => (await call(admin.token, "POST", "/v1/credentials", { ai_account_id: accountId, tier: "operational", scopes, name: "test" })).body.token as string;
     const sender = await issue(planner.body.id as string, ["send"]);
     const receiver = await issue(builder.body.id as string, ["get_pending", "ack"]);
+    let keys = 0;
     const send = (headers: Record<string, string> = {}, recipient = "builder") =>
-      call(sender, "POST", "/v1/messages/send", { envelope: { recipient: { friendly_name: recipient }, template: "directive" }, payload: { directive_kind: "build", summary: "s", instructions: "i" } }, headers);
+      call(sender, "POST", "/v1/messages/send", { envelope: { recipient: { friendly_name: recipient }, template: "directive" }, payload: { directive_kind: "build", summary: "s", instructions: "i" } }, { "Idempotency-Key": `k-${++keys}`, ...headers });
     expect((await send({ "Idempotency-Key": "once" })).status).toBe(201);
     // A replay of the same key answers the stored send and commits nothing new.
     expect((await send({ "Idempotency-Key": "once" })).status).toBe(201);
@@ -125,4 +128,59 @@ describe("Prometheus metrics (METRICS_PORT)", () => {
     expect(await valueOf('agentq_messages_claimed_total{job="agentq"}', 1)).toBe(1);
     expect(await valueOf('agentq_messages_pending{job="agentq"}', 2)).toBe(2);
   }, 120_000);
+});
+
+describe("metrics with several workers (AGENTQ_WORKERS)", () => {
+  let db: ScratchDatabase;
+  let env: NodeJS.ProcessEnv;
+  let server: SpawnedServer;
+
+  beforeAll(async () => {
+    db = await createScratchDatabase(testDatabaseUrl());
+    env = serverEnv(db.url, { METRICS_PORT: "0", METRICS_QUEUE_STATS_SECONDS: "1", AGENTQ_WORKERS: "2" });
+    server = await spawnServer(env, 120_000);
+  }, 150_000);
+  afterAll(async () => {
+    if (server?.child.exitCode === null) server.child.kill("SIGTERM");
+    await server?.exited;
+    await db?.drop();
+  }, 60_000);
+
+  /** One request on a connection of its own, so that node:cluster hands it to the next worker. */
+  const post = (path: string, token: string, body: unknown) =>
+    new Promise<{ status: number; body: Record<string, any> }>((resolve, reject) => {
+      const url = new URL(`${server.baseUrl}${path}`);
+      const text = JSON.stringify(body);
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent: false, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), "Idempotency-Key": randomUUID() } }, (res) => {
+        let data = "";
+        res.on("data", (c: Buffer) => (data += c.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(data) as Record<string, any> }));
+      });
+      req.once("error", reject);
+      req.end(text);
+    });
+
+  it("serves one /metrics from the primary, summing what every worker counted", async () => {
+    const line = await until(async () => server.output().split("\n").find((l) => l.includes('"metrics listening"') && l.includes('"aggregated":"cluster"')), 60_000, "the primary's metrics line");
+    const metricsPort = (JSON.parse(line) as { port: number }).port;
+    // Both workers listen before the first request.
+    await until(async () => (server.output().split("\n").filter((l) => l.includes('"agentq listening"')).length >= 2 ? true : undefined), 60_000, "two workers");
+    const boot = await runServerCommand("src/bootstrap.ts", ["--workspace", "workers", "--email", "ops@workers.test", "--json"], env);
+    const admin = (JSON.parse(boot.stdout) as { token: string }).token;
+    const account = await post("/v1/ai-accounts", admin, { friendly_name: "builder" });
+    const sender = (await post("/v1/credentials", admin, { ai_account_id: account.body.id, tier: "operational", scopes: ["send"], name: "s" })).body.token as string;
+    for (let i = 0; i < 6; i++) expect((await post("/v1/messages/send", sender, { envelope: { recipient: { friendly_name: "builder" }, template: "note" }, payload: { text: `n${i}` } })).status).toBe(201);
+    // The access log says which worker answered each send: both did.
+    const pids = new Set(server.output().split("\n").filter((l) => l.includes('"route":"/v1/messages/send"')).map((l) => (JSON.parse(l) as { pid: number }).pid));
+    expect(pids.size).toBe(2);
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(text).toMatch(/^agentq_messages_sent_total 6$/m);
+    expect(text).toMatch(/^agentq_http_request_duration_seconds_count\{method="POST",route="\/v1\/messages\/send",status="201"\} 6$/m);
+    // The gauges come from the background worker alone (aggregated by max, not summed).
+    const pending = await until(async () => {
+      const t = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      return /^agentq_messages_pending 6$/m.test(t) ? true : undefined;
+    }, 15_000, "pending 6");
+    expect(pending).toBe(true);
+  }, 180_000);
 });

@@ -18,10 +18,12 @@ let served: ServedApp;
 let adminA: string;
 let adminB: string;
 
+let keys = 0;
+
 async function rest(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${served.url}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json", "Idempotency-Key": `k-${++keys}` }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, body: (await res.json()) as Json };

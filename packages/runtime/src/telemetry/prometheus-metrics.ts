@@ -49,7 +49,7 @@ export function createServiceMetrics(o: { workspaceLabels: boolean }): ServiceMe
   collectDefaultMetrics({ register: registry });
   const ws = o.workspaceLabels ? (["workspace_id"] as const) : ([] as const);
   const counters = new Map<MessagingEvent, Counter<string>>(
-    EVENTS.map((event) => [event, new Counter({ name: `agentq_messages_${event}_total`, help: EVENT_HELP[event], labelNames: [...ws], registers: [registry] })]),
+    EVENTS.map((event) => [event, new Counter<string>({ name: `agentq_messages_${event}_total`, help: EVENT_HELP[event], labelNames: [...ws], registers: [registry] })]),
   );
   const requests = new Histogram({
     name: "agentq_http_request_duration_seconds",
@@ -61,7 +61,7 @@ export function createServiceMetrics(o: { workspaceLabels: boolean }): ServiceMe
   const deliveries = new Counter({ name: "agentq_webhook_deliveries_total", help: "Webhook delivery attempts by outcome: delivered, failed (will retry), dead (attempts exhausted).", labelNames: ["outcome"], registers: [registry] });
   // The gauges are set by one process only (the background worker): "max" keeps a cluster's
   // aggregate right, where the other workers report nothing or zero.
-  const gauge = (name: string, help: string, labelNames: readonly string[] = []) => new Gauge({ name, help, labelNames: [...labelNames], aggregator: "max", registers: [registry] });
+  const gauge = (name: string, help: string, labelNames: readonly string[] = []) => new Gauge<string>({ name, help, labelNames: [...labelNames], aggregator: "max", registers: [registry] });
   const pending = gauge("agentq_messages_pending", "Messages pending (claimable now or delayed), not expired.", ws);
   const held = gauge("agentq_messages_held", "Messages held under a live lease.", ws);
   const leaseExpired = gauge("agentq_leases_expired", "Messages whose lease ran out without an ack or nack, not yet claimed again.", ws);
