@@ -15,6 +15,7 @@ export type {
   AnonymousLimitStore, ScreenedParty, ScreeningResult, SanctionsScreen, ProjectStore,
   DecisionLogStore, RecordEventStore, BuildSessionStore, BacklogStore, LessonStore,
   LessonCandidateStore, RuleStore, EnrichmentInput, Enricher, UsageStore, ImportStore, NoticeStore,
+  MessagingEvent, MessageMeter, MinuteStats, StatsStore,
 } from "./ports.ts";
 export { isMailAddress, mailMessageProblem, MAIL_LIMITS } from "./mail/mail-message.ts";
 export type { MailMessage } from "./mail/mail-message.ts";
@@ -121,6 +122,8 @@ export type { RecipientItem } from "./messaging/list-recipients.ts";
 export { listDeadLetters, releaseDeadLetter, purgeDeadLetter } from "./messaging/dead-letters.ts";
 export type { DeadLetterItem } from "./messaging/dead-letters.ts";
 export { expireDueMessages } from "./messaging/expire-due-messages.ts";
+export { recordMinuteStats, purgeMinuteStats, getWorkspaceStats, MINUTE_STATS_RETENTION_MS, STATS_WINDOWS } from "./telemetry/minute-series.ts";
+export type { StatsWindow, WorkspaceStatsView, MinuteStatsView } from "./telemetry/minute-series.ts";
 export { envelopeView } from "./messaging/message-views.ts";
 export { readInbox, admitToInbox, INBOX_AUTH, INBOX_COUNT_LIMIT } from "./messaging/read-inbox.ts";
 export type { InboxView, InboxAccess } from "./messaging/read-inbox.ts";

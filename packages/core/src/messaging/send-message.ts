@@ -96,6 +96,8 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
   if (result.kind !== "accepted") ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
   switch (result.kind) {
     case "accepted":
+      // acceptSend ran on the pool's stores: the send has committed.
+      deps.meter?.count("sent", 1, message.workspaceId);
       return { status: 201, body: JSON.parse(bodyText) as unknown };
     case "idempotency_exists":
       return replayOrConflict(result.record, ctx);
