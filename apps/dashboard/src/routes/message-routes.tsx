@@ -2,9 +2,9 @@
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import { readForm } from "../form-input.ts";
-import { refusalOf, type PageKit } from "../page-kit.tsx";
-import { MessagePage, MessagesPage } from "../pages/messages-page.tsx";
-import type { MessageItemWire, MessageWire, Page } from "../wire.ts";
+import { refusalOf, viewerOf, type PageKit } from "../page-kit.tsx";
+import { MessagePage, MessagesPage, PayloadPage } from "../pages/messages-page.tsx";
+import type { MessageItemWire, MessageWire, Page, PayloadWire } from "../wire.ts";
 
 const DONE: Record<string, string> = { released: "Released: the message is pending again, its delivery count reset.", purged: "Purged: the message is gone." };
 
@@ -29,11 +29,17 @@ export function registerMessageRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
   };
   const messagePage = async (c: Context<DashboardEnv>, id: string, error?: ReturnType<typeof refusalOf>) => {
     const message = await kit.run<MessageWire>(c, { name: "get_message", input: { message_id: id } });
-    return kit.page(c, { title: "Message", current: "messages", status: error?.status }, <MessagePage message={message} newKey={kit.newKey} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
+    const administers = viewerOf(c.get("principal"))?.role !== "viewer";
+    return kit.page(c, { title: "Message", current: "messages", status: error?.status }, <MessagePage message={message} newKey={kit.newKey} administers={administers} now={kit.deps.clock.now()} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
   };
 
   app.get("/messages", (c) => listPage(c));
   app.get("/messages/:id", (c) => messagePage(c, c.req.param("id")));
+  // Reading a payload is an audit row (get_message_payload); a viewer's session gets 403.
+  app.get("/messages/:id/payload", async (c) => {
+    const payload = await kit.run<PayloadWire>(c, { name: "get_message_payload", input: { message_id: c.req.param("id") } });
+    return kit.page(c, { title: "Payload", current: "messages" }, <PayloadPage payload={payload} />);
+  });
   for (const [action, operation, done] of [
     ["release", "release_dead_letter", "released"],
     ["purge", "purge_dead_letter", "purged"],

@@ -166,8 +166,8 @@ describe("dashboard: managing a workspace in Chromium", () => {
     expect(await page.locator("[data-empty]").count()).toBe(1);
 
     await page.goto(`${served.baseUrl}/messages/${purged}`);
-    expect(await page.locator(".timeline code").allTextContents()).toEqual(["message.sent", "message.claimed", "message.nacked", "message.dead_lettered"]);
-    await checkPage("message");
+    expect(await page.locator(".timeline li > code").allTextContents()).toEqual(["message.sent", "message.claimed", "message.nacked", "message.dead_lettered"]);
+    await checkPage(); // the docs' message.png comes from message-pages.pg.test.ts
     await page.getByRole("button", { name: "Purge" }).click();
     await page.waitForURL(/\/messages\?state=dead_lettered&done=purged$/);
     expect(await page.locator("[data-empty]").count()).toBe(1);

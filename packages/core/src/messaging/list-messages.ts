@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
 import { keysetPage } from "../cursors/paged-list.ts";
 import type { OperationContext } from "../operation.ts";
-import { MESSAGE_STATES, effectiveState, type MessageState } from "./message.ts";
+import { MESSAGE_STATES, shownState, type MessageState } from "./message.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
 
 /** Query of GET /v1/messages. */
@@ -51,6 +51,6 @@ export async function listMessages(deps: CoreDeps, ctx: OperationContext, input:
       now = dbNow;
       return rows;
     },
-    (m) => ({ envelope: envelopeView(m), state: effectiveState(m, now) }),
+    (m) => ({ envelope: envelopeView(m), state: shownState(m, now) }),
   );
 }
