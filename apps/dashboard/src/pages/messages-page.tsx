@@ -15,13 +15,18 @@ import type { MessageItemWire, MessageWire, Page, PayloadWire } from "../wire.ts
 /** Message states a filter offers. */
 export const MESSAGE_STATE_CHOICES = ["pending", "held", "acknowledged", "expired", "dead_lettered"] as const;
 
-/** The messages of the workspace, filtered by state, recipient, sender and template. */
+/**
+ * The messages of the workspace, found by id or correlation id and filtered by state,
+ * recipient, sender and template; paged first, previous and next. The filters are a plain GET
+ * form: each search is one entry of the browser's history, which Back undoes in one press.
+ */
 export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Record<string, string | undefined>; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
   const q = props.query;
   return (
     <>
       <PageHeading title="Messages" done={props.done} error={props.error} />
-      <FilterForm action="/messages" button="Filter" live>
+      <FilterForm action="/messages" button="Filter">
+        <TextFilter name="search" label="Message id or correlation id" value={q.search} />
         <SelectField name="state" label="State" choices={choicesOf(MESSAGE_STATE_CHOICES, "")} selected={q.state} />
         <TextFilter name="recipient" label="Recipient" value={q.recipient} />
         <TextFilter name="sender" label="Sender" value={q.sender} />
@@ -34,12 +39,25 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
         rowAttrs={(m) => ({ "data-message": m.envelope.message_id })}
         columns={[
           {
-            head: "Accepted",
+            head: "Message",
             cell: (m) => (
               <a href={`/messages/${m.envelope.message_id}`}>
-                <LocalTime at={m.envelope.accepted_at} />
+                <code>{m.envelope.message_id}</code>
               </a>
             ),
+          },
+          { head: "Accepted", cell: (m) => <LocalTime at={m.envelope.accepted_at} /> },
+          {
+            head: "Correlation",
+            attrs: (m) => ({ "data-correlation": m.envelope.correlation_id ?? "" }),
+            cell: (m) =>
+              m.envelope.correlation_id === null ? (
+                "—"
+              ) : (
+                <a href={hrefWith("/messages", { search: m.envelope.correlation_id })}>
+                  <code>{m.envelope.correlation_id}</code>
+                </a>
+              ),
           },
           { head: "From", cell: (m) => m.envelope.sender.friendly_name },
           { head: "To", cell: (m) => m.envelope.recipient.friendly_name },
@@ -50,7 +68,7 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
           { head: "Actions", cell: (m) => (m.state === "dead_lettered" ? <DeadLetterActions messageId={m.envelope.message_id} newKey={props.newKey} back="/messages?state=dead_lettered" /> : null) },
         ]}
       />
-      <Pagination path="/messages" query={q} nextCursor={props.messages.next_cursor} />
+      <Pagination path="/messages" query={q} nextCursor={props.messages.next_cursor} trail />
     </>
   );
 }
@@ -103,7 +121,7 @@ export function MessagePage(props: MessagePageProps) {
             { term: "To", value: <a href={`/accounts/${e.recipient.ai_account_id}`}>{e.recipient.friendly_name}</a> },
             { term: "Template", value: <code>{e.template}</code> },
             { term: "Priority", value: e.priority },
-            { term: "Correlation id", value: e.correlation_id === null ? "—" : <a href={hrefWith("/messages", { q: e.correlation_id })}><code>{e.correlation_id}</code></a>, attrs: { "data-correlation": e.correlation_id ?? "" } },
+            { term: "Correlation id", value: e.correlation_id === null ? "—" : <a href={hrefWith("/messages", { search: e.correlation_id })}><code>{e.correlation_id}</code></a>, attrs: { "data-correlation": e.correlation_id ?? "" } },
             { term: "Accepted", value: <LocalTime at={e.accepted_at} /> },
             { term: "Expires", value: <LocalTime at={e.expires_at} /> },
             { term: "Deliveries", value: e.delivery_count },

@@ -12,16 +12,19 @@ const DONE: Record<string, string> = { released: "Released: the message is pendi
 export function registerMessageRoutes(app: Hono<DashboardEnv>, kit: PageKit): void {
   const listPage = async (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => {
     const query = {
+      search: c.req.query("search")?.trim() || undefined,
       state: c.req.query("state") || undefined,
       recipient: c.req.query("recipient") || undefined,
       sender: c.req.query("sender") || undefined,
       template: c.req.query("template") || undefined,
       cursor: c.req.query("cursor") || undefined,
+      back: c.req.query("back") || undefined,
     };
     let messages: Page<MessageItemWire> = { items: [], next_cursor: null };
     let refusal = error;
     try {
-      messages = await kit.run<Page<MessageItemWire>>(c, { name: "list_messages", input: { ...query } });
+      const { back: _back, ...input } = query;
+      messages = await kit.run<Page<MessageItemWire>>(c, { name: "list_messages", input });
     } catch (err) {
       refusal ??= refusalOf(err, c.get("requestId"));
     }

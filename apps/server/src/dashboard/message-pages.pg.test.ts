@@ -136,6 +136,69 @@ describe("dashboard: a message explains itself in Chromium", () => {
     expect(await entry("message.payload_viewed").count()).toBe(1);
   });
 
+  it("the list shows ids and correlation ids, finds a message by either, and Back undoes a filter in one press", async () => {
+    await page.goto(`${served.baseUrl}/messages`);
+    expect(await page.locator("tr[data-message]").count()).toBe(4);
+    const row = page.locator(`tr[data-message="${ids.nacked}"]`);
+    expect(await row.locator("[data-correlation]").textContent()).toBe("job-2");
+    expect(await row.getByRole("link", { name: ids.nacked }).count()).toBe(1);
+    await checkPage("messages");
+    await page.getByLabel("Message id or correlation id").fill("job-4");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/search=job-4/);
+    await expect.poll(() => page.locator("tr[data-message]").count()).toBe(1);
+    expect(await page.locator(`tr[data-message="${ids.lapsed}"]`).count()).toBe(1);
+    await page.getByLabel("Message id or correlation id").fill(ids.dead);
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(new RegExp(`search=${ids.dead}`));
+    await expect.poll(() => page.locator(`tr[data-message="${ids.dead}"]`).count()).toBe(1);
+    await page.getByLabel("State").selectOption("held");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/state=held/);
+    await expect.poll(() => page.locator("[data-empty]").count()).toBe(1);
+    // One press of Back per search, each restoring the list it showed.
+    await page.goBack();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`search=${ids.dead}&state=&`));
+    await expect.poll(() => page.locator("tr[data-message]").count()).toBe(1);
+    await page.goBack();
+    await expect.poll(() => page.url()).toMatch(/search=job-4&state=&/);
+    await expect.poll(() => page.locator(`tr[data-message="${ids.lapsed}"]`).count()).toBe(1);
+    await page.goBack();
+    await expect.poll(() => page.url()).toBe(`${served.baseUrl}/messages`);
+    await expect.poll(() => page.locator("tr[data-message]").count()).toBe(4);
+    expect(await page.getByLabel("Message id or correlation id").inputValue()).toBe("");
+    await checkPage();
+  });
+
+  it("pages first, previous and next through a long list, keeping the filter", async () => {
+    for (let i = 0; i < 101; i++) await send(`bulk ${i}`, "bulk");
+    await page.goto(`${served.baseUrl}/messages?search=bulk`);
+    const firstIds = await page.locator("tr[data-message]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message")));
+    expect(firstIds).toHaveLength(50);
+    await page.getByRole("link", { name: "Next page" }).click();
+    await expect.poll(() => page.url()).toContain("cursor=");
+    const secondIds = await page.locator("tr[data-message]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message")));
+    expect(secondIds).toHaveLength(50);
+    expect(secondIds.some((id) => firstIds.includes(id))).toBe(false);
+    await page.getByRole("link", { name: "Next page" }).click();
+    await expect.poll(() => page.locator("tr[data-message]").count()).toBe(1);
+    expect(await page.getByText("Last page").count()).toBe(1);
+    await checkPage();
+    await page.getByRole("link", { name: "Previous page" }).click();
+    await expect.poll(() => page.locator("tr[data-message]").first().getAttribute("data-message")).toBe(secondIds[0]);
+    expect(page.url()).toContain("search=bulk");
+    await page.getByRole("link", { name: "Previous page" }).click();
+    await expect.poll(() => page.locator("tr[data-message]").first().getAttribute("data-message")).toBe(firstIds[0]);
+    expect(await page.getByRole("link", { name: "Previous page" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Next page" }).click();
+    await page.getByRole("link", { name: "Next page" }).click();
+    await expect.poll(() => page.locator("tr[data-message]").count()).toBe(1);
+    await page.getByRole("link", { name: "First page" }).click();
+    await expect.poll(() => page.locator("tr[data-message]").first().getAttribute("data-message")).toBe(firstIds[0]);
+    expect(page.url()).toBe(`${served.baseUrl}/messages?search=bulk`);
+    await checkPage();
+  });
+
   it("a viewer sees the payload's size only and is refused its read (403); another workspace gets 404", async () => {
     await seedPerson(served.service.deps, { workspaceId: owner.workspaceId, email: "vic@stuck.test", role: "viewer", password: "a viewer's long password" });
     const viewerPage = await context.browser()!.newContext().then((ctx) => ctx.newPage());

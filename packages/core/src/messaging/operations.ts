@@ -258,7 +258,7 @@ const handOff = defineOperation({
 const listMessagesOp = defineOperation({
   name: "list_messages",
   summary: "List the messages you sent or received, newest first, with their state.",
-  http: { method: "GET", path: "/v1/messages", query: ["role", "state", "recipient", "sender", "template", "limit", "cursor"] },
+  http: { method: "GET", path: "/v1/messages", query: ["role", "state", "recipient", "sender", "template", "search", "limit", "cursor"] },
   auth: messageRoute(null),
   idempotency: "none",
   mutates: false,
@@ -268,6 +268,7 @@ const listMessagesOp = defineOperation({
     recipient: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: "Only messages to this friendly name (as at send time)." })),
     sender: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: "Only messages from this friendly name (as at send time)." })),
     template: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only messages of this template." })),
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Only the message with this id, or the messages with this correlation id (exact)." })),
     limit: Limit,
     cursor: Cursor,
   }),

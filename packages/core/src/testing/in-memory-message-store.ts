@@ -230,6 +230,7 @@ export class InMemoryMessageStore implements MessageStore {
       .filter((m) => (p.match?.recipientName ?? null) === null || m.recipientName === p.match?.recipientName)
       .filter((m) => (p.match?.senderName ?? null) === null || m.senderName === p.match?.senderName)
       .filter((m) => (p.match?.template ?? null) === null || m.template === p.match?.template)
+      .filter((m) => (p.match?.search ?? null) === null || m.id === p.match?.search || m.correlationId === p.match?.search)
       .filter((m) => after === null || m.id < after)
       .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, p.limit + 1);

@@ -770,6 +770,16 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         expect(await list({ recipientName: w.bystander.friendlyName, senderName: w.sender.friendlyName })).toEqual([toBystander.id]);
         expect(await list({ recipientName: "nobody" })).toEqual([]);
       });
+
+      it("searches by message id or correlation id, exactly", async () => {
+        const a = await send({ correlationId: "job-7" });
+        const b = await send({ correlationId: "job-7" }, w.sender, w.bystander);
+        const c = await send({ correlationId: "job-70" });
+        const list = (search: string) => h.stores.messages.listForParticipant({ workspaceId: w.workspace.id, accountId: null, role: "any", state: null, match: { search }, after: null, limit: 10 }).then((ms) => ms.map((m) => m.id));
+        expect(await list("job-7")).toEqual([b.id, a.id]);
+        expect(await list(c.id)).toEqual([c.id]);
+        expect(await list("job")).toEqual([]);
+      });
     });
 
     describe("inbox (inboxOf, becameClaimable)", () => {

@@ -666,6 +666,7 @@ export async function messagesListForParticipant(sql: SqlClient, p: { workspaceI
       and (${p.match?.recipientName ?? null}::text is null or recipient_name = ${p.match?.recipientName ?? null})
       and (${p.match?.senderName ?? null}::text is null or sender_name = ${p.match?.senderName ?? null})
       and (${p.match?.template ?? null}::text is null or template = ${p.match?.template ?? null})
+      and (${p.match?.search ?? null}::text is null or id = ${p.match?.search ?? null} or correlation_id = ${p.match?.search ?? null})
     order by id desc
     limit ${p.limit + 1}`;
   return rows.map(toMessage);
