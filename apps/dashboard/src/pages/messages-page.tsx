@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
 import { Facts } from "../components/facts.tsx";
@@ -20,8 +21,9 @@ export const MESSAGE_STATE_CHOICES = ["pending", "held", "acknowledged", "expire
  * recipient, sender and template; paged first, previous and next. The filters are a plain GET
  * form: each search is one entry of the browser's history, which Back undoes in one press.
  */
-export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Record<string, string | undefined>; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
+export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Record<string, string | undefined>; newKey: () => string; administers: boolean; error?: ShownError | undefined; done?: string | undefined }) {
   const q = props.query;
+  const bulk = { search: q.search, recipient: q.recipient, sender: q.sender, template: q.template };
   return (
     <>
       <PageHeading title="Messages" done={props.done} error={props.error} />
@@ -32,6 +34,12 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
         <TextFilter name="sender" label="Sender" value={q.sender} />
         <TextFilter name="template" label="Template" value={q.template} />
       </FilterForm>
+      {q.state === "dead_lettered" && props.administers && props.messages.items.length > 0 ? (
+        <div class="actions bulk-actions">
+          <ConfirmLink href={hrefWith("/dead-letters/release", bulk)} label="Release every dead letter this filter selects" tone="secondary" />
+          <ConfirmLink href={hrefWith("/dead-letters/purge", bulk)} label="Purge every dead letter this filter selects" />
+        </div>
+      ) : null}
       <DataTable
         label="Messages"
         rows={props.messages.items}
@@ -78,7 +86,7 @@ export function DeadLetterActions(props: { messageId: string; newKey: () => stri
   return (
     <div class="actions">
       <ActionForm action={`/dead-letters/${props.messageId}/release`} label="Release" idempotencyKey={props.newKey()} tone="secondary" hidden={{ back: props.back }} />
-      <ActionForm action={`/dead-letters/${props.messageId}/purge`} label="Purge" idempotencyKey={props.newKey()} tone="danger" hidden={{ back: props.back }} />
+      <ConfirmLink href={`/dead-letters/${props.messageId}/purge`} label="Purge" />
     </div>
   );
 }

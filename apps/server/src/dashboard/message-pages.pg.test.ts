@@ -89,7 +89,7 @@ describe("dashboard: a message explains itself in Chromium", () => {
     expect(await entry("message.claimed").textContent()).toContain("by worker");
     expect(await page.locator("[data-correlation]").textContent()).toBe("job-1");
     expect(await page.getByRole("button", { name: "Release" }).count()).toBe(1);
-    expect(await page.getByRole("button", { name: "Purge" }).count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Purge" }).count()).toBe(1);
     await checkPage("message");
   });
 
