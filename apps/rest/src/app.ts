@@ -124,7 +124,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
 
   const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
   registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger, afterAnswer });
-  registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger, afterAnswer });
+  registerPeopleRoutes(app, routes, { core: coreDeps, sessions, logger, afterAnswer });
   registerOidcRoutes(app, routes, { core: coreDeps, sessions, logger });
   registerClosingRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
   registerCounterNoticeRoute(app, routes, { core: coreDeps, authenticator, sessions, logger });

@@ -1,4 +1,7 @@
+import { PersonSchema } from "@agentq/core";
+import { createInMemoryDeps } from "@agentq/core/testing";
 import { describe, expect, it } from "vitest";
+import { createRestApp } from "./app.ts";
 import { createTestApp } from "./testing/test-app.ts";
 import { TEST_OPERATIONS } from "./testing/test-operations.ts";
 
@@ -53,6 +56,20 @@ describe("GET /v1/openapi.json", () => {
     const list = doc.paths["/v1/test/items"]?.get;
     expect(list?.parameters?.map((p) => p.name)).toEqual(["limit", "cursor", "state"]);
     expect(list?.requestBody).toBeUndefined();
+  });
+
+  it("documents the people's operations from the catalogue: the session cookie, the roles, the core's person schema", async () => {
+    const app = createRestApp(createInMemoryDeps().deps);
+    const doc = (await (await app.request("/v1/openapi.json")).json()) as Doc;
+    const list = doc.paths["/v1/people"]?.get as unknown as Record<string, any>;
+    expect(list.operationId).toBe("list_people");
+    expect(list.security).toEqual([{ sessionCookie: [] }]);
+    expect(list["x-agentq-roles"]).toEqual(["owner", "admin"]);
+    // The person of the people list is the core's PersonSchema and password_set, one schema (no hand-written copy).
+    const person = list.responses["200"].content["application/json"].schema.properties.items.items;
+    expect(Object.keys(person.properties).sort()).toEqual([...Object.keys(PersonSchema.properties), "password_set"].sort());
+    expect(doc.paths["/v1/people/{person_id}"]?.delete?.responses["204"]).toEqual({ description: "Success (no body)." });
+    expect(doc.paths["/v1/people"]?.post?.requestBody?.content["application/json"]?.schema.required).toEqual(["email", "role"]);
   });
 
   it("carries no TypeBox internals", async () => {

@@ -8,6 +8,7 @@ import { WEBHOOK_OPERATIONS } from "./webhooks/operations.ts";
 import { SESSION_STATE_OPERATIONS } from "./session-state/operations.ts";
 import { NOTICE_OPERATIONS } from "./notices/operations.ts";
 import { CONNECTION_OPERATIONS } from "./oauth/operations.ts";
+import { PEOPLE_OPERATIONS } from "./people/operations.ts";
 import { TOOLSETS, type Toolset } from "./toolsets.ts";
 
 /**
@@ -28,6 +29,8 @@ const AREAS: readonly { toolset: Toolset; operations: readonly Operation[]; also
   { toolset: "session_state", operations: SESSION_STATE_OPERATIONS },
   { toolset: "admin", operations: NOTICE_OPERATIONS },
   { toolset: "admin", operations: CONNECTION_OPERATIONS },
+  // A person's session operations: never MCP tools (`surfaces`), so no toolset offers them.
+  { toolset: "admin", operations: PEOPLE_OPERATIONS },
 ];
 
 /**
@@ -35,7 +38,7 @@ const AREAS: readonly { toolset: Toolset; operations: readonly Operation[]; also
  * and the MCP tool list show them. REST routes, MCP tools, OpenAPI and CLI commands are all
  * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
  * Each area defines its entries in its folder's `operations.ts` (messaging, access, webhooks,
- * policies, audit, session-state record by record, notices, OAuth connections); this file only
+ * policies, audit, session-state record by record, notices, OAuth connections, people); this file only
  * gathers them (and says which toolset each belongs to), and nothing in the core imports it but
  * the index and tests.
  */

@@ -3,7 +3,7 @@
 // and it imports only types that import nothing back (the dependencies, the caller's model, the
 // rate-limit status), so no import circle runs through it.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
-import type { Principal, Scope, Tier } from "./access/model.ts";
+import type { Principal, Role, Scope, Tier } from "./access/model.ts";
 import type { CoreDeps } from "./deps.ts";
 import type { RateLimitStatus } from "./rate-limits/rate-limit-status.ts";
 
@@ -23,7 +23,26 @@ export type OperationAuth =
    * `scopeWaivedForTier`, a credential of that tier (or higher) passes without the scope
    * ("scope view_audit_log, or an administrative-tier credential").
    */
-  | { kind: "credential"; tier: Tier; scope: Scope | null; scopeWaivedForTier?: Tier };
+  | { kind: "credential"; tier: Tier; scope: Scope | null; scopeWaivedForTier?: Tier }
+  /**
+   * A person's session (the session cookie; a credential is 403 SVC_TIER_INSUFFICIENT), whose
+   * role is one of `roles`. With `stepUp`, the session's MFA step-up must be fresh
+   * (`requireStepUp`); with `closedWorkspaceAllowed`, the operation still runs in a frozen or
+   * closed workspace (erase, export). Never an MCP tool. The use case keeps its own checks
+   * (they are its rules); the executor's come first, in the same order, with the same codes.
+   */
+  | { kind: "person"; roles: readonly Role[]; stepUp?: true; closedWorkspaceAllowed?: true };
+
+/**
+ * What a handler asks of the caller's browser session, which the REST edge turns into cookies
+ * (packages/http/src/session/session-intent.ts); other edges ignore it.
+ * - `start`: a new session (or, at stage `pending_mfa`, a sign-in awaiting its second factor)
+ *   whose token goes in that stage's cookie for `maxAgeSeconds`; the other stage's cookie is cleared.
+ * - `end`: the session ended; its cookie is cleared, and the pending-MFA cookie too unless `keepPendingMfa`.
+ */
+export type SessionIntent =
+  | { kind: "start"; stage: "active" | "pending_mfa"; token: string; maxAgeSeconds: number }
+  | { kind: "end"; keepPendingMfa?: true };
 
 /** Per-call context the edges pass to a handler. */
 export interface OperationContext {
@@ -48,15 +67,27 @@ export interface OperationContext {
    * the operation runs or fails, so the edge can send X-RateLimit-* on every response.
    */
   onRateLimit?: (status: RateLimitStatus) => void;
+  /**
+   * Told when a mail the operation sends after its commit could not be handed over (`what`: the
+   * kind of mail), which the operation survives (its answer says so), for the edge's log: the
+   * reason only, never the address, the text or a token.
+   */
+  onMailNotSent?: (what: string, error: unknown) => void;
 }
 
 /** What a handler returns: the HTTP-style status and the response body. */
 export interface OperationResult {
   status: number;
+  /** The response body; null with a 204. */
   body: unknown;
   /** Extra response headers (e.g. Retry-After is set from errors, not here). */
   headers?: Record<string, string>;
+  /** What the caller's browser session becomes (cookies, at the REST edge). */
+  session?: SessionIntent;
 }
+
+/** What a handler returns: an `OperationResult` whose status, when left out, is the operation's `successStatus`. */
+export type HandlerResult = Omit<OperationResult, "status"> & { status?: number };
 
 /**
  * One operation of the service: the single definition from which the REST route, the MCP tool,
@@ -106,10 +137,10 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   guardsCaller?: true;
   /** Rate-limit tokens a call spends (default 1; validate spends none). */
   rateLimitCost?: 0 | 1;
-  /** Status of a success (200 or 201). */
+  /** Status of a success (200, 201, 202 or 204): what the edges answer when the handler names none. */
   successStatus: number;
   /** Runs the operation on validated input (a method, so catalogues can hold operations of any input type). */
-  handler(deps: CoreDeps, ctx: OperationContext, input: Static<I>): Promise<OperationResult>;
+  handler(deps: CoreDeps, ctx: OperationContext, input: Static<I>): Promise<HandlerResult>;
 }
 
 /** Identity helper that keeps the input type of an operation's handler precise. */

@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { nodeBodyOf, readCookie, readJsonBody, requestOrigin, toHonoPath, type RouteTable, type SessionEdge } from "@agentq/http";
+import { failureReason, nodeBodyOf, readCookie, readJsonBody, requestOrigin, sessionIntentCookies, toHonoPath, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -26,15 +26,17 @@ export interface OperationRouteDeps {
  * path is outside /v1 (catalogue mistakes, never request-time errors). Each route runs, in order:
  * 1. the body (POST, PUT, PATCH): content type, encoding, limits, depth, JSON object;
  * 2. authentication from the Authorization header, or else the session cookie with its origin
- *    check on writes (skipped for public operations);
+ *    check on writes (skipped for public operations); an operation for a person's session
+ *    authenticates before it reads the body, as the people's routes always did;
  * 3. the raw input `{ ...body, ...declared query, ...path params }`;
  * 4. the Idempotency-Key header (read only for operations that honour one; read-only routes
  *    ignore it) and the request fingerprint over method, path and canonical body;
  * 5. `executeOperation` (rate limit, authorize, idempotency requiredness, input validation,
  *    handler), which reports the caller's tightest rate-limit bucket for X-RateLimit-* on the
  *    response whatever its status;
- * and renders the result's status and JSON body. Every failure, thrown value or not, is
- * rendered as the error envelope.
+ * and renders the result's status and JSON body (none with a 204), with the cookies of its
+ * session intent (`sessionIntentCookies`). Every failure, thrown value or not, is rendered as the
+ * error envelope.
  */
 export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly Operation[], routes: RouteTable, deps: OperationRouteDeps): void {
   const seen = new Set<string>();
@@ -64,7 +66,9 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
 async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps, onRateLimit: (state: RateLimitState) => void): Promise<Response> {
   const request = c.req.raw;
   const hasBody = BODY_METHODS.has(op.http.method);
-  const body = hasBody ? await readJsonBody(request, nodeBodyOf(c)) : {};
+  const readBody = (): Promise<Record<string, unknown>> => (hasBody ? readJsonBody(request, nodeBodyOf(c)) : Promise.resolve({}));
+  // A person's operation: who asks first (401 before 400/413/415), as the people's routes always answered.
+  const early = op.auth.kind === "person" ? undefined : await readBody();
   // Deferred: the account and workspace are checked by the executor, or by the write itself for
   // the hot operations (send, claim, ack), so that those are one database statement.
   const authorization = request.headers.get("authorization");
@@ -72,6 +76,7 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   const authenticates = op.auth.kind !== "public" || (op.auth.acceptsCredential === true && (authorization !== null || readCookie(c, deps.sessions.cookies.session) !== null));
   const principal = authenticates ? await authenticateCaller(c, deps, { deferCallerCheck: true }) : undefined;
   if (principal !== undefined) c.set("principal", principal);
+  const body = early ?? (await readBody());
   const query = readDeclaredQuery(request.url, op.http.query ?? []);
   const declaredHeaders = op.http.headers ?? {};
   const rawInput = assembleRawInput(body, query, c.req.param(), readDeclaredHeaders(request.headers, declaredHeaders), Object.keys(declaredHeaders));
@@ -91,18 +96,22 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
     onRateLimit,
     // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in).
     clientAddress: requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy).clientAddress,
+    onMailNotSent: (what, error) => deps.logger.error({ request_id: c.get("requestId"), mail: what, reason: failureReason(error) }, "mail not sent"),
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
-  return renderResult(result, op.http.textBody);
+  const res = renderResult(result, op.http.textBody);
+  if (result.session !== undefined) for (const cookie of sessionIntentCookies(deps.sessions.cookies, result.session)) res.headers.append("Set-Cookie", cookie);
+  return res;
 }
 
 // The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay
 // renders byte for byte what the first response sent. Operation responses are per caller (and
 // some carry a plaintext token once), so no cache may keep them. An operation with a text body
-// (`http.textBody`) answers that string property of its output alone, as text/plain.
+// (`http.textBody`) answers that string property of its output alone, as text/plain; a 204 has no body.
 function renderResult(result: OperationResult, textBody: string | undefined): Response {
   const headers = new Headers(result.headers);
   headers.set("Cache-Control", "no-store");
+  if (result.status === 204) return new Response(null, { status: 204, headers });
   const text = textBody === undefined ? undefined : (result.body as Record<string, unknown> | null)?.[textBody];
   if (typeof text === "string") {
     headers.set("Content-Type", "text/plain; charset=utf-8");

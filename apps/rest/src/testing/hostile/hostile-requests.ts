@@ -41,7 +41,7 @@ export function catalogueRoutes(operations: readonly Operation[]): RouteUnderTes
     name: op.name,
     method: op.http.method,
     path: op.http.path,
-    caller: op.auth.kind === "public" ? "public" : op.auth.tier,
+    caller: op.auth.kind === "public" ? "public" : op.auth.kind === "person" ? "session" : op.auth.tier,
     input: op.input as unknown as RouteUnderTest["input"],
     pathParams: pathParamsOf(op.http.path),
     query: op.http.query ?? [],

@@ -1,0 +1,117 @@
+import { Type } from "@sinclair/typebox";
+import type { CoreDeps } from "../deps.ts";
+import type { MailMessage } from "../mail/mail-message.ts";
+import { sendMail } from "../mail/send-mail.ts";
+import { defineOperation, type OperationContext } from "../operation.ts";
+import { changePersonRole, invitePerson, listPeople, peopleListItem, removePerson, resendInvitation } from "./manage-people.ts";
+import { ChangeRoleInput, InvitationSchema, InvitePersonInput, PeopleListItemSchema, PersonIdInput } from "./people-schemas.ts";
+
+// The people's area of the catalogue (DESIGN §1, §2b): operations for a person's session, never
+// MCP tools. The rules (owner or admin, the owner role, the last owner) stay in the use cases;
+// `auth` states the first of them so that the edges and the isolation matrix can see it.
+
+/** Owners and admins administer the workspace's people. */
+const ADMINISTERING = { kind: "person", roles: ["owner", "admin"] } as const;
+const PEOPLE_SURFACES = ["rest", "dashboard"] as const;
+
+/** Hands an invitation's mail over after the commit: false, and the edge told, when it could not be. */
+async function mailInvitation(deps: CoreDeps, ctx: OperationContext, mail: MailMessage): Promise<boolean> {
+  try {
+    await sendMail(deps, mail);
+    return true;
+  } catch (error) {
+    ctx.onMailNotSent?.("invitation", error);
+    return false;
+  }
+}
+
+export const listPeopleOp = defineOperation({
+  name: "list_people",
+  summary: "The people of the workspace (owner or admin session).",
+  http: { method: "GET", path: "/v1/people" },
+  auth: ADMINISTERING,
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({}),
+  output: Type.Object({ items: Type.Array(PeopleListItemSchema) }),
+  successStatus: 200,
+  async handler(deps, ctx) {
+    return { body: { items: await listPeople(deps, ctx.principal) } };
+  },
+});
+
+export const invitePersonOp = defineOperation({
+  name: "invite_person",
+  summary: "Invites a person with a role: mails a single-use link to set a password, valid 72 hours (owner or admin session).",
+  http: { method: "POST", path: "/v1/people" },
+  auth: ADMINISTERING,
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: InvitePersonInput,
+  output: Type.Object({ person: PeopleListItemSchema, invitation: InvitationSchema }),
+  successStatus: 201,
+  async handler(deps, ctx, input) {
+    const invited = await invitePerson(deps, ctx.principal, input, { requestId: ctx.requestId });
+    const mailed = await mailInvitation(deps, ctx, invited.mail);
+    return { body: { person: peopleListItem(invited.person), invitation: { expires_at: invited.expiresAt.toISOString(), mailed } } };
+  },
+});
+
+export const resendInvitationOp = defineOperation({
+  name: "resend_invitation",
+  summary: "Mails a new set-password link to an invited person who has no password yet; earlier links stop working.",
+  http: { method: "POST", path: "/v1/people/{person_id}/invitation" },
+  auth: ADMINISTERING,
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: PersonIdInput,
+  output: Type.Object({ invitation: InvitationSchema }),
+  successStatus: 201,
+  async handler(deps, ctx, input) {
+    const invitation = await resendInvitation(deps, ctx.principal, { personId: input.person_id }, { requestId: ctx.requestId });
+    const mailed = await mailInvitation(deps, ctx, invitation.mail);
+    return { body: { invitation: { expires_at: invitation.expiresAt.toISOString(), mailed } } };
+  },
+});
+
+export const changePersonRoleOp = defineOperation({
+  name: "change_person_role",
+  summary: "Changes a person's role; the last owner cannot be demoted (409).",
+  http: { method: "PATCH", path: "/v1/people/{person_id}" },
+  auth: ADMINISTERING,
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: ChangeRoleInput,
+  output: Type.Object({ person: PeopleListItemSchema }),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const person = await changePersonRole(deps, ctx.principal, { personId: input.person_id, role: input.role }, { requestId: ctx.requestId });
+    return { body: { person: peopleListItem(person) } };
+  },
+});
+
+export const removePersonOp = defineOperation({
+  name: "remove_person",
+  summary: "Removes a person and ends their sessions; the last owner cannot be removed (409).",
+  http: { method: "DELETE", path: "/v1/people/{person_id}" },
+  auth: ADMINISTERING,
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: PersonIdInput,
+  output: Type.Null({ description: "No body (204)." }),
+  successStatus: 204,
+  async handler(deps, ctx, input) {
+    await removePerson(deps, ctx.principal, { personId: input.person_id }, { requestId: ctx.requestId });
+    // Removing oneself ends one's own session too.
+    const self = ctx.principal.kind === "person" && ctx.principal.person.id === input.person_id;
+    return { body: null, ...(self ? { session: { kind: "end" } as const } : {}) };
+  },
+});
+
+/** The people area's catalogue entries, in the order the OpenAPI document lists them. */
+export const PEOPLE_OPERATIONS = [listPeopleOp, invitePersonOp, resendInvitationOp, changePersonRoleOp, removePersonOp];
