@@ -217,6 +217,8 @@ export { PEOPLE_LIMITS, DEFAULT_PEOPLE_SETTINGS } from "./people/people-settings
 export type { PeopleSettings, PeopleConfig, RequestOrigin } from "./people/people-settings.ts";
 export { administers, personAccess, authorizePerson, authorizePersonOperation, ADMINISTERING_SCOPES } from "./people/person-access.ts";
 export { PEOPLE_OPERATIONS } from "./people/operations.ts";
+export { AUTH_OPERATIONS } from "./people/auth-operations.ts";
+export { CLOSING_OPERATIONS } from "./closing/operations.ts";
 export type { PersonAccess } from "./people/person-access.ts";
 export { passwordRefusal, checkPassword } from "./people/password-rules.ts";
 export type { PasswordRefusal } from "./people/password-rules.ts";

@@ -1,10 +1,11 @@
 // The operation type: the one definition from which every interface is derived (DESIGN §1). It
 // is the bottom of the core's layers: the areas' use cases and their \`operations.ts\` import it,
 // and it imports only types that import nothing back (the dependencies, the caller's model, the
-// rate-limit status), so no import circle runs through it.
+// rate-limit status, a request's origin), so no import circle runs through it.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import type { Principal, Role, Scope, Tier } from "./access/model.ts";
 import type { CoreDeps } from "./deps.ts";
+import type { RequestOrigin } from "./people/people-settings.ts";
 import type { RateLimitStatus } from "./rate-limits/rate-limit-status.ts";
 
 /** HTTP methods the REST API uses. */
@@ -60,6 +61,10 @@ export interface OperationContext {
    * "unknown" when there is none (in-process calls).
    */
   clientAddress?: string | null;
+  /** Where the request came from (client address and country), for the people's sign-in limits; absent in-process. */
+  origin?: RequestOrigin;
+  /** The pending-MFA cookie's value (a sign-in awaiting its second factor), when the edge has one. */
+  pendingMfaToken?: string | null;
   /** Aborts long waits when the client goes away or the server drains. */
   signal?: AbortSignal;
   /**
@@ -84,6 +89,17 @@ export interface OperationResult {
   headers?: Record<string, string>;
   /** What the caller's browser session becomes (cookies, at the REST edge). */
   session?: SessionIntent;
+  /**
+   * A body too large to hold (an export): JSON text in chunks, which the REST edge streams in
+   * place of `body` (the status is sent before the first chunk; a failure after it ends the
+   * document unfinished). Only operations that are not MCP tools return one.
+   */
+  chunks?: AsyncGenerator<string>;
+  /**
+   * Work that must not delay the answer, nor show in it or its timing (a password reset's lookup,
+   * token and mail: DESIGN §2c): the edge runs it after answering, and logs its failure under `what`.
+   */
+  afterAnswer?: { what: string; work: () => Promise<unknown> };
 }
 
 /** What a handler returns: an `OperationResult` whose status, when left out, is the operation's `successStatus`. */
@@ -115,6 +131,12 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
      * a signed checkpoint note). MCP and in-process callers still get the whole output object.
      */
     textBody?: string;
+    /**
+     * True for the anonymous routes of a browser's sign-in (sign-up, sign-in, password reset):
+     * a request whose Origin header names another site is refused (403 SVC_CSRF_REJECTED) before
+     * it is read, so another site cannot sign a browser in or out. Without Origin (a program) it passes.
+     */
+    refuseForeignOrigin?: true;
   };
   auth: OperationAuth;
   /**
@@ -142,6 +164,9 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   /** Runs the operation on validated input (a method, so catalogues can hold operations of any input type). */
   handler(deps: CoreDeps, ctx: OperationContext, input: Static<I>): Promise<HandlerResult>;
 }
+
+/** The interfaces of the people's operations (a person's session, a browser's sign-in): REST and the dashboard, never MCP. */
+export const PEOPLE_SURFACES = ["rest", "dashboard"] as const;
 
 /** Identity helper that keeps the input type of an operation's handler precise. */
 export function defineOperation<I extends TObject, O extends TSchema>(op: Operation<I, O>): Operation<I, O> {

@@ -6,7 +6,6 @@ import type { RestLogger } from "../logger.ts";
 import type { PlainRouteDescription } from "../openapi.ts";
 import type { RestEnv } from "../rest-env.ts";
 import type { RouteTable } from "@agentq/http";
-import { json } from "./auth-routes.ts";
 import { requestOrigin } from "@agentq/http";
 import { clearCookieHeader, readCookie, setCookieHeader } from "@agentq/http";
 import type { SessionEdge } from "@agentq/http";
@@ -18,7 +17,6 @@ export function oidcAttemptCookieName(sessions: SessionEdge): string {
 
 /** The OIDC routes as the OpenAPI document lists them (browser navigations, not MCP tools). */
 export const OIDC_ROUTE_DESCRIPTIONS: readonly PlainRouteDescription[] = [
-  { method: "GET", path: "/v1/auth/oidc", operationId: "get_oidc_provider", summary: "Whether sign-in with an identity provider is configured, and its label.", response: { type: "object", properties: { enabled: { type: "boolean" }, label: { type: "string" } } }, errors: [] },
   {
     method: "GET", path: "/v1/auth/oidc/start", operationId: "start_oidc_sign_in", summary: "Redirects (302) to the identity provider: authorization code flow with PKCE, state and nonce; return_to is a path of this service. With link=1 (a signed-in person's session), the identity signed in with at the provider is linked to that person instead.",
     parameters: [
@@ -34,8 +32,8 @@ export const OIDC_ROUTE_DESCRIPTIONS: readonly PlainRouteDescription[] = [
 ];
 
 /**
- * Registers OIDC sign-in (DESIGN §2b, §2c): GET /v1/auth/oidc (configured? label),
- * /v1/auth/oidc/start and /v1/auth/oidc/callback. Both are top-level browser navigations (GET,
+ * Registers OIDC sign-in (DESIGN §2b, §2c; whether it is configured is the catalogue's
+ * get_oidc_provider): /v1/auth/oidc/start and /v1/auth/oidc/callback. Both are top-level browser navigations (GET,
  * answered with 302); the attempt travels in an HttpOnly SameSite=Lax cookie, sent on the
  * provider's redirect back, and so does the session cookie a linking attempt (`?link=1`, from the
  * person's settings) needs at both ends. An identity provider that cannot be reached is 503
@@ -56,9 +54,6 @@ export function registerOidcRoutes(app: Hono<RestEnv>, routes: RouteTable, deps:
     for (const cookie of cookies) headers.append("Set-Cookie", cookie);
     return new Response(null, { status: 302, headers });
   };
-
-  routes.add("GET", "/v1/auth/oidc");
-  app.get("/v1/auth/oidc", () => json(200, core.oidc === undefined ? { enabled: false } : { enabled: true, label: core.oidc.label }));
 
   /** The person of the session cookie, or null when there is none or it is not live. */
   const sessionOf = async (c: Context<RestEnv>): Promise<PersonPrincipal | null> => {

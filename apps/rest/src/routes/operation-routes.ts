@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { failureReason, nodeBodyOf, readCookie, readJsonBody, requestOrigin, sessionIntentCookies, toHonoPath, type RouteTable, type SessionEdge } from "@agentq/http";
+import { failureReason, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -18,12 +18,16 @@ export interface OperationRouteDeps {
   authenticator: Pick<Authenticator, "authenticate">;
   logger: RestLogger;
   sessions: SessionEdge;
+  /** Where a result's work after the answer runs (`OperationResult.afterAnswer`). */
+  afterAnswer: AfterAnswerWork;
 }
 
 /**
  * Registers one Hono route per operation (method + path, `{param}` -> `:param`) and records it
  * in `routes` for 404/405 decisions. Throws at start-up when two operations share a route or a
  * path is outside /v1 (catalogue mistakes, never request-time errors). Each route runs, in order:
+ * 0. for the anonymous routes of a browser's sign-in (`http.refuseForeignOrigin`), the refusal
+ *    of another site's Origin;
  * 1. the body (POST, PUT, PATCH): content type, encoding, limits, depth, JSON object;
  * 2. authentication from the Authorization header, or else the session cookie with its origin
  *    check on writes (skipped for public operations); an operation for a person's session
@@ -65,6 +69,7 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
 
 async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps, onRateLimit: (state: RateLimitState) => void): Promise<Response> {
   const request = c.req.raw;
+  if (op.http.refuseForeignOrigin === true) refuseForeignOrigin(c, deps.sessions.publicOrigin);
   const hasBody = BODY_METHODS.has(op.http.method);
   const readBody = (): Promise<Record<string, unknown>> => (hasBody ? readJsonBody(request, nodeBodyOf(c)) : Promise.resolve({}));
   // A person's operation: who asks first (401 before 400/413/415), as the people's routes always answered.
@@ -82,6 +87,8 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   const rawInput = assembleRawInput(body, query, c.req.param(), readDeclaredHeaders(request.headers, declaredHeaders), Object.keys(declaredHeaders));
   const honoursKey = op.idempotency !== "none";
   const path = new URL(request.url).pathname;
+  // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in), and the country header's.
+  const origin = requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy);
   const ctx: OperationContext = {
     // Public operations run without a principal (authorize lets them through before reading it).
     principal: principal as Principal,
@@ -94,12 +101,17 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
       return request.signal;
     },
     onRateLimit,
-    // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in).
-    clientAddress: requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy).clientAddress,
+    // Read lazily: only the second step of a sign-in with MFA needs it.
+    get pendingMfaToken() {
+      return readCookie(c, deps.sessions.cookies.pendingMfa);
+    },
+    clientAddress: origin.clientAddress,
+    origin,
     onMailNotSent: (what, error) => deps.logger.error({ request_id: c.get("requestId"), mail: what, reason: failureReason(error) }, "mail not sent"),
   };
   const result = await executeOperation(deps.core, op, ctx, rawInput);
-  const res = renderResult(result, op.http.textBody);
+  if (result.afterAnswer !== undefined) deps.afterAnswer.run({ what: result.afterAnswer.what, requestId: ctx.requestId }, result.afterAnswer.work);
+  const res = result.chunks === undefined ? renderResult(result, op.http.textBody) : renderStream(result, result.chunks, (error) => deps.logger.error({ request_id: ctx.requestId, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, "export failed while streaming"));
   if (result.session !== undefined) for (const cookie of sessionIntentCookies(deps.sessions.cookies, result.session)) res.headers.append("Set-Cookie", cookie);
   return res;
 }
@@ -119,4 +131,32 @@ function renderResult(result: OperationResult, textBody: string | undefined): Re
   }
   headers.set("Content-Type", "application/json; charset=utf-8");
   return new Response(JSON.stringify(result.body), { status: result.status, headers });
+}
+
+/**
+ * A result whose body comes in chunks (`OperationResult.chunks`, an export): streamed as JSON as
+ * the client reads it. A failure once the status is sent is logged and ends the document
+ * unfinished, so that it does not parse.
+ */
+function renderStream(result: OperationResult, chunks: AsyncGenerator<string>, onFailure: (error: unknown) => void): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        onFailure(error);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+  const headers = new Headers(result.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(body, { status: result.status, headers });
 }

@@ -2,17 +2,19 @@ import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../deps.ts";
 import type { MailMessage } from "../mail/mail-message.ts";
 import { sendMail } from "../mail/send-mail.ts";
-import { defineOperation, type OperationContext } from "../operation.ts";
+import { defineOperation, PEOPLE_SURFACES, type OperationContext } from "../operation.ts";
 import { changePersonRole, invitePerson, listPeople, peopleListItem, removePerson, resendInvitation } from "./manage-people.ts";
-import { ChangeRoleInput, InvitationSchema, InvitePersonInput, PeopleListItemSchema, PersonIdInput } from "./people-schemas.ts";
+import { confirmPasswordReset, requestPasswordReset } from "./password-reset.ts";
+import { ChangeRoleInput, InvitationSchema, InvitePersonInput, PasswordResetConfirmInput, PasswordResetInput, PeopleListItemSchema, PersonIdInput } from "./people-schemas.ts";
+import { originOf } from "./auth-operations.ts";
 
-// The people's area of the catalogue (DESIGN §1, §2b): operations for a person's session, never
-// MCP tools. The rules (owner or admin, the owner role, the last owner) stay in the use cases;
-// `auth` states the first of them so that the edges and the isolation matrix can see it.
+// The people's area of the catalogue (DESIGN §1, §2b): the workspace's people (a person's session)
+// and the password reset (anonymous), never MCP tools; a browser's sign-in is auth-operations.ts.
+// The rules (owner or admin, the owner role, the last owner) stay in the use cases; `auth`
+// states the first of them so that the edges and the isolation matrix can see it.
 
 /** Owners and admins administer the workspace's people. */
 const ADMINISTERING = { kind: "person", roles: ["owner", "admin"] } as const;
-const PEOPLE_SURFACES = ["rest", "dashboard"] as const;
 
 /** Hands an invitation's mail over after the commit: false, and the edge told, when it could not be. */
 async function mailInvitation(deps: CoreDeps, ctx: OperationContext, mail: MailMessage): Promise<boolean> {
@@ -113,5 +115,45 @@ export const removePersonOp = defineOperation({
   },
 });
 
+export const requestPasswordResetOp = defineOperation({
+  name: "request_password_reset",
+  summary: "Mails a single-use password-reset link valid one hour to the address, when it has an account; 202 whatever the address.",
+  http: { method: "POST", path: "/v1/auth/password-reset", refuseForeignOrigin: true },
+  auth: { kind: "public" },
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: PasswordResetInput,
+  output: Type.Object({ message: Type.String({ description: "What happens next, for humans." }) }),
+  successStatus: 202,
+  async handler(deps, ctx, input) {
+    // The client address's limit and the email's form decide the answer; the lookup, token, mail and
+    // audit row run after it, so whether the email has an account shows neither in the answer nor in its timing.
+    const requested = await requestPasswordReset(deps, input, { origin: originOf(ctx), requestId: ctx.requestId });
+    return {
+      body: { message: "If this address has an account, a link to reset its password is on its way; it works once, within one hour." },
+      afterAnswer: { what: "password_reset", work: requested.work },
+    };
+  },
+});
+
+export const confirmPasswordResetOp = defineOperation({
+  name: "confirm_password_reset",
+  summary: "Sets a new password with a mailed reset or invitation token; every session of the person ends.",
+  http: { method: "POST", path: "/v1/auth/password-reset/confirm", refuseForeignOrigin: true },
+  auth: { kind: "public" },
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: PasswordResetConfirmInput,
+  output: Type.Null({ description: "No body (204)." }),
+  successStatus: 204,
+  async handler(deps, ctx, input) {
+    await confirmPasswordReset(deps, input, { origin: originOf(ctx), requestId: ctx.requestId });
+    // Every session of the person ended: this browser's cookies go too.
+    return { body: null, session: { kind: "end" } };
+  },
+});
+
 /** The people area's catalogue entries, in the order the OpenAPI document lists them. */
-export const PEOPLE_OPERATIONS = [listPeopleOp, invitePersonOp, resendInvitationOp, changePersonRoleOp, removePersonOp];
+export const PEOPLE_OPERATIONS = [requestPasswordResetOp, confirmPasswordResetOp, listPeopleOp, invitePersonOp, resendInvitationOp, changePersonRoleOp, removePersonOp];

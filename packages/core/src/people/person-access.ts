@@ -55,17 +55,18 @@ export function authorizePerson(principal: PersonPrincipal, auth: OperationAuth,
 /**
  * The rule of an operation for people (`auth.kind` "person"), in the order the people's use
  * cases check it: a person's session (a credential is 403 SVC_TIER_INSUFFICIENT, details
- * `{ required: "session" }`), of one of `roles` (else SVC_TIER_INSUFFICIENT, details `{ role }`),
- * in a workspace neither frozen nor closed unless `closedWorkspaceAllowed`, with a fresh step-up
- * when `stepUp`. Returns the person's principal.
- * @throws DomainError SVC_TIER_INSUFFICIENT, SVC_WORKSPACE_CLOSED, SVC_FROZEN, SVC_STEP_UP_REQUIRED.
+ * `{ required: "session" }`), with a fresh step-up when `stepUp` (`requireStepUp`), of one of
+ * `roles` (else SVC_TIER_INSUFFICIENT, details `{ role }`), in a workspace neither frozen nor
+ * closed unless `closedWorkspaceAllowed`. Returns the person's principal.
+ * @throws DomainError SVC_TIER_INSUFFICIENT, SVC_STEP_UP_REQUIRED, SVC_WORKSPACE_CLOSED, SVC_FROZEN.
  */
 export function authorizePersonOperation(principal: Principal, auth: Extract<OperationAuth, { kind: "person" }>, operationName: string, now: Date): PersonPrincipal {
   if (principal.kind !== "person") throw new DomainError("SVC_TIER_INSUFFICIENT", "This operation needs a person's session; a credential cannot do it.", { required: "session" });
+  if (auth.stepUp === true) requireStepUp(principal, now);
   if (!auth.roles.includes(principal.person.role)) throw new DomainError("SVC_TIER_INSUFFICIENT", `This operation needs a session of the role ${auth.roles.join(" or ")}.`, { role: principal.person.role });
   if (auth.closedWorkspaceAllowed !== true) {
     const refusal = personWorkspaceRefusal(principal, operationName);
     if (refusal !== null) throw refusal;
   }
-  return auth.stepUp === true ? requireStepUp(principal, now) : principal;
+  return principal;
 }

@@ -42,6 +42,12 @@ export const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => 
 /** Path parameters that name no workspace record (global catalogues): the reason, and a value to call with. */
 const GLOBAL_PATH_PARAMS: Readonly<Record<string, { reason: string; value: string }>> = {
   name: { reason: "template names are global (the template catalogue is shared by every workspace)", value: "note" },
+  notice_id: {
+    reason:
+      "a notice is filed by the public about a message and disclosed to the affected workspace only (apps/server/src/notices.process.test.ts, notice-routes.test.ts); " +
+      "its one caller operation here, the owner's counter-notice, needs a fresh step-up, which B's owner has not, so B is refused before any notice is read",
+    value: "01JZZZZZZZZZZZZZZZZZZZZZZZ",
+  },
 };
 
 /** `*_id` input fields that name no record of a workspace, with the reason. */
