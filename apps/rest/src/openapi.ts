@@ -116,7 +116,7 @@ function describeOperation(op: Operation): Record<string, unknown> {
   const isPublic = op.auth.kind === "public";
   // A public route that also takes a credential: anonymous or bearer.
   const optionalBearer = op.auth.kind === "public" && op.auth.acceptsCredential === true;
-  const hasBody = op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH";
+  const hasBody = (op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH") && op.http.noBody !== true;
   const entry: Record<string, unknown> = {
     operationId: op.name,
     summary: op.summary,

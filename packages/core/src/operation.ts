@@ -65,6 +65,13 @@ export interface OperationContext {
   origin?: RequestOrigin;
   /** The pending-MFA cookie's value (a sign-in awaiting its second factor), when the edge has one. */
   pendingMfaToken?: string | null;
+  /**
+   * The session cookie's value, for the one public operation that ends a session whatever it is
+   * (sign-out); other operations get the session's person as `principal`.
+   */
+  sessionToken?: string | null;
+  /** False when a cookie-authenticated write would be refused here (not from the service's own origin: SVC_CSRF_REJECTED). */
+  cookieWriteAllowed?: boolean;
   /** Aborts long waits when the client goes away or the server drains. */
   signal?: AbortSignal;
   /**
@@ -137,6 +144,8 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
      * it is read, so another site cannot sign a browser in or out. Without Origin (a program) it passes.
      */
     refuseForeignOrigin?: true;
+    /** True for a POST that reads no body (sign-out): whatever is sent is left unread. */
+    noBody?: true;
   };
   auth: OperationAuth;
   /**

@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { failureReason, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
+import { changesState, failureReason, fromOwnOrigin, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -70,7 +70,7 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
 async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps, onRateLimit: (state: RateLimitState) => void): Promise<Response> {
   const request = c.req.raw;
   if (op.http.refuseForeignOrigin === true) refuseForeignOrigin(c, deps.sessions.publicOrigin);
-  const hasBody = BODY_METHODS.has(op.http.method);
+  const hasBody = BODY_METHODS.has(op.http.method) && op.http.noBody !== true;
   const readBody = (): Promise<Record<string, unknown>> => (hasBody ? readJsonBody(request, nodeBodyOf(c)) : Promise.resolve({}));
   // A person's operation: who asks first (401 before 400/413/415), as the people's routes always answered.
   const early = op.auth.kind === "person" ? undefined : await readBody();
@@ -101,9 +101,16 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
       return request.signal;
     },
     onRateLimit,
-    // Read lazily: only the second step of a sign-in with MFA needs it.
+    // Read lazily: only the second step of a sign-in with MFA, and sign-out, need them.
     get pendingMfaToken() {
       return readCookie(c, deps.sessions.cookies.pendingMfa);
+    },
+    get sessionToken() {
+      return readCookie(c, deps.sessions.cookies.session);
+    },
+    // The origin check of a cookie-authenticated write (`checkCookieWrite`), as a yes or no.
+    get cookieWriteAllowed() {
+      return !changesState(request.method) || fromOwnOrigin(c, deps.sessions.publicOrigin);
     },
     clientAddress: origin.clientAddress,
     origin,

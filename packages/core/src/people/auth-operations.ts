@@ -1,19 +1,21 @@
 import { Type } from "@sinclair/typebox";
 import type { PersonPrincipal } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
+import { DomainError, isDomainError } from "../errors.ts";
 import { defineOperation, PEOPLE_SURFACES, type OperationContext, type SessionIntent } from "../operation.ts";
 import { confirmTotp, enrollTotp, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
 import { ConfirmTotpInput, PersonSchema, PersonWorkspaceSchema, SecondFactorInputSchema, SignedInSchema, SignInInput, SignUpInputSchema, VerifyEmailInput } from "./people-schemas.ts";
 import { DEFAULT_PEOPLE_SETTINGS, type RequestOrigin } from "./people-settings.ts";
 import { personView, personWorkspaceView } from "./people-views.ts";
 import type { OpenedSession } from "./sessions.ts";
-import { signIn } from "./sign-in.ts";
+import { authenticateSession } from "./authenticate-session.ts";
+import { signIn, signOut } from "./sign-in.ts";
 import { requestSignUp, SIGN_UP_PLAN } from "./sign-up.ts";
 import { verifyEmail } from "./verify-email.ts";
 
 // A browser's sign-in in the catalogue (DESIGN §2b): sign-up and its email verification, sign-in
-// and its second factor (anonymous, refusing another site's Origin), TOTP enrolment and
-// step-up (a person's session). Never MCP tools. A session started is a session intent: the
+// and its second factor (anonymous, refusing another site's Origin), sign-out, TOTP enrolment
+// and step-up (a person's session). Never MCP tools. A session started is a session intent: the
 // REST edge sets the cookie.
 
 /** A person's own session, whatever the role and the workspace's state (MFA is the person's, not the workspace's). */
@@ -83,6 +85,34 @@ export const signInOp = defineOperation({
     const r = await signIn(deps, input, { origin: originOf(ctx), requestId: ctx.requestId });
     const body = r.kind === "mfa_required" ? { mfa_required: true } : { person: personView(r.person), mfa_required: false };
     return { body, session: started(deps, r) };
+  },
+});
+
+export const signOutOp = defineOperation({
+  name: "sign_out",
+  summary: "Sign out: ends the session and clears the cookie.",
+  http: { method: "POST", path: "/v1/auth/sign-out", noBody: true },
+  auth: { kind: "public" },
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({}),
+  output: Type.Null({ description: "No body (204)." }),
+  successStatus: 204,
+  async handler(deps, ctx) {
+    const token = ctx.sessionToken ?? null;
+    if (token !== null) {
+      // The session's cookie makes this a cookie-authenticated write: another site cannot sign a browser out.
+      if (ctx.cookieWriteAllowed === false) throw new DomainError("SVC_CSRF_REJECTED", "The request must come from the service's own origin.");
+      try {
+        const principal = await authenticateSession(deps, token);
+        await signOut(deps, principal.session, { requestId: ctx.requestId });
+      } catch (e) {
+        // An unknown or expired session is signed out already.
+        if (!isDomainError(e) || e.code !== "SVC_UNAUTHENTICATED") throw e;
+      }
+    }
+    return { body: null, session: { kind: "end" } };
   },
 });
 
@@ -156,4 +186,4 @@ export const stepUpOp = defineOperation({
 });
 
 /** A browser's sign-in, in the order the OpenAPI document lists them. */
-export const AUTH_OPERATIONS = [signUpOp, verifyEmailOp, signInOp, enrollTotpOp, confirmTotpOp, verifyMfaOp, stepUpOp];
+export const AUTH_OPERATIONS = [signUpOp, verifyEmailOp, signInOp, signOutOp, enrollTotpOp, confirmTotpOp, verifyMfaOp, stepUpOp];

@@ -51,7 +51,7 @@ export function catalogueRoutes(operations: readonly Operation[]): RouteUnderTes
   }));
 }
 
-/** The hand-written REST routes (people, auth, OIDC, closing, counter-notice) from their OpenAPI descriptions. */
+/** The hand-written REST routes (sign-out, the OIDC redirects, version, OpenAPI, the log key) from their OpenAPI descriptions. */
 export function plainRoutes(descriptions: readonly PlainRouteDescription[]): RouteUnderTest[] {
   return descriptions.map((d) => {
     const body = (d.requestBody ?? { properties: {}, required: [] }) as SchemaLike;
