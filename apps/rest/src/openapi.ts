@@ -146,7 +146,9 @@ function describeOperation(op: Operation): Record<string, unknown> {
   if (pathNames.includes("message_id")) errorStatuses.push(451);
   if (hasBody) errorStatuses.push(413, 415);
   if (op.mutates) errorStatuses.push(409);
-  const success = op.successStatus === 204 ? { description: "Success (no body)." } : op.http.textBody === undefined ? jsonResponse("Success.", toJsonSchema(op.output)) : textResponse(op.http.textBody, toJsonSchema(op.output));
+  for (const status of op.errors ?? []) if (!errorStatuses.includes(status)) errorStatuses.push(status);
+  const noBody = op.successStatus === 204 || (op.successStatus >= 300 && op.successStatus < 400);
+  const success = noBody ? { description: "Success (no body)." } : op.http.textBody === undefined ? jsonResponse("Success.", toJsonSchema(op.output)) : textResponse(op.http.textBody, toJsonSchema(op.output));
   entry.responses = { [String(op.successStatus)]: success, ...errorResponses(errorStatuses) };
   return entry;
 }

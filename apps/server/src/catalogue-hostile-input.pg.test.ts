@@ -161,8 +161,8 @@ describe("hostile input at every route (PostgreSQL): a 2xx or a 4xx SVC_ code, n
 
   it("covers every catalogue operation and every hand-written REST route", () => {
     expect(new Set(catalogue.map((r) => r.name))).toEqual(new Set(OPERATIONS.map((op) => op.name)));
-    expect(plain.map((r) => r.path)).toEqual(expect.arrayContaining(["/v1/auth/oidc/start", "/v1/auth/oidc/callback"]));
-    expect(catalogue.map((r) => r.path)).toEqual(expect.arrayContaining(["/v1/auth/sign-up", "/v1/auth/sign-in", "/v1/auth/sign-out", "/v1/auth/password-reset", "/v1/people", "/v1/people/{person_id}", "/v1/me/export"]));
+    expect(plain.map((r) => r.path)).toEqual(["/v1/version", "/v1/openapi.json", "/.well-known/agentq-log-key"]);
+    expect(catalogue.map((r) => r.path)).toEqual(expect.arrayContaining(["/v1/auth/sign-up", "/v1/auth/sign-in", "/v1/auth/sign-out", "/v1/auth/oidc/start", "/v1/auth/oidc/callback", "/v1/auth/password-reset", "/v1/people", "/v1/people/{person_id}", "/v1/me/export"]));
   });
 
   async function check(route: RouteUnderTest, seeds: Parameters<typeof hostileRequests>[1]): Promise<void> {

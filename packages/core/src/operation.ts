@@ -40,10 +40,13 @@ export type OperationAuth =
  * - `start`: a new session (or, at stage `pending_mfa`, a sign-in awaiting its second factor)
  *   whose token goes in that stage's cookie for `maxAgeSeconds`; the other stage's cookie is cleared.
  * - `end`: the session ended; its cookie is cleared, and the pending-MFA cookie too unless `keepPendingMfa`.
+ * - `oidc_attempt`: a sign-in at the identity provider begins; its sealed attempt goes in the
+ *   attempt cookie until the provider's redirect back (the session's cookies are left as they are).
  */
 export type SessionIntent =
   | { kind: "start"; stage: "active" | "pending_mfa"; token: string; maxAgeSeconds: number }
-  | { kind: "end"; keepPendingMfa?: true };
+  | { kind: "end"; keepPendingMfa?: true }
+  | { kind: "oidc_attempt"; value: string; maxAgeSeconds: number };
 
 /** Per-call context the edges pass to a handler. */
 export interface OperationContext {
@@ -65,6 +68,8 @@ export interface OperationContext {
   origin?: RequestOrigin;
   /** The pending-MFA cookie's value (a sign-in awaiting its second factor), when the edge has one. */
   pendingMfaToken?: string | null;
+  /** The OIDC attempt cookie's value (a sign-in at the identity provider under way), when the edge has one. */
+  oidcAttemptToken?: string | null;
   /**
    * The session cookie's value, for the one public operation that ends a session whatever it is
    * (sign-out); other operations get the session's person as `principal`.
@@ -146,6 +151,16 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
     refuseForeignOrigin?: true;
     /** True for a POST that reads no body (sign-out): whatever is sent is left unread. */
     noBody?: true;
+    /**
+     * The `input` property that receives the whole query string as sent (`?a=1&b=2`), for a
+     * protocol callback whose parameters are another party's (the OIDC provider's redirect back).
+     */
+    rawQuery?: string;
+    /**
+     * True for the end of an OIDC sign-in: every answer, a refusal included, clears the attempt's
+     * cookie (an attempt is spent either way; a retry starts again).
+     */
+    endsOidcAttempt?: true;
   };
   auth: OperationAuth;
   /**
@@ -168,7 +183,13 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   guardsCaller?: true;
   /** Rate-limit tokens a call spends (default 1; validate spends none). */
   rateLimitCost?: 0 | 1;
-  /** Status of a success (200, 201, 202 or 204): what the edges answer when the handler names none. */
+  /**
+   * Error statuses the operation answers beyond those its shape implies (OpenAPI lists both): a
+   * public operation's 401 (a refused token or password) and 403 (another site's Origin, a
+   * closed sign-up), say.
+   */
+  errors?: readonly number[];
+  /** Status of a success (200, 201, 202, 204, or 302 for a browser redirect): what the edges answer when the handler names none. */
   successStatus: number;
   /** Runs the operation on validated input (a method, so catalogues can hold operations of any input type). */
   handler(deps: CoreDeps, ctx: OperationContext, input: Static<I>): Promise<HandlerResult>;

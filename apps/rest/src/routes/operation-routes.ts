@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { changesState, failureReason, fromOwnOrigin, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
+import { changesState, clearCookieHeader, failureReason, fromOwnOrigin, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -38,8 +38,9 @@ export interface OperationRouteDeps {
  * 5. `executeOperation` (rate limit, authorize, idempotency requiredness, input validation,
  *    handler), which reports the caller's tightest rate-limit bucket for X-RateLimit-* on the
  *    response whatever its status;
- * and renders the result's status and JSON body (none with a 204), with the cookies of its
- * session intent (`sessionIntentCookies`). Every failure, thrown value or not, is rendered as the
+ * and renders the result's status and JSON body (none with a 204 or a redirect), with the
+ * cookies of its session intent (`sessionIntentCookies`); the end of an OIDC sign-in
+ * (`http.endsOidcAttempt`) clears the attempt's cookie whatever the outcome. Every failure, thrown value or not, is rendered as the
  * error envelope.
  */
 export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly Operation[], routes: RouteTable, deps: OperationRouteDeps): void {
@@ -62,6 +63,8 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
         res = errorResponse(c, err, deps.logger);
       }
       applyRateLimitHeaders(res, rateLimit);
+      // The attempt is spent either way: a retry starts again at /v1/auth/oidc/start.
+      if (op.http.endsOidcAttempt === true) res.headers.append("Set-Cookie", clearCookieHeader(deps.sessions.cookies, deps.sessions.cookies.oidcAttempt));
       return res;
     });
   }
@@ -85,6 +88,7 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   const query = readDeclaredQuery(request.url, op.http.query ?? []);
   const declaredHeaders = op.http.headers ?? {};
   const rawInput = assembleRawInput(body, query, c.req.param(), readDeclaredHeaders(request.headers, declaredHeaders), Object.keys(declaredHeaders));
+  if (op.http.rawQuery !== undefined) rawInput[op.http.rawQuery] = new URL(request.url).search;
   const honoursKey = op.idempotency !== "none";
   const path = new URL(request.url).pathname;
   // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in), and the country header's.
@@ -101,9 +105,12 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
       return request.signal;
     },
     onRateLimit,
-    // Read lazily: only the second step of a sign-in with MFA, and sign-out, need them.
+    // Read lazily: only the people's sign-in steps (MFA, OIDC, sign-out) need them.
     get pendingMfaToken() {
       return readCookie(c, deps.sessions.cookies.pendingMfa);
+    },
+    get oidcAttemptToken() {
+      return readCookie(c, deps.sessions.cookies.oidcAttempt);
     },
     get sessionToken() {
       return readCookie(c, deps.sessions.cookies.session);
@@ -130,7 +137,8 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
 function renderResult(result: OperationResult, textBody: string | undefined): Response {
   const headers = new Headers(result.headers);
   headers.set("Cache-Control", "no-store");
-  if (result.status === 204) return new Response(null, { status: 204, headers });
+  // No content, or a browser redirect (Location from the result's headers).
+  if (result.status === 204 || (result.status >= 300 && result.status < 400)) return new Response(null, { status: result.status, headers });
   const text = textBody === undefined ? undefined : (result.body as Record<string, unknown> | null)?.[textBody];
   if (typeof text === "string") {
     headers.set("Content-Type", "text/plain; charset=utf-8");

@@ -26,8 +26,19 @@ export function originOf(ctx: OperationContext): RequestOrigin {
   return ctx.origin ?? { clientAddress: ctx.clientAddress ?? "unknown", country: null };
 }
 
+/** The person of a session cookie's value, or null when there is none or it is not live (ended, expired, unknown). */
+export async function sessionOrNull(deps: CoreDeps, token: string | null): Promise<PersonPrincipal | null> {
+  if (token === null) return null;
+  try {
+    return await authenticateSession(deps, token);
+  } catch (e) {
+    if (isDomainError(e) && e.code === "SVC_UNAUTHENTICATED") return null;
+    throw e;
+  }
+}
+
 /** The session intent of a session just opened: its stage's cookie, for the session's lifetime (a signed-in one: the absolute timeout). */
-function started(deps: CoreDeps, opened: OpenedSession): SessionIntent {
+export function started(deps: CoreDeps, opened: OpenedSession): SessionIntent {
   const { session, token } = opened;
   if (session.stage === "pending_mfa") return { kind: "start", stage: "pending_mfa", token, maxAgeSeconds: (session.expiresAt.getTime() - session.createdAt.getTime()) / 1000 };
   return { kind: "start", stage: "active", token, maxAgeSeconds: (deps.people?.settings.sessionAbsoluteMs ?? DEFAULT_PEOPLE_SETTINGS.sessionAbsoluteMs) / 1000 };
@@ -42,6 +53,7 @@ export const signUpOp = defineOperation({
   idempotency: "none",
   mutates: true,
   input: SignUpInputSchema,
+  errors: [403],
   output: Type.Object({ verification: Type.Literal("sent") }),
   successStatus: 202,
   async handler(deps, ctx, input) {
@@ -61,6 +73,7 @@ export const verifyEmailOp = defineOperation({
   idempotency: "none",
   mutates: true,
   input: VerifyEmailInput,
+  errors: [401, 403],
   output: Type.Object({ person: PersonSchema, workspace: PersonWorkspaceSchema }),
   successStatus: 201,
   async handler(deps, ctx, input) {
@@ -79,6 +92,7 @@ export const signInOp = defineOperation({
   idempotency: "none",
   mutates: true,
   input: SignInInput,
+  errors: [401, 403],
   output: SignedInSchema,
   successStatus: 200,
   async handler(deps, ctx, input) {
@@ -93,6 +107,7 @@ export const signOutOp = defineOperation({
   summary: "Sign out: ends the session and clears the cookie.",
   http: { method: "POST", path: "/v1/auth/sign-out", noBody: true },
   auth: { kind: "public" },
+  errors: [403],
   surfaces: PEOPLE_SURFACES,
   idempotency: "none",
   mutates: true,
@@ -104,13 +119,9 @@ export const signOutOp = defineOperation({
     if (token !== null) {
       // The session's cookie makes this a cookie-authenticated write: another site cannot sign a browser out.
       if (ctx.cookieWriteAllowed === false) throw new DomainError("SVC_CSRF_REJECTED", "The request must come from the service's own origin.");
-      try {
-        const principal = await authenticateSession(deps, token);
-        await signOut(deps, principal.session, { requestId: ctx.requestId });
-      } catch (e) {
-        // An unknown or expired session is signed out already.
-        if (!isDomainError(e) || e.code !== "SVC_UNAUTHENTICATED") throw e;
-      }
+      // An unknown or expired session is signed out already.
+      const principal = await sessionOrNull(deps, token);
+      if (principal !== null) await signOut(deps, principal.session, { requestId: ctx.requestId });
     }
     return { body: null, session: { kind: "end" } };
   },
@@ -156,6 +167,7 @@ export const verifyMfaOp = defineOperation({
   summary: "Complete a sign-in with MFA (the pending-MFA cookie): a TOTP code or a recovery code; sets the session cookie.",
   http: { method: "POST", path: "/v1/auth/mfa/verify", refuseForeignOrigin: true },
   auth: { kind: "public" },
+  errors: [401, 403],
   surfaces: PEOPLE_SURFACES,
   idempotency: "none",
   mutates: true,

@@ -124,6 +124,7 @@ export const requestPasswordResetOp = defineOperation({
   idempotency: "none",
   mutates: true,
   input: PasswordResetInput,
+  errors: [403],
   output: Type.Object({ message: Type.String({ description: "What happens next, for humans." }) }),
   successStatus: 202,
   async handler(deps, ctx, input) {
@@ -146,6 +147,7 @@ export const confirmPasswordResetOp = defineOperation({
   idempotency: "none",
   mutates: true,
   input: PasswordResetConfirmInput,
+  errors: [401, 403],
   output: Type.Null({ description: "No body (204)." }),
   successStatus: 204,
   async handler(deps, ctx, input) {

@@ -3,7 +3,7 @@ import { sessionCookies } from "./session-cookie.ts";
 import { sessionIntentCookies } from "./session-intent.ts";
 
 // The one place a handler's session intent becomes cookies (issue 27): the stage's cookie set
-// for its lifetime and the other cleared, or both cleared.
+// for its lifetime and the other cleared, or both cleared, or the OIDC attempt's cookie set.
 describe("sessionIntentCookies", () => {
   const secure = sessionCookies("https://agentq.example");
   const plain = sessionCookies("http://agentq.example");
@@ -28,5 +28,10 @@ describe("sessionIntentCookies", () => {
       "__Host-agentq_mfa=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure",
     ]);
     expect(sessionIntentCookies(secure, { kind: "end", keepPendingMfa: true })).toEqual(["__Host-agentq_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure"]);
+  });
+
+  it("begins an OIDC sign-in: the attempt's cookie alone, for its ten minutes", () => {
+    expect(sessionIntentCookies(secure, { kind: "oidc_attempt", value: "sealed", maxAgeSeconds: 600 })).toEqual(["__Host-agentq_oidc=sealed; Path=/; HttpOnly; SameSite=Lax; Max-Age=600; Secure"]);
+    expect(sessionIntentCookies(plain, { kind: "oidc_attempt", value: "sealed", maxAgeSeconds: 600 })).toEqual(["agentq_oidc=sealed; Path=/; HttpOnly; SameSite=Lax; Max-Age=600"]);
   });
 });
