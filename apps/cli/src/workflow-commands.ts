@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { renderMessageList } from "./human-output.ts";
 import type { PrintCall } from "./session-state-commands.ts";
 
 // Agent-workflow commands (DESIGN §2c): hand a held message to another account, read a reply
@@ -15,7 +16,7 @@ export function renderHandedOff(body: unknown): string {
   return `handed ${text(at(body, "message_id"))} to ${text(at(body, "recipient.friendly_name"))} (pending, deliveries so far ${text(at(body, "delivery_count"))})\n`;
 }
 
-/** Registers `hand-off` on the program. */
+/** Registers `hand-off` and `thread` on the program. */
 export function registerWorkflowCommands(program: Command, print: PrintCall): void {
   program
     .command("hand-off")
@@ -26,5 +27,15 @@ export function registerWorkflowCommands(program: Command, print: PrintCall): vo
     .option("--note <text>", "why it is handed on (shown in the timeline)")
     .action(async (messageId: string, o: { lease: string; to: string; note?: string }) => {
       await print({ operation: "hand_off", input: { message_id: messageId, lease_id: o.lease, to: { friendly_name: o.to }, note: o.note } }, renderHandedOff);
+    });
+
+  program
+    .command("thread")
+    .description("list a reply thread's messages you sent or received, oldest first")
+    .argument("<thread_id>", "the thread id (envelope.thread_id)")
+    .option("--limit <n>", "page size (default 50, at most 100)")
+    .option("--cursor <cursor>", "next_cursor of the previous page")
+    .action(async (threadId: string, o: { limit?: string; cursor?: string }) => {
+      await print({ operation: "get_thread", input: { thread_id: threadId, limit: o.limit, cursor: o.cursor } }, renderMessageList);
     });
 }

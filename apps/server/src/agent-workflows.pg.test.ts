@@ -163,3 +163,131 @@ describe("hand-off (DESIGN §2c)", () => {
     expect((await claim(carol)).body.items.map((i: Json) => i.envelope.message_id)).toEqual([m.id]);
   });
 });
+
+describe("reply threads (DESIGN §2c)", () => {
+  const reply = (from: Account, to: Account, replyTo: string) => send(from, to, { reply_to: replyTo });
+
+  it("REST: a reply carries in_reply_to and the root's thread_id, and is claimed through get_pending {thread_id} by the agent waiting for it, alone", async () => {
+    const [alice, bob, carol] = [await newAccount("alice"), await newAccount("bob"), await newAccount("carol")];
+    const root = await send(alice, bob);
+    expect(root.status).toBe(201);
+    const rootId = root.body.message_id as string;
+    expect(root.body.thread_id).toBe(rootId);
+    // Something else waits for Alice: the thread's long poll must not take it.
+    expect((await send(carol, alice)).status).toBe(201);
+
+    const asked = (await claim(bob)).body.items as Json[];
+    expect(asked.map((i) => i.envelope)).toEqual([expect.objectContaining({ message_id: rootId, in_reply_to: null, thread_id: rootId })]);
+
+    // Alice waits for the answer on the thread; Bob answers.
+    const waiting = claim(alice, { thread_id: rootId, wait: "PT15S" });
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    const answered = await reply(bob, alice, rootId);
+    expect(answered.status).toBe(201);
+    expect(answered.body.thread_id).toBe(rootId);
+    const woken = await waiting;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(woken.status).toBe(200);
+    expect((woken.body.items as Json[]).map((i) => i.envelope)).toEqual([
+      expect.objectContaining({ message_id: answered.body.message_id, in_reply_to: rootId, thread_id: rootId, sender: { ai_account_id: bob.id, friendly_name: bob.name } }),
+    ]);
+    // Nothing more in the thread for Alice; Carol's message is still hers to claim.
+    expect((await claim(alice, { thread_id: rootId })).body.items).toEqual([]);
+    expect((await claim(alice)).body.items.map((i: Json) => i.envelope.sender.friendly_name)).toEqual([carol.name]);
+
+    // A reply to the reply stays in the root's thread.
+    const again = await reply(alice, bob, answered.body.message_id as string);
+    expect(again.body.thread_id).toBe(rootId);
+    const thread = await rest(bob.token, "GET", `/v1/threads/${rootId}`);
+    expect(thread.status).toBe(200);
+    expect(thread.body.thread_id).toBe(rootId);
+    expect((thread.body.items as Json[]).map((i) => [i.envelope.message_id, i.envelope.in_reply_to])).toEqual([
+      [rootId, null],
+      [answered.body.message_id, rootId],
+      [again.body.message_id, answered.body.message_id],
+    ]);
+    // Paged, oldest first.
+    const first = await rest(alice.token, "GET", `/v1/threads/${rootId}?limit=2`);
+    expect(first.body.items).toHaveLength(2);
+    const rest2 = await rest(alice.token, "GET", `/v1/threads/${rootId}?limit=2&cursor=${encodeURIComponent(first.body.next_cursor as string)}`);
+    expect(rest2.body.items.map((i: Json) => i.envelope.message_id)).toEqual([again.body.message_id]);
+    expect(rest2.body.next_cursor).toBeNull();
+    // Carol is in none of the thread's messages: for her it does not exist.
+    expect((await rest(carol.token, "GET", `/v1/threads/${rootId}`)).body.error?.code).toBe("SVC_RESOURCE_NOT_FOUND");
+    expect((await claim(carol, { thread_id: rootId })).body.error?.code).toBe("SVC_RESOURCE_NOT_FOUND");
+    // Nor may she reply to a message she neither sent nor received.
+    expect((await reply(carol, alice, rootId)).body.error?.code).toBe("SVC_RESOURCE_NOT_FOUND");
+    // The message view and the audit row name the thread.
+    const view = await rest(alice.token, "GET", `/v1/messages/${answered.body.message_id as string}`);
+    expect(view.body.envelope).toMatchObject({ in_reply_to: rootId, thread_id: rootId });
+    expect(view.body.timeline[0]).toMatchObject({ activity: "message.sent", details: { in_reply_to: rootId, thread_id: rootId } });
+  });
+
+  it("another workspace's thread or message is 404 (get_thread, get_pending, reply_to), as an unknown one is", async () => {
+    const [alice, bob] = [await newAccount("alice"), await newAccount("bob")];
+    const root = (await send(alice, bob)).body.message_id as string;
+    const otherAdmin = (await bootstrapWorkspace(service.deps, { workspaceName: "elsewhere", email: `owner-${++counter}@elsewhere.test` })).token;
+    const [mallory, trent] = [await newAccount("mallory", undefined, otherAdmin), await newAccount("trent", undefined, otherAdmin)];
+    for (const id of [root, "01JZZZZZZZZZZZZZZZZZZZZZZZ"]) {
+      const read = await rest(mallory.token, "GET", `/v1/threads/${id}`);
+      expect([read.status, read.body.error?.code]).toEqual([404, "SVC_RESOURCE_NOT_FOUND"]);
+      const polled = await claim(mallory, { thread_id: id });
+      expect([polled.status, polled.body.error?.code]).toEqual([404, "SVC_RESOURCE_NOT_FOUND"]);
+      const replied = await reply(mallory, trent, id);
+      expect([replied.status, replied.body.error?.code]).toEqual([404, "SVC_RESOURCE_NOT_FOUND"]);
+      expect(JSON.stringify(read.body) + JSON.stringify(replied.body)).not.toContain(alice.id);
+    }
+    // Nothing was sent in the other workspace.
+    expect((await claim(trent)).body.items).toEqual([]);
+  });
+
+  it("hostile thread and reply ids get SVC_ codes, never a 5xx", async () => {
+    const [alice, bob] = [await newAccount("alice"), await newAccount("bob")];
+    const cases: [string, Promise<{ status: number; body: Json }>][] = [
+      ["path not a ULID", rest(alice.token, "GET", "/v1/threads/not-a-ulid")],
+      ["path too long", rest(alice.token, "GET", `/v1/threads/${"0".repeat(65)}`)],
+      ["path NUL", rest(alice.token, "GET", "/v1/threads/%00")],
+      ["path lone surrogate", rest(alice.token, "GET", "/v1/threads/%ED%A0%80")],
+      ["path traversal", rest(alice.token, "GET", "/v1/threads/..%2F..%2Fmessages")],
+      ["bad limit", rest(alice.token, "GET", "/v1/threads/01JZZZZZZZZZZZZZZZZZZZZZZZ?limit=x")],
+      ["forged cursor", rest(alice.token, "GET", "/v1/threads/01JZZZZZZZZZZZZZZZZZZZZZZZ?cursor=abc")],
+      ["get_pending number", claim(alice, { thread_id: 7 })],
+      ["get_pending object", claim(alice, { thread_id: { $ne: null } })],
+      ["get_pending NUL", claim(alice, { thread_id: "\u0000" })],
+      ["get_pending too long", claim(alice, { thread_id: "0".repeat(10_000) })],
+      ["reply_to number", send(alice, bob, { reply_to: 1 })],
+      ["reply_to array", send(alice, bob, { reply_to: ["01JZZZZZZZZZZZZZZZZZZZZZZZ"] })],
+      ["reply_to lone surrogate", send(alice, bob, { reply_to: "\ud800" })],
+      ["reply_to too long", send(alice, bob, { reply_to: "0".repeat(100_000) })],
+      ["reply_to not a ULID", send(alice, bob, { reply_to: "' or 1=1 --" })],
+    ];
+    for (const [label, call] of cases) {
+      const r = await call;
+      expect([label, r.status < 500, String(r.body.error?.code ?? "")]).toEqual([label, true, expect.stringMatching(/^SVC_/)]);
+    }
+    // Nothing was sent by the refused replies.
+    expect((await claim(bob)).body.items).toEqual([]);
+  });
+
+  it("MCP: send takes reply_to, get_thread lists the thread, get_pending takes thread_id", async () => {
+    const [alice, bob] = [await newAccount("alice"), await newAccount("bob")];
+    const aliceMcp = await connectMcpClient(served.url, `Bearer ${alice.token}`);
+    const bobMcp = await connectMcpClient(served.url, `Bearer ${bob.token}`);
+    try {
+      const root = structured(await aliceMcp.callTool({ name: "send", arguments: { recipient: { friendly_name: bob.name }, template: "note", payload: { text: "question" } } })) as Json;
+      expect(root.thread_id).toBe(root.message_id);
+      const sent = await bobMcp.callTool({ name: "send", arguments: { recipient: { friendly_name: alice.name }, template: "note", reply_to: root.message_id, payload: { text: "answer" } } });
+      expect(errorCodeOf(sent)).toBeUndefined();
+      const claimed = structured(await aliceMcp.callTool({ name: "get_pending", arguments: { thread_id: root.message_id } })) as Json;
+      expect(claimed.items.map((i: Json) => [i.envelope.in_reply_to, i.envelope.thread_id])).toEqual([[root.message_id, root.message_id]]);
+      const thread = structured(await bobMcp.callTool({ name: "get_thread", arguments: { thread_id: root.message_id } })) as Json;
+      expect(thread.items.map((i: Json) => i.envelope.message_id)).toEqual([root.message_id, (structured(sent) as Json).message_id]);
+      expect(errorCodeOf(await bobMcp.callTool({ name: "send", arguments: { recipient: { friendly_name: alice.name }, template: "note", reply_to: "01JZZZZZZZZZZZZZZZZZZZZZZZ", payload: { text: "x" } } }))).toBe("SVC_RESOURCE_NOT_FOUND");
+      expect(errorCodeOf(await bobMcp.callTool({ name: "get_thread", arguments: { thread_id: "01JZZZZZZZZZZZZZZZZZZZZZZZ" } }))).toBe("SVC_RESOURCE_NOT_FOUND");
+    } finally {
+      await aliceMcp.close();
+      await bobMcp.close();
+    }
+  });
+});

@@ -64,8 +64,31 @@ export function DeadLetterActions(props: { messageId: string; newKey: () => stri
   );
 }
 
-/** One message: its envelope, state and timeline (its audit rows), and the dead-letter actions when it is one. */
-export function MessagePage(props: { message: MessageWire; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
+/** The reply thread a message is in, oldest first, the message itself marked; nothing when it is alone in it. */
+export function ThreadSection(props: { thread: Page<MessageItemWire>; messageId: string; threadId: string }) {
+  if (props.thread.items.length < 2 && props.thread.next_cursor === null) return null;
+  return (
+    <section aria-label="Thread">
+      <h2>Thread</h2>
+      <ol class="thread" data-thread={props.threadId}>
+        {props.thread.items.map((t) => {
+          const e = t.envelope;
+          const here = e.message_id === props.messageId;
+          const line = (
+            <>
+              <LocalTime at={e.accepted_at} /> {e.sender.friendly_name} → {e.recipient.friendly_name} <code>{e.template}</code> <StateBadge state={t.state} />
+            </>
+          );
+          return <li data-message={e.message_id}>{here ? <strong aria-current="true">{line}</strong> : <a href={`/messages/${e.message_id}`}>{line}</a>}</li>;
+        })}
+      </ol>
+      {props.thread.next_cursor === null ? null : <p class="hint">Later messages of the thread are not shown.</p>}
+    </section>
+  );
+}
+
+/** One message: its envelope, state, reply thread and timeline (its audit rows), and the dead-letter actions when it is one. */
+export function MessagePage(props: { message: MessageWire; thread: Page<MessageItemWire>; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
   const m = props.message;
   const e = m.envelope;
   return (
@@ -87,10 +110,12 @@ export function MessagePage(props: { message: MessageWire; newKey: () => string;
             { term: "Accepted", value: <LocalTime at={e.accepted_at} /> },
             { term: "Expires", value: <LocalTime at={e.expires_at} /> },
             { term: "Deliveries", value: e.delivery_count },
+            { term: "In reply to", value: e.in_reply_to === null ? "—" : <a href={`/messages/${e.in_reply_to}`}><code>{e.in_reply_to}</code></a> },
           ]}
         />
       </section>
       {m.state === "dead_lettered" ? <DeadLetterActions messageId={e.message_id} newKey={props.newKey} back={`/messages/${e.message_id}`} /> : null}
+      <ThreadSection thread={props.thread} messageId={e.message_id} threadId={e.thread_id} />
       <h2>Timeline</h2>
       {m.timeline.length === 0 ? (
         <EmptyState title="No events recorded yet." />

@@ -8,7 +8,7 @@ import type { MessageItemWire, MessageWire, Page } from "../wire.ts";
 
 const DONE: Record<string, string> = { released: "Released: the message is pending again, its delivery count reset.", purged: "Purged: the message is gone." };
 
-/** The messages pages: the filtered list, one message with its timeline, release and purge of dead letters. */
+/** The messages pages: the filtered list, one message with its thread and timeline, release and purge of dead letters. */
 export function registerMessageRoutes(app: Hono<DashboardEnv>, kit: PageKit): void {
   const listPage = async (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => {
     const query = {
@@ -29,7 +29,9 @@ export function registerMessageRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
   };
   const messagePage = async (c: Context<DashboardEnv>, id: string, error?: ReturnType<typeof refusalOf>) => {
     const message = await kit.run<MessageWire>(c, { name: "get_message", input: { message_id: id } });
-    return kit.page(c, { title: "Message", current: "messages", status: error?.status }, <MessagePage message={message} newKey={kit.newKey} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
+    // The reply thread it is in (DESIGN §2c): its first page, oldest first.
+    const thread = await kit.run<Page<MessageItemWire>>(c, { name: "get_thread", input: { thread_id: message.envelope.thread_id } });
+    return kit.page(c, { title: "Message", current: "messages", status: error?.status }, <MessagePage message={message} thread={thread} newKey={kit.newKey} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
   };
 
   app.get("/messages", (c) => listPage(c));

@@ -46,6 +46,10 @@ export interface MessageRecord {
   acknowledgedAt: Date | null;
   outcomeSummary: string | null;
   deadLetteredAt: Date | null;
+  /** The message this one answers (a send's `reply_to`, DESIGN §2c), or null. */
+  inReplyTo: string | null;
+  /** The id of its thread's first message; null when it starts its thread (its own id is the thread's). */
+  threadId: string | null;
 }
 
 /** A message to be stored by a send. */
@@ -64,6 +68,15 @@ export interface NewMessage {
   /** When it first becomes claimable (accepted time plus deliver_after). */
   visibleAt: Date;
   expiresAt: Date;
+  /** The message it answers, or null (see MessageRecord.inReplyTo). */
+  inReplyTo: string | null;
+  /** Its thread's first message, or null when it starts a thread (see MessageRecord.threadId). */
+  threadId: string | null;
+}
+
+/** The id of `m`'s thread: its first message's id (its own when it starts the thread). */
+export function threadIdOf(m: Pick<MessageRecord, "id" | "threadId">): string {
+  return m.threadId ?? m.id;
 }
 
 /** The effective state of `m` at `now`: expiry wins over pending and held. */

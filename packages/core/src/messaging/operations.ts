@@ -12,6 +12,7 @@ import { listMessages } from "./list-messages.ts";
 import { listRecipients } from "./list-recipients.ts";
 import { nackMessage } from "./nack-message.ts";
 import { sendMessage } from "./send-message.ts";
+import { getThread } from "./threads.ts";
 import { validateMessage } from "./validate-message.ts";
 import { getTemplate } from "../templates/get-template.ts";
 import { listTemplates } from "../templates/list-templates.ts";
@@ -46,6 +47,8 @@ const EnvelopeSchema = Type.Object(
     accepted_at: Timestamp("When the message was accepted."),
     expires_at: Timestamp("When the message expires."),
     delivery_count: Type.Integer({ description: "Claims so far (each claim counts one delivery)." }),
+    in_reply_to: Type.Union([Type.String(), Type.Null()], { description: "The message this one answers, or null." }),
+    thread_id: Type.String({ description: "Its thread: the first message's id." }),
   },
   { description: "The envelope of a stored message." },
 );
@@ -60,6 +63,7 @@ const SendBody = Type.Object(
         correlation_id: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Null()], { description: "Your correlation label, up to 128 characters." })),
         ttl: Type.Optional(Duration("Time to live, ISO 8601 duration (e.g. P1D, PT30M): default P7D, at most P14D.")),
         deliver_after: Type.Optional(Duration("Delay before the message can be claimed, ISO 8601 duration: default PT0S; must be shorter than the ttl.")),
+        reply_to: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: "Id of a message you sent or received that this one answers (joins its thread)." })),
       },
       { description: "Addressing and delivery options." },
     ),
@@ -105,6 +109,7 @@ const send = defineOperation({
     accepted_at: Timestamp("When it was accepted."),
     expires_at: Timestamp("When it expires."),
     recipient: AccountRef("The resolved recipient."),
+    thread_id: Type.String({ description: "Its thread (its own id unless reply_to was given)." }),
   }),
   successStatus: 201,
   handler: (deps, ctx, input) => sendMessage(deps, ctx, input),
@@ -137,6 +142,7 @@ const getPending = defineOperation({
     max: Type.Optional(Type.Integer({ description: "Most messages to claim: 1 to 100, default 10." })),
     visibility_timeout: Type.Optional(Duration("Lease length, ISO 8601 duration: PT10S to PT600S, default PT120S.")),
     wait: Type.Optional(Duration("Long-poll up to this long when nothing is pending, ISO 8601 duration: PT0S (default) to PT20S.")),
+    thread_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: "Claim only this thread's messages (wait for a reply)." })),
   }),
   output: Type.Object({ items: Type.Array(Type.Object({ envelope: EnvelopeSchema, payload: Type.Unknown({ description: "The message content." }), lease: LeaseSchema })) }),
   successStatus: 200,
@@ -289,6 +295,19 @@ const getMessageOp = defineOperation({
   handler: async (deps, ctx, input) => ({ status: 200, body: await getMessage(deps, ctx, input) }),
 });
 
+const getThreadOp = defineOperation({
+  name: "get_thread",
+  summary: "List a thread's messages you sent or received, oldest first.",
+  http: { method: "GET", path: "/v1/threads/{thread_id}", query: ["limit", "cursor"] },
+  auth: messageRoute(null),
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ thread_id: Type.String({ maxLength: 64, description: "The thread's id (envelope.thread_id)." }), limit: Limit, cursor: Cursor }),
+  output: Type.Object({ thread_id: Type.String(), items: Type.Array(Type.Object({ envelope: EnvelopeSchema, state: StateSchema })), next_cursor: NextCursor }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await getThread(deps, ctx, input) }),
+});
+
 const listRecipientsOp = defineOperation({
   name: "list_recipients",
   summary: "List the AI accounts of your workspace you can address (by friendly name).",
@@ -404,6 +423,7 @@ export const MESSAGING_OPERATIONS = [
   handOff,
   listMessagesOp,
   getMessageOp,
+  getThreadOp,
   listRecipientsOp,
   listTemplatesOp,
   getTemplateOp,

@@ -5,6 +5,7 @@ import { DomainError, isDomainError } from "../errors.ts";
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { replayOrConflict } from "../idempotency/replay.ts";
 import type { OperationContext, OperationResult } from "../operation.ts";
+import { threadIdOf } from "./message.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import type { AccountRef } from "./message-views.ts";
 import { prepareSend, type SendMessageInput } from "./prepare-send.ts";
@@ -19,6 +20,8 @@ export interface SendMessageResponse {
   accepted_at: string;
   expires_at: string;
   recipient: AccountRef;
+  /** The thread the message is in (its own id when it starts one; DESIGN §2c). */
+  thread_id: string;
 }
 
 /**
@@ -79,6 +82,7 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
     accepted_at: message.acceptedAt.toISOString(),
     expires_at: message.expiresAt.toISOString(),
     recipient: { ai_account_id: recipient.id, friendly_name: recipient.friendlyName },
+    thread_id: threadIdOf(message),
   };
   const bodyText = JSON.stringify(body);
   const idempotency: IdempotencyRecord | null =
@@ -89,7 +93,7 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
     messageId: message.id,
     activity: "message.sent",
     occurredAt: message.acceptedAt,
-    details: { recipient_id: recipient.id, template: message.template, priority: message.priority, correlation_id: message.correlationId, deliver_at: message.visibleAt.toISOString(), expires_at: body.expires_at },
+    details: { recipient_id: recipient.id, template: message.template, priority: message.priority, correlation_id: message.correlationId, deliver_at: message.visibleAt.toISOString(), expires_at: body.expires_at, ...(message.inReplyTo === null ? {} : { in_reply_to: message.inReplyTo, thread_id: body.thread_id }) },
   });
   const result = await deps.stores.messages.acceptSend({ message, audit, idempotency, caller: callerGuardOf(ctx.principal) });
   if (result.kind === "caller_refused") return "caller_refused";

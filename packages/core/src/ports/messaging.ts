@@ -95,9 +95,11 @@ export interface MessageStore {
    * deliveryCount + 1, and one audit row `message.claimed` (ids from `auditIds` in order).
    * A candidate whose deliveryCount is already >= maxDeliveries is dead-lettered instead (audit
    * row `message.dead_lettered`) and reported in `deadLettered`.
+   * With `threadId`, only messages of that thread are candidates (the thread's first message and
+   * those whose threadId is it).
    * Concurrency: two concurrent claims never return the same message (SKIP LOCKED).
    */
-  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }>;
+  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null; threadId?: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }>;
 
   /**
    * Acknowledges a held message: guarded by recipient, lease id and lease still live
@@ -144,6 +146,13 @@ export interface MessageStore {
 
   /** The message if `accountId` is its sender or recipient (null: any message of the workspace, for a person's session), else null. */
   findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null>;
+
+  /**
+   * A page of a thread (DESIGN §2c): its first message (id `threadId`) and the messages whose
+   * threadId is it, those `accountId` sent or received (null: every one, for a person's
+   * session), oldest first (id ascending), after the id `after`; at most `limit + 1`.
+   */
+  listThread(p: { workspaceId: string; threadId: string; accountId: string | null; after: string | null; limit: number }): Promise<MessageRecord[]>;
 
   /** The store's clock (the database clock for PostgreSQL). */
   now(): Promise<Date>;

@@ -2,7 +2,7 @@ import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CallerGuard } from "../access/caller-guard.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
-import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
+import { PRIORITY_RANK, effectiveState, threadIdOf, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
 import type { AcceptSendResult, Clock, HandOffResult, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier, InboxSnapshot, WatchedRecipient } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
@@ -114,12 +114,14 @@ export class InMemoryMessageStore implements MessageStore {
     }
   }
 
-  async claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+  async claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null; threadId?: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
     if (!(await this.callerActive(p.workspaceId, p.caller))) return { claimed: [], deadLettered: [] };
     const now = this.nowMs();
+    const threadId = p.threadId ?? null;
     const candidates = this.tables.messages
       .values()
       .filter((m) => m.workspaceId === p.workspaceId && m.recipientId === p.recipientId && (m.state === "pending" || m.state === "held") && m.visibleAt.getTime() <= now && m.expiresAt.getTime() > now)
+      .filter((m) => threadId === null || threadIdOf(m) === threadId)
       .sort((a, b) => PRIORITY_RANK[b.priority] - PRIORITY_RANK[a.priority] || a.acceptedAt.getTime() - b.acceptedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, Math.min(p.max, p.auditIds.length));
     const claimed: MessageRecord[] = [];
@@ -232,6 +234,17 @@ export class InMemoryMessageStore implements MessageStore {
       .filter((m) => (p.match?.template ?? null) === null || m.template === p.match?.template)
       .filter((m) => after === null || m.id < after)
       .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, p.limit + 1);
+  }
+
+  async listThread(p: { workspaceId: string; threadId: string; accountId: string | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    const after = p.after;
+    return this.tables.messages
+      .values()
+      .filter((m) => m.workspaceId === p.workspaceId && threadIdOf(m) === p.threadId)
+      .filter((m) => p.accountId === null || m.senderId === p.accountId || m.recipientId === p.accountId)
+      .filter((m) => after === null || m.id > after)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, p.limit + 1);
   }
 

@@ -430,6 +430,43 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
       });
     });
 
+    describe("threads (listThread, claimBatch with threadId)", () => {
+      const thread = (threadId: string, account: AiAccount | null, after: string | null = null, limit = 10) =>
+        h.stores.messages.listThread({ workspaceId: w.workspace.id, threadId, accountId: account?.id ?? null, after, limit });
+
+      it("stores in_reply_to and thread_id; lists a thread's messages oldest first, the account's own only, paged after an id", async () => {
+        const root = await send();
+        const reply = await send({ inReplyTo: root.id, threadId: root.id }, w.recipient, w.sender);
+        const aside = await send({ inReplyTo: reply.id, threadId: root.id }, w.sender, w.bystander);
+        await send();
+        expect(reply).toMatchObject({ inReplyTo: root.id, threadId: root.id });
+        expect(await find(reply, w.sender)).toMatchObject({ inReplyTo: root.id, threadId: root.id });
+        expect(root).toMatchObject({ inReplyTo: null, threadId: null });
+        expect((await thread(root.id, null)).map((m) => m.id)).toEqual([root.id, reply.id, aside.id]);
+        expect((await thread(root.id, w.recipient)).map((m) => m.id)).toEqual([root.id, reply.id]);
+        expect((await thread(root.id, w.bystander)).map((m) => m.id)).toEqual([aside.id]);
+        expect((await thread(root.id, w.sender, root.id, 1)).map((m) => m.id)).toEqual([reply.id, aside.id]);
+        expect((await thread(root.id, w.sender, null, 0)).map((m) => m.id)).toEqual([root.id]);
+        // A reply's id names no thread of its own; another workspace sees nothing.
+        expect(await thread(reply.id, null)).toEqual([]);
+        const other = await seedWorkspace(h.stores);
+        expect(await h.stores.messages.listThread({ workspaceId: other.workspace.id, threadId: root.id, accountId: null, after: null, limit: 10 })).toEqual([]);
+      });
+
+      it("claims only the thread's messages when a thread is named (its first message included)", async () => {
+        const root = await send({}, w.recipient, w.sender);
+        const before = await send();
+        const answer = await send({ inReplyTo: root.id, threadId: root.id });
+        const ownRoot = await send();
+        const claimThread = (threadId: string) =>
+          h.stores.messages.claimBatch({ workspaceId: w.workspace.id, recipientId: w.recipient.id, max: 10, visibilityTimeoutMs: 60 * SECOND_MS, maxDeliveries: 10, auditIds: ids(10), requestId: null, credentialId: null, threadId });
+        expect((await claimThread(root.id)).claimed.map((m) => m.id)).toEqual([answer.id]);
+        expect((await claimThread(root.id)).claimed).toEqual([]);
+        expect((await claimThread(ownRoot.id)).claimed.map((m) => m.id)).toEqual([ownRoot.id]);
+        expect((await claim()).claimed.map((m) => m.id)).toEqual([before.id]);
+      });
+    });
+
     describe("ackBatchIfHeld (held -> acknowledged, many at once)", () => {
       const ackBatch = async (items: { m: { id: string }; leaseId: string; outcomeSummary?: string | null }[], recipient: AiAccount = w.recipient) =>
         h.stores.messages.ackBatchIfHeld({

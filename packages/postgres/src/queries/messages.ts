@@ -35,6 +35,8 @@ interface MessageRow {
   acknowledged_at: Date | null;
   outcome_summary: string | null;
   dead_lettered_at: Date | null;
+  in_reply_to: string | null;
+  thread_id: string | null;
 }
 
 function toMessage(r: MessageRow): MessageRecord {
@@ -62,6 +64,8 @@ function toMessage(r: MessageRow): MessageRecord {
     acknowledgedAt: r.acknowledged_at,
     outcomeSummary: r.outcome_summary,
     deadLetteredAt: r.dead_lettered_at,
+    inReplyTo: r.in_reply_to,
+    threadId: r.thread_id,
   };
 }
 
@@ -131,9 +135,9 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       select 1 where exists (select 1 from guards) and (not ${hasKey}::boolean or exists (select 1 from idempotency))
     ),
     message as (
-      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at)
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id)
       select ${m.workspaceId}, ${m.id}, ${m.senderId}, (select name from caller), ${m.recipientId}, ${m.recipientName}, ${m.template}, ${PRIORITY_RANK[m.priority]}, ${m.correlationId},
-             ${sql.json(m.payload as postgres.JSONValue)}::jsonb, 'pending', ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}
+             ${sql.json(m.payload as postgres.JSONValue)}::jsonb, 'pending', ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}, ${m.inReplyTo}::text, ${m.threadId}::text
       from proceed
       returning *
     ),
@@ -218,7 +222,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
         ${col((i) => PRIORITY_RANK[i.message.priority])}::int4[], ${col((i) => i.message.priority)}::text[], ${col((i) => i.message.correlationId)}::text[],
         ${col((i) => JSON.stringify(i.message.payload))}::text[], ${col((i) => iso(i.message.acceptedAt))}::text[]::timestamptz[],
         ${col((i) => iso(i.message.expiresAt))}::text[]::timestamptz[], ${col((i) => iso(i.message.visibleAt))}::text[]::timestamptz[],
-        ${col((i) => i.caller?.accountId ?? null)}::text[],
+        ${col((i) => i.caller?.accountId ?? null)}::text[], ${col((i) => i.message.inReplyTo)}::text[], ${col((i) => i.message.threadId)}::text[],
         ${col((i) => i.audit.workspaceId)}::text[], ${col((i) => i.audit.id)}::text[], ${col((i) => iso(i.audit.occurredAt))}::text[]::timestamptz[],
         ${col((i) => i.audit.activity)}::text[], ${col((i) => i.audit.actorAccountId)}::text[], ${col((i) => i.audit.actorCredentialId)}::text[],
         ${col((i) => i.audit.subjectType)}::text[], ${col((i) => i.audit.subjectId)}::text[], ${col((i) => i.audit.messageId)}::text[],
@@ -227,7 +231,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
         ${col((i) => i.idempotency?.fingerprint ?? null)}::text[], ${col((i) => i.idempotency?.requestId ?? null)}::text[], ${col((i) => i.idempotency?.status ?? null)}::int4[],
         ${col((i) => i.idempotency?.bodyText ?? null)}::text[], ${col((i) => iso(i.idempotency?.createdAt))}::text[]::timestamptz[], ${col((i) => iso(i.idempotency?.expiresAt))}::text[]::timestamptz[]
       ) with ordinality as u(workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, priority, correlation_id,
-                             payload, accepted_at, expires_at, visible_at, caller_id,
+                             payload, accepted_at, expires_at, visible_at, caller_id, in_reply_to, thread_id,
                              a_workspace_id, a_id, a_occurred_at, a_activity, a_actor_account_id, a_actor_credential_id, a_subject_type, a_subject_id, a_message_id,
                              a_details, a_operator_significant, a_request_id,
                              k_workspace_id, k_account_id, k_key, k_fingerprint, k_request_id, k_status, k_body_text, k_created_at, k_expires_at, ord)
@@ -268,8 +272,8 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
       where p.k_key is null or exists (select 1 from idempotency k where k.workspace_id = p.k_workspace_id and k.account_id = p.k_account_id and k.key = p.k_key)
     ),
     message as (
-      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at)
-      select workspace_id, id, sender_id, checked_sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload::jsonb, 'pending', accepted_at, expires_at, visible_at
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id)
+      select workspace_id, id, sender_id, checked_sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload::jsonb, 'pending', accepted_at, expires_at, visible_at, in_reply_to, thread_id
       from proceed
       returning *
     ),
@@ -355,6 +359,8 @@ export interface ClaimBatchParams {
   credentialId: string | null;
   /** The caller guard: claims nothing unless the account is active in an active workspace. */
   caller?: CallerGuard | null;
+  /** Only this thread's messages (its first message and the replies naming it). */
+  threadId?: string | null;
 }
 
 /** The claim statement itself (exported so a test can EXPLAIN exactly what runs). */
@@ -364,7 +370,7 @@ export function messagesClaimBatchStatement(sql: SqlClient, p: ClaimBatchParams,
       select id, delivery_count, priority_rank, accepted_at
       from messages
       where workspace_id = ${p.workspaceId} and recipient_id = ${p.recipientId} and state in ('pending', 'held')
-        and visible_at <= now() and expires_at > now() and ${callerIsActive(sql, p.workspaceId, p.caller)}
+        and visible_at <= now() and expires_at > now() and ${callerIsActive(sql, p.workspaceId, p.caller)}${inThread(sql, p.threadId)}
       order by priority_rank desc nulls last, accepted_at, id
       limit ${limit}
       for update skip locked
@@ -408,6 +414,15 @@ export function messagesClaimBatchStatement(sql: SqlClient, p: ClaimBatchParams,
     select (select coalesce(array_agg(id order by n), '{}') from dead) as dead_ids, claimed.*
     from (select 1) as one left join claimed on true
     order by claimed.n`;
+}
+
+/**
+ * A claim's thread filter: nothing without a thread (the claim statement stays as it is), else
+ * the thread's first message (by primary key) or its replies (messages_thread_idx).
+ */
+function inThread(sql: SqlClient, threadId: string | null | undefined) {
+  if (threadId == null) return sql``;
+  return sql` and (id = ${threadId} or thread_id = ${threadId})`;
 }
 
 /** The guard every lease write shares: the recipient's message, held under this lease, live by the database clock and not expired. */
@@ -645,6 +660,22 @@ export async function messagesFindForParticipant(sql: SqlClient, p: { workspaceI
   return row ? toMessage(row) : null;
 }
 
+/**
+ * A page of a thread: its first message and its replies that the account sent or received (every
+ * one with a null account), oldest first (id ascending), after `after`; at most `limit + 1`.
+ * The first message by primary key, the replies by messages_thread_idx.
+ */
+export async function messagesListThread(sql: SqlClient, p: { workspaceId: string; threadId: string; accountId: string | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+  const participant = p.accountId === null ? sql`true` : sql`(sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
+  const rows = await sql<MessageRow[]>`
+    select * from messages
+    where workspace_id = ${p.workspaceId} and (id = ${p.threadId} or thread_id = ${p.threadId}) and ${participant}
+      and (${p.after}::text is null or id > ${p.after})
+    order by id
+    limit ${p.limit + 1}`;
+  return rows.map(toMessage);
+}
+
 /** The database clock. */
 export async function messagesNow(sql: SqlClient): Promise<Date> {
   const [row] = await sql<{ now: Date }[]>`select now() as now`;
@@ -698,7 +729,7 @@ export async function messagesCountWaiting(sql: SqlClient, p: { workspaceId: str
 function columnsWithoutPayload(sql: SqlClient) {
   return sql`m.workspace_id, m.id, m.sender_id, m.sender_name, m.recipient_id, m.recipient_name, m.template, m.priority_rank, m.correlation_id,
     null::jsonb as payload, m.state, m.accepted_at, m.expires_at, m.visible_at, m.delivery_count, m.lease_id, m.lease_claimed_at, m.lease_extensions,
-    m.last_extended_at, m.last_nacked_at, m.acknowledged_at, m.outcome_summary, m.dead_lettered_at`;
+    m.last_extended_at, m.last_nacked_at, m.acknowledged_at, m.outcome_summary, m.dead_lettered_at, m.in_reply_to, m.thread_id`;
 }
 
 /**

@@ -36,6 +36,10 @@ export const messages = pgTable(
     deadLetteredAt: timestamp("dead_lettered_at", { withTimezone: true }),
     /** The state a withheld message had (DESIGN §2b); null unless state is 'withheld'. */
     withheldFromState: text("withheld_from_state"),
+    /** The message this one answers (a send's reply_to, DESIGN §2c); null otherwise. */
+    inReplyTo: text("in_reply_to"),
+    /** The thread's first message; null when the message starts its thread (its id is the thread's). */
+    threadId: text("thread_id"),
   },
   (t) => [
     primaryKey({ name: "messages_pkey", columns: [t.workspaceId, t.id] }),
@@ -48,6 +52,9 @@ export const messages = pgTable(
     index("messages_expiry_idx").on(t.expiresAt).where(sql`state in ('pending', 'held')`),
     index("messages_recipient_idx").on(t.workspaceId, t.recipientId, t.id),
     index("messages_sender_idx").on(t.workspaceId, t.senderId, t.id),
+    // A thread's replies (its first message is found by the primary key); only replies are
+    // indexed, so a send that starts a thread writes no entry here.
+    index("messages_thread_idx").on(t.workspaceId, t.threadId, t.id).where(sql`thread_id is not null`),
     index("messages_dead_lettered_idx").on(t.workspaceId, t.id).where(sql`state = 'dead_lettered'`),
     check("messages_state_check", sql`${t.state} in ('pending', 'held', 'acknowledged', 'expired', 'dead_lettered', 'withheld')`),
     check("messages_withheld_from_check", sql`(${t.state} = 'withheld') = (${t.withheldFromState} is not null)`),
