@@ -17,6 +17,7 @@ import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
 import { registerLearningRoutes } from "./routes/learning-routes.tsx";
 import { registerNoticeRoutes } from "./routes/notice-routes.tsx";
 import { registerMessageRoutes } from "./routes/message-routes.tsx";
+import { registerApprovalRoutes } from "./routes/approval-routes.tsx";
 import { registerOAuthConsentRoutes } from "./routes/oauth-consent-routes.tsx";
 import { registerOverviewRoutes } from "./routes/overview-routes.tsx";
 import { registerPeopleRoutes } from "./routes/people-routes.tsx";
@@ -95,6 +96,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerPasswordRoutes(app, kit, { sessions, afterAnswer });
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
+  registerApprovalRoutes(app, kit);
   registerAccountRoutes(app, kit);
   registerCredentialRoutes(app, kit);
   registerWebhookRoutes(app, kit);

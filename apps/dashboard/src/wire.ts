@@ -33,6 +33,12 @@ export interface MessageWire extends MessageItemWire {
   timeline: { at: string; activity: string; actor_ai_account_id: string | null; details: Record<string, unknown> }[];
 }
 
+/** A message an approval policy held (GET /v1/approvals, GET /v1/approvals/{id}): envelope, payload, state and what held it. */
+export interface ApprovalWire extends MessageItemWire {
+  payload: unknown;
+  approval: { policy_id: string; policy_name: string | null; require_step_up: boolean; approvers: string };
+}
+
 /** A webhook with its health and outbox counts. */
 export type WebhookWire = WebhookView;
 

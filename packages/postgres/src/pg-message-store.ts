@@ -3,7 +3,7 @@ import { withPgErrors } from "./pg-errors.ts";
 import type { SendBatcher } from "./pg-send-batcher.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
-  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesHandOffIfHeld, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered, messagesInboxOf, messagesBecameClaimable,
+  messagesAcceptSend, messagesAckBatchIfHeld, messagesDecideApproval, messagesListHeldForApproval, messagesCountHeldForApproval, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesHandOffIfHeld, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered, messagesInboxOf, messagesBecameClaimable,
   messagesListForParticipant, messagesListThread, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease, messagesWithhold, messagesRestoreWithheld,
 } from "./queries/messages.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -20,7 +20,7 @@ export class PgMessageStore implements MessageStore {
     private readonly batcher: SendBatcher | null = null,
   ) {}
 
-  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; heldAuditId?: string | null; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
     return withPgErrors(async () => {
       // A conflicting key's row can vanish between the insert and the read only when the purge
       // deleted it as expired; then the send is tried again (and this time stores the key).
@@ -98,6 +98,23 @@ export class PgMessageStore implements MessageStore {
     if (written !== null) return { ok: true, message: written };
     const { snapshot, now } = await messagesLeaseSnapshot(this.sql, p);
     return { ok: false, snapshot, now };
+  }
+
+  decideApproval(p: { workspaceId: string; messageId: string; approve: boolean; audit: NewAuditEntry }): Promise<{ kind: "decided"; message: MessageRecord; now: Date } | { kind: "refused"; snapshot: MessageRecord | null; now: Date }> {
+    return withPgErrors(async () => {
+      const { message, now } = await messagesDecideApproval(this.sql, p);
+      if (message !== null) return { kind: "decided", message, now };
+      const snapshot = await messagesFindForParticipant(this.sql, { workspaceId: p.workspaceId, messageId: p.messageId, accountId: null });
+      return { kind: "refused", snapshot, now };
+    });
+  }
+
+  countHeldForApproval(p: { workspaceId: string; limit: number }): Promise<number> {
+    return withPgErrors(() => messagesCountHeldForApproval(this.sql, p));
+  }
+
+  listHeldForApproval(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    return withPgErrors(() => messagesListHeldForApproval(this.sql, p));
   }
 
   findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null> {

@@ -5,6 +5,7 @@ import { effectiveState, type MessageState } from "./message.ts";
 import { parseMessageId } from "./message-fields.ts";
 import { legallyWithheld } from "./legally-withheld.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
+import { approvalOf, type ApprovalView } from "./approvals.ts";
 
 /** One entry of a message's timeline. */
 export interface TimelineEntry {
@@ -18,6 +19,8 @@ export interface TimelineEntry {
 export interface MessageViewResponse {
   envelope: EnvelopeView;
   state: MessageState;
+  /** What held it for approval and who may decide (DESIGN §2c); only on a message an approval policy held. */
+  approval?: ApprovalView;
   timeline: TimelineEntry[];
 }
 
@@ -34,10 +37,11 @@ export async function getMessage(deps: CoreDeps, ctx: OperationContext, input: {
   const m = await deps.stores.messages.findForParticipant({ workspaceId, messageId, accountId: ctx.principal.kind === "person" ? null : ctx.principal.account.id });
   if (!m) throw notFound("Message");
   if (m.state === "withheld") throw legallyWithheld(m.id);
-  const [now, rows] = await Promise.all([deps.stores.messages.now(), deps.stores.audit.timeline({ workspaceId, messageId })]);
+  const [now, rows, approval] = await Promise.all([deps.stores.messages.now(), deps.stores.audit.timeline({ workspaceId, messageId }), approvalOf(deps, m)]);
   return {
     envelope: envelopeView(m),
     state: effectiveState(m, now),
+    ...(approval === null ? {} : { approval }),
     timeline: rows.map((r) => ({ at: r.occurredAt.toISOString(), activity: r.activity, actor_ai_account_id: r.actorAccountId, details: r.details })),
   };
 }

@@ -13,7 +13,10 @@ export type MessageActivity =
   | "message.released"
   | "message.purged"
   | "message.expired"
-  | "message.handed_off";
+  | "message.handed_off"
+  | "message.held_for_approval"
+  | "message.approved"
+  | "message.rejected";
 
 /** The audit row of a message state change made by the calling principal, occurring now. */
 export function messageAuditEntry(deps: Pick<CoreDeps, "ids" | "clock">, ctx: OperationContext, p: { messageId: string; activity: MessageActivity; details?: Record<string, unknown>; occurredAt?: Date }): NewAuditEntry {

@@ -19,7 +19,7 @@ export function describePolicyStoreContract(make: MessagingHarnessFactory): void
       h = await make();
       w = await seedWorkspace(h.stores);
     });
-    const publish = (name: string, required: boolean, body = "text", workspaceId = w.workspace.id) => h.stores.policies.publish({ workspaceId, name, newId: fixtureId(), required, body, publishedAt: AT, publishedBy: w.sender.id });
+    const publish = (name: string, required: boolean, body = "text", workspaceId = w.workspace.id) => h.stores.policies.publish({ workspaceId, name, newId: fixtureId(), required, kind: "acknowledgement", holds: null, body, publishedAt: AT, publishedBy: w.sender.id });
     const ack = (policyId: string, version: number, accountId = w.sender.id) => h.stores.policies.acknowledge({ workspaceId: w.workspace.id, policyId, accountId, version, now: AT });
     const gate = (accountId = w.sender.id) => h.stores.policies.unacknowledgedRequired({ workspaceId: w.workspace.id, accountId, limit: 10 });
 
@@ -95,7 +95,7 @@ export function describePolicyStoreContract(make: MessagingHarnessFactory): void
     it("leaves nothing behind when the publishing or acknowledging transaction rolls back", async () => {
       await expect(
         h.tx.run(async (stores) => {
-          await stores.policies.publish({ workspaceId: w.workspace.id, name: "gone", newId: fixtureId(), required: true, body: "x", publishedAt: AT, publishedBy: null });
+          await stores.policies.publish({ workspaceId: w.workspace.id, name: "gone", newId: fixtureId(), required: true, kind: "acknowledgement", holds: null, body: "x", publishedAt: AT, publishedBy: null });
           throw new Error("rollback");
         }),
       ).rejects.toThrow("rollback");

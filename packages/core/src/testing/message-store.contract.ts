@@ -161,9 +161,9 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
 
       it("refuses a sender that has not acknowledged a required policy, writing nothing, and accepts once it has", async () => {
         const t = await now();
-        const policy = await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, body: "Be kind.", publishedAt: t, publishedBy: null });
+        const policy = await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, kind: "acknowledgement", holds: null, body: "Be kind.", publishedAt: t, publishedBy: null });
         // A policy that is not required gates nothing.
-        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "newsletter", newId: fixtureId(), required: false, body: "Optional.", publishedAt: t, publishedBy: null });
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "newsletter", newId: fixtureId(), required: false, kind: "acknowledgement", holds: null, body: "Optional.", publishedAt: t, publishedBy: null });
         const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t });
         const record = makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: t }, { status: 201, bodyText: "{}" });
         const audit = makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, occurredAt: t });
@@ -176,7 +176,7 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         await h.stores.policies.acknowledge({ workspaceId: w.workspace.id, policyId: policy.id, accountId: w.sender.id, version: policy.version, now: await now() });
         expect((await h.stores.messages.acceptSend({ message, audit, idempotency: record })).kind).toBe("accepted");
         // A stored key wins over a gate closed since: a new version is required again.
-        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, body: "Be kinder.", publishedAt: await now(), publishedBy: null });
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, kind: "acknowledgement", holds: null, body: "Be kinder.", publishedAt: await now(), publishedBy: null });
         const again = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: await now() });
         expect(await h.stores.messages.acceptSend({ message: again, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: again.id, occurredAt: again.acceptedAt }), idempotency: record })).toMatchObject({ kind: "idempotency_exists", record: { key: record.key } });
         expect((await h.stores.messages.acceptSend({ message: again, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: again.id, occurredAt: again.acceptedAt }), idempotency: null })).kind).toBe("policy_unacknowledged");
