@@ -291,3 +291,158 @@ describe("reply threads (DESIGN §2c)", () => {
     }
   });
 });
+
+describe("held for approval (DESIGN §2c)", () => {
+  /** An administrative credential with `scopes` (default: approve_messages), on a new account. */
+  async function approverCredential(scopes: string[] = ["approve_messages"], adminToken = admin): Promise<string> {
+    const name = `approver-${++counter}`;
+    const account = await rest(adminToken, "POST", "/v1/ai-accounts", { friendly_name: name });
+    const issued = await rest(adminToken, "POST", "/v1/credentials", { ai_account_id: account.body.id, tier: "administrative", scopes, name });
+    expect(issued.status).toBe(201);
+    return issued.body.token as string;
+  }
+  const publishApproval = (holds: Json, adminToken = admin) => rest(adminToken, "POST", "/v1/policies", { name: `hold-${++counter}`, body: "A person approves these.", kind: "approval", ...holds });
+  const approve = (token: string, id: string) => rest(token, "POST", `/v1/messages/${id}/approve`, {});
+  const reject = (token: string, id: string, reason?: string) => rest(token, "POST", `/v1/messages/${id}/reject`, reason === undefined ? {} : { reason });
+
+  it("REST: a matching send waits (201 held_for_approval, invisible to get_pending), validate says so; an approval delivers it, a reject ends it; each step in the timeline and the audit log", async () => {
+    const [alice, bob, carol] = [await newAccount("alice", ["send", "validate", "get_pending", "ack"]), await newAccount("bob"), await newAccount("carol")];
+    const approver = await approverCredential();
+    const policy = await publishApproval({ recipients: [bob.name], priorities: ["normal", "high"] });
+    expect(policy.status).toBe(201);
+    expect(policy.body).toMatchObject({ kind: "approval", required: false, holds: { recipients: [bob.name], priorities: ["normal", "high"], templates: null, senders: null, require_step_up: false } });
+
+    const checked = await rest(alice.token, "POST", "/v1/messages/validate", { envelope: { recipient: { friendly_name: bob.name }, template: "note" }, payload: { text: "hi" } });
+    expect(checked.body).toMatchObject({ valid: true, held_for_approval: true, approval: { policy_id: policy.body.id, policy_name: policy.body.name } });
+    const notHeld = await rest(alice.token, "POST", "/v1/messages/validate", { envelope: { recipient: { friendly_name: bob.name }, template: "note", priority: "low" }, payload: { text: "hi" } });
+    expect(notHeld.body).toMatchObject({ valid: true, held_for_approval: false });
+
+    const held = await send(alice, bob);
+    expect(held.status).toBe(201);
+    expect(held.body).toMatchObject({ state: "held_for_approval", approval: { policy_id: policy.body.id, policy_name: policy.body.name } });
+    const id = held.body.message_id as string;
+    // Not matching (another recipient, or a low priority): delivered as before.
+    expect((await send(alice, carol)).body.state).toBe("pending");
+    const low = await send(alice, bob, { priority: "low" });
+    expect(low.body.state).toBe("pending");
+
+    // Bob cannot claim it, even waiting.
+    expect((await claim(bob, { wait: "PT1S" })).body.items.map((i: Json) => i.envelope.message_id)).toEqual([low.body.message_id]);
+    const view = await rest(alice.token, "GET", `/v1/messages/${id}`);
+    expect(view.body).toMatchObject({ state: "held_for_approval", approval: { policy_id: policy.body.id, policy_name: policy.body.name, require_step_up: false, approvers: expect.stringContaining("approve_messages") } });
+
+    // The waiting list, with the payload to decide on.
+    const waiting = await rest(approver, "GET", "/v1/approvals");
+    expect(waiting.status).toBe(200);
+    expect(waiting.body.items.map((i: Json) => [i.envelope.message_id, i.payload, i.state])).toEqual([[id, { text: "hi" }, "held_for_approval"]]);
+    expect((await rest(approver, "GET", `/v1/approvals/${id}`)).body).toMatchObject({ envelope: { message_id: id }, payload: { text: "hi" } });
+    // Not for operational credentials, nor an administrative one without the scope.
+    expect((await rest(alice.token, "GET", "/v1/approvals")).body.error?.code).toBe("SVC_TIER_INSUFFICIENT");
+    expect((await approve(alice.token, id)).body.error?.code).toBe("SVC_TIER_INSUFFICIENT");
+    expect((await approve(await approverCredential(["manage_webhooks"]), id)).body.error?.code).toBe("SVC_SCOPE_INSUFFICIENT");
+
+    // Bob waits; the approval wakes him with the message.
+    const waitingBob = claim(bob, { wait: "PT15S" });
+    await new Promise((r) => setTimeout(r, 200));
+    const approved = await approve(approver, id);
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ message_id: id, state: "pending" });
+    const woken = await waitingBob;
+    expect(woken.body.items.map((i: Json) => i.envelope.message_id)).toEqual([id]);
+    expect((await approve(approver, id)).body.error).toMatchObject({ code: "SVC_RESOURCE_CONFLICT", details: { reason: "not_held_for_approval" } });
+    expect((await rest(approver, "GET", "/v1/approvals")).body.items).toEqual([]);
+    const approvedView = await rest(bob.token, "GET", `/v1/messages/${id}`);
+    expect(approvedView.body.timeline.map((e: Json) => e.activity)).toEqual(["message.sent", "message.held_for_approval", "message.approved", "message.claimed"]);
+
+    // A reject: gone for good.
+    const second = (await send(alice, bob)).body.message_id as string;
+    const rejected = await reject(approver, second, "not today");
+    expect(rejected.body).toMatchObject({ message_id: second, state: "rejected" });
+    expect((await approve(approver, second)).body.error?.code).toBe("SVC_RESOURCE_CONFLICT");
+    expect((await claim(bob)).body.items).toEqual([]);
+    const rejectedView = await rest(alice.token, "GET", `/v1/messages/${second}`);
+    expect(rejectedView.body.state).toBe("rejected");
+    expect(rejectedView.body.timeline.map((e: Json) => e.activity)).toEqual(["message.sent", "message.held_for_approval", "message.rejected"]);
+    expect(rejectedView.body.timeline[2].details).toMatchObject({ reason: "not today", policy_id: policy.body.id });
+    const audit = await rest(admin, "GET", `/v1/audit-log?message_id=${second}`);
+    expect(audit.body.items.map((r: Json) => r.activity).sort()).toEqual(["message.held_for_approval", "message.rejected", "message.sent"]);
+
+    // A later version of kind acknowledgement ends the hold for later sends.
+    expect((await rest(admin, "POST", "/v1/policies", { name: policy.body.name, body: "No more holding." })).status).toBe(201);
+    expect((await send(alice, bob)).body.state).toBe("pending");
+  });
+
+  it("expiry applies while a message waits; another workspace's approver sees and decides nothing; hostile input gets SVC_ codes", async () => {
+    const [alice, bob] = [await newAccount("alice"), await newAccount("bob")];
+    const approver = await approverCredential();
+    expect((await publishApproval({ senders: [alice.name] })).status).toBe(201);
+    const brief = (await send(alice, bob, { ttl: "PT1S" })).body;
+    expect(brief.state).toBe("held_for_approval");
+    const kept = (await send(alice, bob)).body.message_id as string;
+    await new Promise((r) => setTimeout(r, 1_300));
+    expect((await approve(approver, brief.message_id as string)).body.error?.code).toBe("SVC_EXPIRED");
+    expect((await rest(approver, "GET", "/v1/approvals")).body.items.map((i: Json) => i.envelope.message_id)).not.toContain(brief.message_id);
+    expect((await rest(alice.token, "GET", `/v1/messages/${brief.message_id as string}`)).body.state).toBe("expired");
+
+    const otherAdmin = (await bootstrapWorkspace(service.deps, { workspaceName: "elsewhere", email: `owner-${++counter}@elsewhere.test` })).token;
+    const stranger = await approverCredential(["approve_messages"], otherAdmin);
+    expect((await rest(stranger, "GET", "/v1/approvals")).body.items).toEqual([]);
+    for (const r of [await approve(stranger, kept), await reject(stranger, kept), await rest(stranger, "GET", `/v1/approvals/${kept}`)]) expect([r.status, r.body.error?.code]).toEqual([404, "SVC_RESOURCE_NOT_FOUND"]);
+    // A message no policy held is not an approval.
+    const plain = (await send(bob, alice)).body.message_id as string;
+    expect((await approve(approver, plain)).body.error?.code).toBe("SVC_RESOURCE_NOT_FOUND");
+
+    const hostile: [string, Promise<{ status: number; body: Json }>][] = [
+      ["no dimension", publishApproval({})],
+      ["empty list", publishApproval({ templates: [] })],
+      ["too many", publishApproval({ recipients: Array.from({ length: 51 }, (_, i) => `r${i}`) })],
+      ["unknown priority", publishApproval({ priorities: ["urgent", "whenever"] })],
+      ["NUL name", publishApproval({ senders: ["a\u0000b"] })],
+      ["required approval", publishApproval({ templates: ["note"], required: true })],
+      ["dimension on acknowledgement", rest(admin, "POST", "/v1/policies", { name: `plain-${++counter}`, body: "x", templates: ["note"] })],
+      ["unknown kind", rest(admin, "POST", "/v1/policies", { name: `odd-${++counter}`, body: "x", kind: "veto" })],
+      ["approve not a ULID", approve(approver, "not-a-ulid")],
+      ["approve NUL", approve(approver, "%00")],
+      ["approve long", approve(approver, "0".repeat(300))],
+      ["reject long reason", reject(approver, kept, "x".repeat(1001))],
+      ["reject reason object", rest(approver, "POST", `/v1/messages/${kept}/reject`, { reason: { a: 1 } })],
+      ["list bad limit", rest(approver, "GET", "/v1/approvals?limit=-1")],
+      ["list forged cursor", rest(approver, "GET", "/v1/approvals?cursor=zzz")],
+    ];
+    for (const [label, call] of hostile) {
+      const r = await call;
+      expect([label, r.status >= 400 && r.status < 500, String(r.body.error?.code ?? "")]).toEqual([label, true, expect.stringMatching(/^SVC_/)]);
+    }
+    // Still waiting after all that.
+    expect((await rest(approver, "GET", `/v1/approvals/${kept}`)).body.state).toBe("held_for_approval");
+  });
+
+  it("MCP: approve_message and reject_message are admin tools for the scope, and decide as REST does", async () => {
+    const [alice, bob] = [await newAccount("alice"), await newAccount("bob")];
+    const approver = await approverCredential();
+    expect((await publishApproval({ recipients: [bob.name], require_step_up: true })).status).toBe(201);
+    const first = (await send(alice, bob)).body.message_id as string;
+    const second = (await send(alice, bob)).body.message_id as string;
+    const agent = await connectMcpClient(served.url, `Bearer ${alice.token}`);
+    const person = await connectMcpClient(served.url, `Bearer ${approver}`);
+    try {
+      const agentTools = (await agent.listTools()).tools.map((t) => t.name);
+      expect(agentTools).not.toContain("approve_message");
+      expect(errorCodeOf(await agent.callTool({ name: "approve_message", arguments: { message_id: first } }))).toBe("SVC_TIER_INSUFFICIENT");
+      const tools = (await person.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(["list_approvals", "get_approval", "approve_message", "reject_message"]));
+      const listed = structured(await person.callTool({ name: "list_approvals", arguments: {} })) as Json;
+      expect(listed.items.map((i: Json) => i.envelope.message_id)).toEqual([first, second]);
+      // A credential with the scope needs no step-up, even when the policy asks sessions for one.
+      const done = await person.callTool({ name: "approve_message", arguments: { message_id: first } });
+      expect(errorCodeOf(done)).toBeUndefined();
+      expect(structured(done)).toMatchObject({ message_id: first, state: "pending" });
+      expect(errorCodeOf(await person.callTool({ name: "reject_message", arguments: { message_id: second, reason: "no" } }))).toBeUndefined();
+      expect(errorCodeOf(await person.callTool({ name: "approve_message", arguments: { message_id: second } }))).toBe("SVC_RESOURCE_CONFLICT");
+    } finally {
+      await agent.close();
+      await person.close();
+    }
+    expect((await claim(bob)).body.items.map((i: Json) => i.envelope.message_id)).toEqual([first]);
+  });
+});

@@ -6,6 +6,8 @@ import { leaseRefusal, type LeaseOperation } from "../messaging/lease-refusal.ts
 import type { MessageRecord, NewMessage, Priority } from "../messaging/message.ts";
 import { MESSAGING_LIMITS } from "../messaging/messaging-limits.ts";
 import type { HandOffResult, LeaseWriteResult } from "../ports.ts";
+import type { ApprovalHolds } from "../policies/approval-holds.ts";
+import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from "../time/duration.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
@@ -427,6 +429,68 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         await h.stores.accounts.transition({ workspaceId: w.workspace.id, accountId: w.bystander.id, from: ["active"], to: "revoked", now: await now() });
         expect((await handOff(c, c.leaseId, w.bystander)).kind).toBe("recipient_gone");
         expect((await ack(c, c.leaseId)).ok).toBe(true);
+      });
+    });
+
+    describe("held for approval (acceptSend with an approval policy, decideApproval)", () => {
+      const holdBy = async (name: string, holds: Partial<ApprovalHolds>) =>
+        h.stores.policies.publish({ workspaceId: w.workspace.id, name, newId: fixtureId(), required: false, kind: "approval", holds: { templates: null, recipients: null, senders: null, priorities: null, requireStepUp: false, ...holds }, body: "A person decides.", publishedAt: await now(), publishedBy: null });
+      const sendHeld = async (overrides: Partial<NewMessage> = {}, idempotency: IdempotencyRecord | null = null) => {
+        const t = await now();
+        const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t }, overrides);
+        const heldAuditId = fixtureId();
+        const r = await h.stores.messages.acceptSend({ message, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, subjectType: "message", subjectId: message.id, occurredAt: t }), heldAuditId, idempotency });
+        if (r.kind !== "accepted") throw new Error(`send: ${r.kind}`);
+        return r;
+      };
+      const decide = async (m: { id: string }, approve: boolean) => h.stores.messages.decideApproval({ workspaceId: w.workspace.id, messageId: m.id, approve, audit: await auditOf(m.id, approve ? "message.approved" : "message.rejected") });
+
+      it("holds a send every populated dimension of a current approval policy matches; it is never claimed; the idempotent body says so", async () => {
+        const policy = await holdBy("hold-directives", { templates: ["directive"], recipients: [w.recipient.friendlyName], priorities: ["normal"] });
+        await holdBy("hold-urgent-elsewhere", { priorities: ["urgent"], senders: [w.bystander.friendlyName] });
+        const record = makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: await now() }, { status: 201, bodyText: JSON.stringify({ message_id: "m", state: "pending" }) });
+        const held = await sendHeld({}, record);
+        expect(held.heldBy).toEqual({ policyId: policy.id, policyName: policy.name });
+        expect(held.message).toMatchObject({ state: "held_for_approval", approvalPolicyId: policy.id });
+        expect(JSON.parse((await h.stores.idempotency.find({ workspaceId: w.workspace.id, accountId: w.sender.id, key: record.key }))?.bodyText ?? "{}")).toEqual({ message_id: "m", state: "held_for_approval", approval: { policy_id: policy.id, policy_name: policy.name } });
+        expect(await activities(held.message)).toEqual(["message.sent", "message.held_for_approval"]);
+        const free = await sendHeld({ priority: "urgent" }, null);
+        expect(free.heldBy).toBeUndefined();
+        const note = await sendHeld({ template: "note", payload: { text: "x" } });
+        expect(note.message.state).toBe("pending");
+        expect((await claim()).claimed.map((m) => m.id).sort()).toEqual([free.message.id, note.message.id].sort());
+        expect(await h.stores.messages.countHeldForApproval({ workspaceId: w.workspace.id, limit: 10 })).toBe(1);
+        expect((await h.stores.messages.listHeldForApproval({ workspaceId: w.workspace.id, after: null, limit: 10 })).map((m) => m.id)).toEqual([held.message.id]);
+        // A later version of kind acknowledgement ends the hold.
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "hold-directives", newId: fixtureId(), required: false, kind: "acknowledgement", holds: null, body: "No more.", publishedAt: await now(), publishedBy: null });
+        expect((await sendHeld()).message.state).toBe("pending");
+      });
+
+      it("approves (pending, claimable at once) or rejects (terminal) once; refuses an expired one; writes nothing when refused", async () => {
+        await holdBy("hold-all-directives", { templates: ["directive"] });
+        const a = (await sendHeld()).message;
+        const b = (await sendHeld()).message;
+        const c = (await sendHeld({ expiresAt: new Date((await now()).getTime() + 5 * SECOND_MS) })).message;
+        const approved = await decide(a, true);
+        expect(approved).toMatchObject({ kind: "decided", message: { id: a.id, state: "pending" } });
+        expect((await decide(a, false)).kind).toBe("refused");
+        const rejected = await decide(b, false);
+        expect(rejected).toMatchObject({ kind: "decided", message: { id: b.id, state: "rejected" } });
+        const again = await decide(b, true);
+        expect(again).toMatchObject({ kind: "refused", snapshot: { id: b.id, state: "rejected" } });
+        expect((await claim()).claimed.map((m) => m.id)).toEqual([a.id]);
+        await h.advance(6 * SECOND_MS);
+        const late = await decide(c, true);
+        expect(late.kind).toBe("refused");
+        if (late.kind === "refused") expect(late.snapshot?.state).toBe("held_for_approval");
+        expect(await h.stores.messages.listHeldForApproval({ workspaceId: w.workspace.id, after: null, limit: 10 })).toEqual([]);
+        expect(await h.stores.messages.expireDue({ auditIds: ids(10) })).toBeGreaterThanOrEqual(1);
+        expect(await find(c, w.sender)).toMatchObject({ state: "expired" });
+        expect(await activities(b)).toEqual(["message.sent", "message.held_for_approval", "message.rejected"]);
+        // Another workspace decides nothing.
+        const other = await seedWorkspace(h.stores);
+        const foreign = await h.stores.messages.decideApproval({ workspaceId: other.workspace.id, messageId: c.id, approve: true, audit: await auditOf(c.id, "message.approved", other.workspace.id) });
+        expect(foreign).toMatchObject({ kind: "refused", snapshot: null });
       });
     });
 

@@ -155,7 +155,9 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       select ${a.workspaceId}, ${a.id}, ${a.occurredAt}, ${a.activity}, ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
              ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
       from message
-      union all
+    ),
+    held_audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
       select ${a.workspaceId}, ${p.heldAuditId ?? null}::text, ${a.occurredAt}, 'message.held_for_approval', ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
              jsonb_build_object('policy_id', approval.id, 'policy_name', approval.name), ${a.operatorSignificant}, ${a.requestId}
       from message join approval on true
