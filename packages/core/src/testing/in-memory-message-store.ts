@@ -100,7 +100,7 @@ export class InMemoryMessageStore implements MessageStore {
       if (unacknowledged.length > 0) return { kind: "policy_unacknowledged" };
       const heldBy = holder === null ? null : { policyId: holder.id, policyName: holder.name };
       if (p.idempotency) {
-        const record = heldBy === null ? p.idempotency : { ...p.idempotency, bodyText: JSON.stringify(heldSendBody(JSON.parse(p.idempotency.bodyText) as Record<string, unknown>, heldBy)) };
+        const record = heldBy === null || p.idempotency.bodyText === null ? p.idempotency : { ...p.idempotency, bodyText: JSON.stringify(heldSendBody(JSON.parse(p.idempotency.bodyText) as Record<string, unknown>, heldBy)) };
         this.tables.idempotency.set(this.tx, idempotencyKeyOf(p.idempotency), record);
       }
       const message: MessageRecord = {

@@ -438,8 +438,10 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
       const sendHeld = async (overrides: Partial<NewMessage> = {}, idempotency: IdempotencyRecord | null = null) => {
         const t = await now();
         const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t }, overrides);
+        const audit = makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, subjectType: "message", subjectId: message.id, occurredAt: t });
+        // After the sent row's id, as the send use case takes it: the timeline orders rows of one instant by id.
         const heldAuditId = fixtureId();
-        const r = await h.stores.messages.acceptSend({ message, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, subjectType: "message", subjectId: message.id, occurredAt: t }), heldAuditId, idempotency });
+        const r = await h.stores.messages.acceptSend({ message, audit, heldAuditId, idempotency });
         if (r.kind !== "accepted") throw new Error(`send: ${r.kind}`);
         return r;
       };

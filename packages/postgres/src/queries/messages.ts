@@ -482,11 +482,12 @@ export function messagesClaimBatchStatement(sql: SqlClient, p: ClaimBatchParams,
 
 /**
  * A claim's thread filter: nothing without a thread (the claim statement stays as it is), else
- * the thread's first message (by primary key) or its replies (messages_thread_idx).
+ * the thread's first message (by primary key; a reply's own id names no thread) or its replies
+ * (messages_thread_idx).
  */
 function inThread(sql: SqlClient, threadId: string | null | undefined) {
   if (threadId == null) return sql``;
-  return sql` and (id = ${threadId} or thread_id = ${threadId})`;
+  return sql` and ((id = ${threadId} and thread_id is null) or thread_id = ${threadId})`;
 }
 
 /** The guard every lease write shares: the recipient's message, held under this lease, live by the database clock and not expired. */
@@ -733,7 +734,7 @@ export async function messagesListThread(sql: SqlClient, p: { workspaceId: strin
   const participant = p.accountId === null ? sql`true` : sql`(sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
   const rows = await sql<MessageRow[]>`
     select * from messages
-    where workspace_id = ${p.workspaceId} and (id = ${p.threadId} or thread_id = ${p.threadId}) and ${participant}
+    where workspace_id = ${p.workspaceId} and ((id = ${p.threadId} and thread_id is null) or thread_id = ${p.threadId}) and ${participant}
       and (${p.after}::text is null or id > ${p.after})
     order by id
     limit ${p.limit + 1}`;
