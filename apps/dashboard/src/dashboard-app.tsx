@@ -47,7 +47,7 @@ export interface DashboardOptions {
 }
 
 /** The signed-in pages: every path under them needs a session. */
-const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/lessons", "/lessons/*", "/lesson-candidates", "/lesson-candidates/*", "/rules", "/rules/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
+const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/approvals", "/approvals/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/lessons", "/lessons/*", "/lesson-candidates", "/lesson-candidates/*", "/rules", "/rules/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
 
 /**
  * The browser dashboard (DESIGN §2b "Dashboard"): server-rendered pages (Hono JSX), htmx for

@@ -118,4 +118,16 @@ describe("dashboard: approvals and threads in Chromium", () => {
     await page.waitForURL(`${served.baseUrl}/messages/${root}`);
     await checkPage();
   });
+
+  it("a policy that asks for a step-up: the session without one is refused (401 SVC_STEP_UP_REQUIRED) and the page sends the person to the step-up", async () => {
+    expect((await asOwner("POST", "/v1/policies", { name: "builder-notes", body: "Step up first.", kind: "approval", senders: ["builder"], templates: ["note"], require_step_up: true })).status).toBe(201);
+    const id = (await note("builder", "planner", "Rotate the keys?")).body.message_id as string;
+    const refused = await asOwner("POST", `/v1/messages/${id}/approve`, {});
+    expect([refused.status, refused.body.error?.code]).toEqual([401, "SVC_STEP_UP_REQUIRED"]);
+    await page.goto(`${served.baseUrl}/approvals/${id}`);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.waitForURL(/\/settings\/step-up\?return_to=/);
+    expect(new URL(page.url()).searchParams.get("return_to")).toBe(`/approvals/${id}`);
+    expect((await asOwner("GET", `/v1/messages/${id}`)).body.state).toBe("held_for_approval");
+  });
 });
