@@ -317,10 +317,17 @@ describe("held for approval (DESIGN §2c)", () => {
     const notHeld = await rest(alice.token, "POST", "/v1/messages/validate", { envelope: { recipient: { friendly_name: bob.name }, template: "note", priority: "low" }, payload: { text: "hi" } });
     expect(notHeld.body).toMatchObject({ valid: true, held_for_approval: false });
 
+    // Bob has a webhook: a held send queues no delivery; its approval does.
+    await db.sql`
+      insert into webhooks (workspace_id, id, ai_account_id, url, name, state, created_at)
+      select workspace_id, agentq_ulid(), id, 'https://example.test/hook', 'bob-hook', 'active', now() from ai_accounts where id = ${bob.id}`;
+    const outbox = async (messageId: string) => (await db.sql<{ n: number }[]>`select count(*)::int as n from webhook_outbox where message_id = ${messageId}`)[0]?.n;
+
     const held = await send(alice, bob);
     expect(held.status).toBe(201);
     expect(held.body).toMatchObject({ state: "held_for_approval", approval: { policy_id: policy.body.id, policy_name: policy.body.name } });
     const id = held.body.message_id as string;
+    expect(await outbox(id)).toBe(0);
     // Not matching (another recipient, or a low priority): delivered as before.
     expect((await send(alice, carol)).body.state).toBe("pending");
     const low = await send(alice, bob, { priority: "low" });
@@ -349,6 +356,7 @@ describe("held for approval (DESIGN §2c)", () => {
     expect(approved.body).toMatchObject({ message_id: id, state: "pending" });
     const woken = await waitingBob;
     expect(woken.body.items.map((i: Json) => i.envelope.message_id)).toEqual([id]);
+    expect(await outbox(id)).toBe(1);
     expect((await approve(approver, id)).body.error).toMatchObject({ code: "SVC_RESOURCE_CONFLICT", details: { reason: "not_held_for_approval" } });
     expect((await rest(approver, "GET", "/v1/approvals")).body.items).toEqual([]);
     const approvedView = await rest(bob.token, "GET", `/v1/messages/${id}`);
@@ -362,6 +370,7 @@ describe("held for approval (DESIGN §2c)", () => {
     expect((await claim(bob)).body.items).toEqual([]);
     const rejectedView = await rest(alice.token, "GET", `/v1/messages/${second}`);
     expect(rejectedView.body.state).toBe("rejected");
+    expect(await outbox(second)).toBe(0);
     expect(rejectedView.body.timeline.map((e: Json) => e.activity)).toEqual(["message.sent", "message.held_for_approval", "message.rejected"]);
     expect(rejectedView.body.timeline[2].details).toMatchObject({ reason: "not today", policy_id: policy.body.id });
     const audit = await rest(admin, "GET", `/v1/audit-log?message_id=${second}`);
