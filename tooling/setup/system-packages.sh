@@ -3,7 +3,8 @@
 # tests drive Debian's build through playwright-core, never a downloaded one), jq (the
 # documentation test runs the documented commands, some of which pipe into jq), and Go with
 # golang.org/x/mod (the receipts test builds tooling/receipts-verifier-go, which checks the
-# service's checkpoints and proofs with the Go checksum database's own sumdb/note and sumdb/tlog).
+# service's checkpoints and proofs with the Go checksum database's own sumdb/note and sumdb/tlog),
+# and Prometheus (the metrics test starts a real one that scrapes the server's /metrics).
 #
 # Run by `pnpm test` and by .ci/run alike. What is missing is installed when this user may
 # install packages (root, or sudo without a password); otherwise it stops at once and prints the
@@ -16,6 +17,7 @@ chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 command -v jq >/dev/null 2>&1 || missing+=(jq)
 command -v go >/dev/null 2>&1 || missing+=(golang-go)
 [ -d /usr/share/gocode/src/golang.org/x/mod/sumdb/note ] || missing+=(golang-golang-x-mod-dev)
+command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 install_cmd="apt-get install -y --no-install-recommends ${missing[*]}"

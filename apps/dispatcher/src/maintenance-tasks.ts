@@ -1,4 +1,4 @@
-import { deleteClosedWorkspacePayloads, DELIVERY_RETENTION_MS, expireDueMessages, restoreDueNotices, sealAuditChains, sweepOAuth, type CoreDeps } from "@agentq/core";
+import { deleteClosedWorkspacePayloads, DELIVERY_RETENTION_MS, expireDueMessages, purgeMinuteStats, recordMinuteStats, restoreDueNotices, sealAuditChains, sweepOAuth, type CoreDeps } from "@agentq/core";
 import type { PeriodicTask } from "./periodic-task.ts";
 
 /** Intervals of the maintenance tasks, in milliseconds. */
@@ -12,6 +12,8 @@ export interface MaintenanceIntervals {
   restoreNoticesMs?: number;
   /** Optional (default 10 min): the OAuth sweep (idle clients, long-expired authorization codes). */
   sweepOAuthMs?: number;
+  /** Optional (default 1 min): the minute series' writer (DESIGN §2c Telemetry). */
+  recordMinuteStatsMs?: number;
 }
 
 /** Defaults: seal every second (so the chain head trails sends by about a second), sweep every 5 s, purge every minute. */
@@ -24,8 +26,8 @@ export const DEFAULT_MAINTENANCE_INTERVALS: MaintenanceIntervals = { sealAuditMs
  * longer than DELIVERY_RETENTION_MS (7 days), the restoration of contested DMCA measures at
  * the end of their 10 business days (unless a court action was recorded), the OAuth sweep (idle
  * clients, old codes), the purge of people's expired single-use tokens and of expired pending
- * sign-ups, and the deletion of closed
- * workspaces' payloads. Safe to run in every server process or in a dedicated one.
+ * sign-ups, the deletion of closed
+ * workspaces' payloads, and the per-workspace minute series (written each minute, kept 14 days). Safe to run in every server process or in a dedicated one.
  */
 export function maintenanceTasks(deps: CoreDeps, intervals: MaintenanceIntervals = DEFAULT_MAINTENANCE_INTERVALS): PeriodicTask[] {
   return [
@@ -41,5 +43,9 @@ export function maintenanceTasks(deps: CoreDeps, intervals: MaintenanceIntervals
     { name: "purge-pending-sign-ups", intervalMs: 600_000, run: () => deps.stores.pendingSignUps.purgeExpiredBefore({ before: deps.clock.now() }) },
     // Closed workspaces lose their message payloads 30 days after closing (DESIGN §2b).
     { name: "delete-closed-workspace-payloads", intervalMs: 600_000, run: () => deleteClosedWorkspacePayloads(deps) },
+    // The minute series: each pass recounts the last two whole minutes, so a minute is written
+    // about a minute after it ends even when one pass is missed; kept 14 days.
+    { name: "record-minute-stats", intervalMs: intervals.recordMinuteStatsMs ?? 60_000, run: () => recordMinuteStats(deps) },
+    { name: "purge-minute-stats", intervalMs: 3_600_000, run: () => purgeMinuteStats(deps) },
   ];
 }

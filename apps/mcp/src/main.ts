@@ -1,7 +1,7 @@
 // Runs the MCP endpoint alone (`pnpm --filter @agentq/mcp start`): /mcp and the protected-resource
 // metadata on HOST:PORT, configured like `pnpm start`. No background work runs here. The
 // composition root of this process: runtime wires it, the MCP app serves it.
-import { accessLogTo, createServiceDeps, listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
+import { createServiceDeps, listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
 import { createMcpApp } from "./create-mcp-app.ts";
 import { McpSessions } from "./mcp-sessions.ts";
 
@@ -14,7 +14,7 @@ runServiceProcess(
       authenticator,
       publicBaseUrl: wired.publicBaseUrl,
       onUnexpectedError: (error, requestId) => wired.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
-      onRequestServed: accessLogTo(wired.logger),
+      onRequestServed: (entry) => wired.onRequestServed(entry),
     });
     return {
       fetch: (request, env) => mcp.fetch(request, env),

@@ -2,7 +2,7 @@
 // `pnpm start`. No background work runs here: run `pnpm start` or the dispatcher beside it. The
 // composition root of this process: runtime wires it, the REST app serves it.
 import { afterAnswerWorkLoggedTo } from "@agentq/http";
-import { accessLogTo, createServiceDeps, listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
+import { createServiceDeps, listenForPlanChanges, runServiceProcess } from "@agentq/runtime";
 import { createRestApp } from "./app.ts";
 
 runServiceProcess(
@@ -14,7 +14,7 @@ runServiceProcess(
       authenticator,
       afterAnswer,
       logger: wired.logger,
-      onRequestServed: accessLogTo(wired.logger),
+      onRequestServed: (entry) => wired.onRequestServed(entry),
       origin: wired.origin,
       ...(wired.env.commit === null ? {} : { commit: wired.env.commit }),
     });

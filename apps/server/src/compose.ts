@@ -1,5 +1,5 @@
 import { createDashboardApp } from "@agentq/dashboard";
-import { type Mailer, type NoticeSettings, type OidcProvider, type WebhookTransport, RATE_LIMIT_WINDOW_MS, type Clock, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
+import { type DispatchPass, type Mailer, type NoticeSettings, type OidcProvider, type WebhookTransport, RATE_LIMIT_WINDOW_MS, type Clock, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
 import { defaultDispatcherSettings, type MaintenanceIntervals, logExhausted, maintenanceTasks, outboxDispatchTask, startPeriodicTasks, type OutboxDispatcherSettings } from "@agentq/dispatcher";
 import { PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq/core";
 import { McpSessions, createMcpApp } from "@agentq/mcp";
@@ -69,12 +69,16 @@ export function composeService(p: {
   people?: { settings?: PeopleSettings; origin?: OriginSettings; passwords?: PasswordHasher };
   /** False: MCP initialize opens no session (no push); for a server of several workers. Default true. */
   mcpSessions?: boolean;
+  /** Every answered request (runService's: the access log and the request metrics); default the access log to `logger`. */
+  onRequestServed?: (entry: ServedRequest) => void;
+  /** Every webhook dispatcher pass, beside the exhausted deliveries' log lines (the delivery metrics); default none. */
+  onWebhookPass?: (pass: DispatchPass) => void;
 }): ComposedService {
   const { deps, authenticator, rateLimiter, webhookTransport } = createServiceDeps({ ...p, ...(p.webhooks?.transport === undefined ? {} : { webhookTransport: p.webhooks.transport }) });
   // Work after an answer (sign-ups, password resets; REST and the dashboard) is logged when it fails, never lost silently.
   const afterAnswer = afterAnswerWorkLoggedTo(p.logger);
   // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
-  const onRequestServed = (entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE);
+  const onRequestServed = p.onRequestServed ?? ((entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE));
   const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, afterAnswer, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   // This process's MCP sessions: ended when draining starts (their streams would hold the drain) and on close.
   // A server of several workers (AGENTQ_WORKERS) answers MCP statelessly: node:cluster hands each
@@ -114,7 +118,10 @@ export function composeService(p: {
         { name: "purge-anonymous-limit-counters", intervalMs: PEOPLE_LIMITS.throttleWindowMs, run: () => deps.stores.anonymousLimits.purgeBefore({ before: deps.clock.now() }) },
       ];
       const purgeRateLimits = rateLimiter === undefined ? [] : [{ name: "purge-rate-limit-counters", intervalMs: RATE_LIMIT_WINDOW_MS, run: () => rateLimiter.purgeBefore({ before: new Date(deps.clock.now().getTime() - 5 * RATE_LIMIT_WINDOW_MS) }) }];
-      return startPeriodicTasks([...maintenanceTasks(deps, p.maintenance), outboxDispatchTask(deps, defaultDispatcherSettings(webhookTransport, { wakeups: (wake) => listenForOutboxDeliveries(p.sql, wake), ...p.webhooks?.dispatch }), (pass) => logExhausted(p.logger, pass)), ...purgeRateLimits, ...purgePeople], {
+      return startPeriodicTasks([...maintenanceTasks(deps, p.maintenance), outboxDispatchTask(deps, defaultDispatcherSettings(webhookTransport, { wakeups: (wake) => listenForOutboxDeliveries(p.sql, wake), ...p.webhooks?.dispatch }), (pass) => {
+        logExhausted(p.logger, pass);
+        p.onWebhookPass?.(pass);
+      }), ...purgeRateLimits, ...purgePeople], {
         onError: (task, error) => p.logger.error({ err: error, task }, "background task failed"),
         onWork: (task, count) => p.logger.debug({ task, count }, "background task did work"),
       });

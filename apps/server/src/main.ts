@@ -12,6 +12,8 @@ runServiceProcess(
       people: { settings: wired.env.people, origin: wired.origin },
       // Several workers: MCP sessions (push) are off, a session's requests could reach another worker.
       mcpSessions: wired.worker === null,
+      onRequestServed: (entry) => wired.onRequestServed(entry),
+      onWebhookPass: (pass) => wired.onWebhookPass(pass),
       ...(wired.env.commit === null ? {} : { commit: wired.env.commit }),
     });
     return {

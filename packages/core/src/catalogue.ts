@@ -8,6 +8,7 @@ import { WEBHOOK_OPERATIONS } from "./webhooks/operations.ts";
 import { SESSION_STATE_OPERATIONS } from "./session-state/operations.ts";
 import { NOTICE_OPERATIONS } from "./notices/operations.ts";
 import { CONNECTION_OPERATIONS } from "./oauth/operations.ts";
+import { TELEMETRY_OPERATIONS } from "./telemetry/operations.ts";
 import { TOOLSETS, type Toolset } from "./toolsets.ts";
 
 /**
@@ -28,6 +29,7 @@ const AREAS: readonly { toolset: Toolset; operations: readonly Operation[]; also
   { toolset: "session_state", operations: SESSION_STATE_OPERATIONS },
   { toolset: "admin", operations: NOTICE_OPERATIONS },
   { toolset: "admin", operations: CONNECTION_OPERATIONS },
+  { toolset: "admin", operations: TELEMETRY_OPERATIONS },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { PeopleConfig } from "./people/people-settings.ts";
-import type { Clock, Enricher, IdSource, Mailer, OidcProvider, RateLimiter, SanctionsScreen, Stores, TxRunner, WakeupNotifier, WebhookTransport } from "./ports.ts";
+import type { Clock, Enricher, IdSource, Mailer, MessageMeter, OidcProvider, RateLimiter, SanctionsScreen, Stores, TxRunner, WakeupNotifier, WebhookTransport } from "./ports.ts";
 
 /** Secret material of the server (DESIGN §2: from SVC_SECRET_KEY). */
 export interface ServerSecrets {
@@ -77,6 +77,11 @@ export interface CoreDeps {
    * routes answer 503 SVC_SERVICE_UNAVAILABLE; sessions already issued still authenticate.
    */
   people?: PeopleConfig;
+  /**
+   * Counts messaging events once their write committed (the metrics adapter, METRICS_PORT).
+   * Optional: without it nothing is counted.
+   */
+  meter?: MessageMeter;
 }
 
 /** The operator's settings for DSA and DMCA notices. */

@@ -15,6 +15,7 @@ export type {
   AnonymousLimitStore, ScreenedParty, ScreeningResult, SanctionsScreen, ProjectStore,
   DecisionLogStore, RecordEventStore, BuildSessionStore, BacklogStore, LessonStore,
   LessonCandidateStore, RuleStore, EnrichmentInput, Enricher, UsageStore, ImportStore, NoticeStore,
+  MessagingEvent, MessageMeter, MinuteStats, StatsStore,
 } from "./ports.ts";
 export { isMailAddress, mailMessageProblem, MAIL_LIMITS } from "./mail/mail-message.ts";
 export type { MailMessage } from "./mail/mail-message.ts";
@@ -24,7 +25,7 @@ export type { CoreDeps, ServerSecrets, NoticeSettings } from "./deps.ts";
 export { requirePublicBaseUrl } from "./deps.ts";
 export { defineOperation } from "./operation.ts";
 export type { Operation, OperationAuth, OperationContext, OperationResult, HttpMethod } from "./operation.ts";
-export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState } from "./messaging/message.ts";
+export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState, shownState } from "./messaging/message.ts";
 export type { Priority, MessageState, MessageRecord, NewMessage } from "./messaging/message.ts";
 export type { AuditEntry, AuditFacts, NewAuditEntry } from "./audit/audit-entry.ts";
 export { auditEntry, actorColumns, actorDetails } from "./audit/audit-entry.ts";
@@ -121,6 +122,8 @@ export type { RecipientItem } from "./messaging/list-recipients.ts";
 export { listDeadLetters, releaseDeadLetter, purgeDeadLetter } from "./messaging/dead-letters.ts";
 export type { DeadLetterItem } from "./messaging/dead-letters.ts";
 export { expireDueMessages } from "./messaging/expire-due-messages.ts";
+export { recordMinuteStats, purgeMinuteStats, getWorkspaceStats, MINUTE_STATS_RETENTION_MS, STATS_WINDOWS } from "./telemetry/minute-series.ts";
+export type { StatsWindow, WorkspaceStatsView, MinuteStatsView } from "./telemetry/minute-series.ts";
 export { envelopeView } from "./messaging/message-views.ts";
 export { readInbox, admitToInbox, INBOX_AUTH, INBOX_COUNT_LIMIT } from "./messaging/read-inbox.ts";
 export type { InboxView, InboxAccess } from "./messaging/read-inbox.ts";

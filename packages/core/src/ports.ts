@@ -59,5 +59,8 @@ export type { PolicyStore, PlanStore, RateLimiter, AnonymousLimitStore, Screened
 // Session-state records (SESSION-STATE.md)
 export type { ProjectStore, DecisionLogStore, RecordEventStore, BuildSessionStore, BacklogStore, LessonStore, LessonCandidateStore, RuleStore, EnrichmentInput, Enricher, UsageStore, ImportStore } from "./ports/session-state.ts";
 
+// Telemetry: committed messaging events, counted by the metrics adapter (DESIGN §2c)
+export type { MessagingEvent, MessageMeter, MinuteStats, StatsStore } from "./ports/telemetry.ts";
+
 // Notices (DESIGN §2b)
 export type { NoticeStore } from "./ports/notices.ts";

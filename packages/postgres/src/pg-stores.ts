@@ -18,6 +18,7 @@ import { PgOAuthStore } from "./pg-oauth-store.ts";
 import { PgPersonTokenStore, PgWorkspacePeopleStore } from "./pg-person-admin-stores.ts";
 import { PgLinkedIdentityStore, PgPendingSignUpStore } from "./pg-sign-up-stores.ts";
 import { PgWorkspaceLifecycleStore } from "./pg-workspace-lifecycle-store.ts";
+import { PgStatsStore } from "./pg-stats-store.ts";
 import { PgBacklogStore, PgBuildSessionStore, PgDecisionLogStore, PgProjectStore, PgRecordEventStore } from "./pg-session-state-stores.ts";
 
 /** Every store bound to the pool: each call runs (and commits) on its own, except that concurrent sends share statements and commits (SendBatcher). */
@@ -55,6 +56,7 @@ export function createPgStores(sql: postgres.Sql): Stores {
     linkedIdentities: new PgLinkedIdentityStore(sql),
     workspacePeople: new PgWorkspacePeopleStore(sql, sql),
     workspaceLifecycle: new PgWorkspaceLifecycleStore(sql, sql),
+    stats: new PgStatsStore(sql),
   };
 }
 
@@ -93,6 +95,7 @@ export function bindPgStores(tx: postgres.TransactionSql): Stores {
     linkedIdentities: new PgLinkedIdentityStore(tx),
     workspacePeople: new PgWorkspacePeopleStore(tx, null),
     workspaceLifecycle: new PgWorkspaceLifecycleStore(tx, null),
+    stats: new PgStatsStore(tx),
   };
 }
 

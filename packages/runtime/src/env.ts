@@ -63,6 +63,14 @@ export interface ServerEnv {
    * provider people may sign in with (docs/people.md, OIDC); null when SVC_OIDC_ISSUER is not set.
    */
   oidc: { issuer: string; clientId: string; clientSecret: string | null; label: string } | null;
+  /**
+   * METRICS_PORT (0..65535): Prometheus text at `/metrics` on a listener of its own, on
+   * METRICS_HOST (default 127.0.0.1, loopback); METRICS_WORKSPACE_LABELS=on adds a
+   * `workspace_id` label to the message counters and gauges; METRICS_QUEUE_STATS_SECONDS (1..300,
+   * default 15) is how often the gauges are read from the database. Null (METRICS_PORT unset): no
+   * listener, prom-client is never loaded (docs/operations.md).
+   */
+  metrics: { port: number; host: string; workspaceLabels: boolean; queueStatsIntervalMs: number } | null;
   /** MAIL_FROM: the sender of every mail (`Name <address>` or an address); default `agentq <no-reply@HOST>` with PUBLIC_BASE_URL's host name. */
   mailFrom: string;
   /**
@@ -132,7 +140,22 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     trustedProxies: list(env.SVC_TRUSTED_PROXIES),
     countryHeader: env.SVC_COUNTRY_HEADER?.trim() || null,
     oidc: readOidc(env),
+    metrics: readMetrics(env),
   };
+}
+
+/** METRICS_PORT, METRICS_HOST, METRICS_WORKSPACE_LABELS, METRICS_QUEUE_STATS_SECONDS (see `ServerEnv.metrics`). */
+function readMetrics(env: NodeJS.ProcessEnv): ServerEnv["metrics"] {
+  const portText = env.METRICS_PORT?.trim() || null;
+  if (portText === null) return null;
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`METRICS_PORT must be an integer from 0 to 65535, got ${JSON.stringify(portText)}.`);
+  const labels = env.METRICS_WORKSPACE_LABELS?.trim() || "off";
+  if (labels !== "on" && labels !== "off") throw new Error(`METRICS_WORKSPACE_LABELS must be on or off, got ${JSON.stringify(labels)}.`);
+  const secondsText = env.METRICS_QUEUE_STATS_SECONDS?.trim() || "15";
+  const seconds = Number(secondsText);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 300) throw new Error(`METRICS_QUEUE_STATS_SECONDS must be an integer from 1 to 300, got ${JSON.stringify(secondsText)}.`);
+  return { port, host: env.METRICS_HOST?.trim() || "127.0.0.1", workspaceLabels: labels === "on", queueStatsIntervalMs: seconds * 1000 };
 }
 
 /** The SVC_OIDC_* settings: all or none (an issuer without a client id, or the reverse, is refused at start-up). */

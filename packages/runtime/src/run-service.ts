@@ -10,6 +10,9 @@ import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
 import { loadSanctionsScreen } from "./sanctions-file.ts";
 import { loadSecrets } from "./secrets.ts";
 import type { ServiceDepsOptions } from "./service-deps.ts";
+import { listenMetrics, loadMetrics, metricsSource, type MetricsEndpoint } from "./telemetry/metrics-endpoint.ts";
+import type { ServiceMetrics, WebhookPassCounts } from "./telemetry/prometheus-metrics.ts";
+import { startQueueStatsTask } from "./telemetry/queue-stats-task.ts";
 import { isBackgroundWorker, readWorkerCount, shouldSupervise, superviseWorkers, workerIndex } from "./workers.ts";
 
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -54,6 +57,10 @@ export interface ServiceProcess {
   worker: number | null;
   /** The core deps' options from all of the above: pass them to `createServiceDeps` (or `composeService`). */
   depsOptions: ServiceDepsOptions & { mailer: Mailer; oidc?: OidcProvider; sanctions?: SanctionsScreen };
+  /** The apps' `onRequestServed`: the access-log line, and the request metrics when METRICS_PORT is set. */
+  onRequestServed(entry: ServedRequest): void;
+  /** Told of every webhook dispatcher pass (the delivery metrics when METRICS_PORT is set; else nothing). */
+  onWebhookPass(pass: WebhookPassCounts): void;
 }
 
 /** What a composition root serves: built by it from the `ServiceProcess`, run by `runService`. */
@@ -120,6 +127,8 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
     logger.fatal({ err: reason }, "unhandled rejection");
     process.exit(1);
   });
+  // Metrics only when METRICS_PORT is set: prom-client is never loaded otherwise.
+  const metrics: ServiceMetrics | null = env.metrics === null ? null : await loadMetrics(env.metrics);
   const db = await openDatabase(env, { max: env.poolMax, onNotice: (text) => logger.debug({ notice: text }, "postgres notice") });
   logger.info({ database: db.kind }, "database ready, migrations applied");
   const { secrets, source } = loadSecrets(env);
@@ -157,6 +166,21 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
     process.exit(1);
   });
   const publicBaseUrl = publicBaseUrlOf(env, listener.address.port);
+  // A cluster's workers answer the primary's scrapes (it serves METRICS_PORT); a single process serves its own.
+  let metricsEndpoint: MetricsEndpoint | null = null;
+  if (metrics !== null && env.metrics !== null) {
+    if (worker === null) {
+      metricsEndpoint = await listenMetrics(env.metrics, await metricsSource(metrics)).catch((error: unknown) => {
+        logger.fatal({ err: error }, "metrics could not listen");
+        process.exit(1);
+      });
+      logger.info({ host: metricsEndpoint.address.address, port: metricsEndpoint.address.port, path: "/metrics" }, "metrics listening");
+    } else {
+      const { shareWithPrimary } = await import("./telemetry/prometheus-metrics.ts");
+      await shareWithPrimary(metrics);
+    }
+  }
+  const logServed = accessLogTo(logger);
   const origin: OriginSettings = { trustedProxies: env.trustedProxies, countryHeader: env.countryHeader };
   const service = compose({
     env,
@@ -178,13 +202,26 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
       ...(env.oidc === null ? {} : { oidc: createOpenIdClientProvider(env.oidc) }),
       people: { settings: env.people },
       ...(sanctions === null ? {} : { sanctions: sanctions.screen }),
+      ...(metrics === null ? {} : { meter: metrics }),
     },
+    onRequestServed:
+      metrics === null
+        ? logServed
+        : (entry) => {
+            logServed(entry);
+            metrics.requestServed(entry);
+          },
+    onWebhookPass: (pass) => metrics?.webhookPass(pass),
   });
   holder.service = service;
   const started: Stoppable[] = [];
   for (const start of service.tasks ?? []) started.push(await start());
   const background = isBackgroundWorker();
   if (background) for (const start of service.background ?? []) started.push(await start());
+  // The gauges' one periodic read runs where the background work runs (one process of a cluster).
+  if (background && metrics !== null && env.metrics !== null) {
+    started.push(startQueueStatsTask(db.sql, metrics, { intervalMs: env.metrics.queueStatsIntervalMs, onError: (error) => logger.warn({ err: error }, "metrics: the queue statistics could not be read") }));
+  }
   // The timeouts are read back from the listening server, so the log says what it really does.
   logger.info(
     { host: listener.address.address, port: listener.address.port, base_url: publicBaseUrl, ...options.describe, ...(worker === null ? {} : { worker, background }), keep_alive_timeout_ms: server.keepAliveTimeout, headers_timeout_ms: server.headersTimeout },
@@ -205,6 +242,7 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
     await service.draining?.();
     await closing;
     for (const task of started) await task.stop();
+    await metricsEndpoint?.close();
     await service.close?.();
     await db.close();
     logger.info("stopped cleanly");
@@ -225,7 +263,10 @@ export function runServiceProcess(compose: (process: ServiceProcess) => ServedSe
     const count = readWorkerCount(process.env, options.workers ?? 1);
     // The embedded PostgreSQL belongs to one process: without DATABASE_URL one worker serves.
     if (shouldSupervise(count) && env.databaseUrl !== null) {
-      superviseWorkers(count, createLogger(env.logLevel));
+      const logger = createLogger(env.logLevel);
+      superviseWorkers(count, logger);
+      // One scrape target per host: the primary serves METRICS_PORT, aggregating its workers (docs/decisions.md).
+      if (env.metrics !== null) void serveClusterMetrics(env.metrics, logger).catch(fail);
       return;
     }
   } catch (error) {
@@ -233,6 +274,12 @@ export function runServiceProcess(compose: (process: ServiceProcess) => ServedSe
     return;
   }
   runService(compose, options).catch(fail);
+}
+
+/** The primary's metrics listener: every worker's registry, aggregated over the cluster's IPC. */
+async function serveClusterMetrics(settings: NonNullable<ServerEnv["metrics"]>, logger: Logger): Promise<void> {
+  const endpoint = await listenMetrics(settings, await metricsSource("cluster"));
+  logger.info({ host: endpoint.address.address, port: endpoint.address.port, path: "/metrics", aggregated: "cluster" }, "metrics listening");
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createAuthenticator, DEFAULT_PEOPLE_SETTINGS, InProcessRateLimiter, type Authenticator, type Clock, type Mailer, type NoticeSettings, type OidcProvider, type PasswordHasher, type PeopleSettings, type RateLimiter, type SanctionsScreen, type ServerSecrets, type WebhookTransport } from "@agentq/core";
+import { createAuthenticator, DEFAULT_PEOPLE_SETTINGS, InProcessRateLimiter, type Authenticator, type Clock, type Mailer, type MessageMeter, type NoticeSettings, type OidcProvider, type PasswordHasher, type PeopleSettings, type RateLimiter, type SanctionsScreen, type ServerSecrets, type WebhookTransport } from "@agentq/core";
 import { createPgDeps, PgRateLimiter, type PgDeps } from "@agentq/postgres";
 import type postgres from "postgres";
 import { argon2PasswordHasher } from "./password.ts";
@@ -29,6 +29,8 @@ export interface ServiceDepsOptions {
   people?: { settings?: PeopleSettings; passwords?: PasswordHasher };
   /** The transport of webhook probes and deliveries; default the SSRF-guarded HTTP transport (public destinations only). */
   webhookTransport?: WebhookTransport;
+  /** Counts committed messaging events (the metrics, METRICS_PORT); default none. */
+  meter?: MessageMeter;
 }
 
 /** The core's deps of a serving process and the pieces the apps share beside them. */
@@ -64,6 +66,7 @@ export function createServiceDeps(p: ServiceDepsOptions): ServiceDeps {
     ...(p.sanctions === undefined ? {} : { sanctions: p.sanctions }),
     ...(p.mailer === undefined ? {} : { mailer: p.mailer }),
     ...(p.oidc === undefined ? {} : { oidc: p.oidc }),
+    ...(p.meter === undefined ? {} : { meter: p.meter }),
   });
   return { deps, authenticator, rateLimiter, webhookTransport };
 }

@@ -85,6 +85,8 @@ export async function ackMessages(deps: CoreDeps, ctx: OperationContext, input: 
         if (r !== undefined) written[valid.indexOf(item)] = r;
       });
     }
+    const acknowledged = written.filter((r) => r?.ok === true).length;
+    if (acknowledged > 0) deps.meter?.count("acknowledged", acknowledged, ctx.principal.workspace.id);
     valid.forEach((item, k) => {
       const r = written[k];
       if (r === undefined) throw new Error("ackBatchIfHeld answered fewer results than items");

@@ -53,7 +53,12 @@ export async function claimMessages(deps: CoreDeps, ctx: OperationContext, input
   for (;;) {
     const auditIds = Array.from({ length: max }, () => deps.ids.next());
     const { claimed, deadLettered } = await deps.stores.messages.claimBatch({ workspaceId: workspace.id, recipientId: account.id, max, visibilityTimeoutMs, maxDeliveries: workspace.maxDeliveries, auditIds, requestId: ctx.requestId, credentialId: credential.id, caller: callerGuardOf(principal), ...(threadId === null ? {} : { threadId }) });
-    if (claimed.length > 0) return { items: claimed.map(claimedItem) };
+    // claimBatch is one statement on the pool's stores: what it returns has committed.
+    if (deadLettered.length > 0) deps.meter?.count("dead_lettered", deadLettered.length, workspace.id);
+    if (claimed.length > 0) {
+      deps.meter?.count("claimed", claimed.length, workspace.id);
+      return { items: claimed.map(claimedItem) };
+    }
     // Nothing claimed: the caller guard may have failed. Read the caller afresh (throws its refusal) before answering or waiting.
     if (principal.callerCheckDeferred === true) {
       principal = await verifyCaller(deps, principal);

@@ -102,6 +102,8 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
   if (result.kind !== "accepted") ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
   switch (result.kind) {
     case "accepted":
+      // acceptSend ran on the pool's stores: the send has committed.
+      deps.meter?.count("sent", 1, message.workspaceId);
       if (result.heldBy !== undefined) {
         // Held for approval: the approvers hear of it (at most one mail a minute), without delaying the answer.
         void mailApprovers(deps, { workspaceName: ctx.principal.workspace.name, message: result.message, policyName: result.heldBy.policyName });

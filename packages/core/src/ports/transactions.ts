@@ -8,6 +8,7 @@ import type { BacklogStore, BuildSessionStore, DecisionLogStore, ImportStore, Le
 import type { NoticeStore } from "./notices.ts";
 import type { LinkedIdentityStore, PendingSignUpStore, PersonSessionStore, PersonStore, PersonTokenStore, SignInThrottleStore, WorkspaceLifecycleStore, WorkspacePeopleStore } from "./people.ts";
 import type { OAuthStore } from "./oauth.ts";
+import type { StatsStore } from "./telemetry.ts";
 
 // Transactions and wake-ups: every store bound to the pool or to one transaction, the runner of
 // transactions, and the notifier of long-polling waiters. Every port's general rules:
@@ -47,6 +48,7 @@ export interface Stores {
   linkedIdentities: LinkedIdentityStore;
   workspacePeople: WorkspacePeopleStore;
   workspaceLifecycle: WorkspaceLifecycleStore;
+  stats: StatsStore;
 }
 
 /** Runs a unit of work in one transaction. */

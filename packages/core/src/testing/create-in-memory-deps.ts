@@ -1,3 +1,4 @@
+import { InMemoryStatsStore } from "./in-memory-stats-store.ts";
 import { TEST_PUBLIC_BASE_URL } from "./oauth-flow.ts";
 import type { CoreDeps, ServerSecrets } from "../deps.ts";
 import { ulidSource } from "../ids.ts";
@@ -98,6 +99,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
       linkedIdentities: new InMemoryLinkedIdentityStore(people, tx),
       workspacePeople: new InMemoryWorkspacePeopleStore({ access, people, tokens: personTokens }, tx),
       workspaceLifecycle: new InMemoryWorkspaceLifecycleStore({ access, messaging, payloadsDeleted }, tx),
+      stats: new InMemoryStatsStore(messaging, clock, tx),
     };
   };
   // The service's address in tests: the core never invents one (CoreDeps.publicBaseUrl).

@@ -1,7 +1,7 @@
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import type { MessageRecord, MessageState } from "../messaging/message.ts";
-import type { AuditChainLink, StoredCheckpoint } from "../ports.ts";
+import type { AuditChainLink, MinuteStats, StoredCheckpoint } from "../ports.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
 /**
@@ -28,6 +28,8 @@ export class InMemoryMessagingTables {
   readonly idempotency = new InMemoryTable<IdempotencyRecord>();
   /** The open transaction that claimed an idempotency key, until it settles. */
   readonly idempotencyOwners = new Map<string, InMemoryTransaction>();
+  /** The minute series (StatsStore), keyed by workspace id and the minute's ISO start. */
+  readonly minuteStats = new InMemoryTable<MinuteStats & { workspaceId: string }>();
   /** Workspaces whose seal lock is held. */
   readonly sealLocks = new Set<string>();
 }

@@ -7,6 +7,9 @@ export { InMemoryMessagingTables, idempotencyKeyOf } from "./in-memory-messaging
 export { InMemoryMessageStore } from "./in-memory-message-store.ts";
 export type { RecipientLookup } from "./in-memory-message-store.ts";
 export { InMemoryAuditLog, InMemoryAuditTree } from "./in-memory-audit-log.ts";
+export { InMemoryStatsStore } from "./in-memory-stats-store.ts";
+export { describeStatsStoreContract } from "./stats-store.contract.ts";
+export type { StatsStoreHarness } from "./stats-store.contract.ts";
 export { InMemoryIdempotencyStore } from "./in-memory-idempotency-store.ts";
 export { InMemoryWakeupNotifier } from "./in-memory-wakeup-notifier.ts";
 export { InMemoryTxRunner } from "./in-memory-tx-runner.ts";

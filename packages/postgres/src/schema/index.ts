@@ -15,3 +15,4 @@ export { oauthClients, oauthAuthorizationCodes, oauthGrants, oauthGrantCredentia
 export { personTokens } from "./person-tokens.ts";
 export { pendingSignUps } from "./pending-sign-ups.ts";
 export { personIdentities } from "./person-identities.ts";
+export { workspaceMinuteStats } from "./workspace-minute-stats.ts";

@@ -1,0 +1,40 @@
+import { Type } from "@sinclair/typebox";
+import { defineOperation } from "../operation.ts";
+import { getWorkspaceStats, STATS_WINDOWS } from "./minute-series.ts";
+
+const administrative = { kind: "credential" as const, tier: "administrative" as const, scope: null };
+const Timestamp = (description: string) => Type.String({ format: "date-time", description });
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+const getWorkspaceStatsOp = defineOperation({
+  name: "get_workspace_stats",
+  summary: "Read the workspace's minute series (sent, acknowledged, dead-lettered, pending depth, oldest pending age) over the last hour or day. Administrative.",
+  http: { method: "GET", path: "/v1/workspaces/me/stats", query: ["window"] },
+  auth: administrative,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({
+    window: Type.Optional(Type.Union(STATS_WINDOWS.map((w) => Type.Literal(w)), { description: "PT1H (the last hour, default) or P1D (the last day)." })),
+  }),
+  output: Type.Object({
+    window: Type.Union(STATS_WINDOWS.map((w) => Type.Literal(w))),
+    from: Timestamp("Start of the first minute."),
+    to: Timestamp("End of the last minute (the current minute's start)."),
+    minutes: Type.Array(
+      Type.Object({
+        minute: Timestamp("The minute's start."),
+        sent: Count("Messages sent during the minute."),
+        acknowledged: Count("Messages acknowledged during the minute."),
+        dead_lettered: Count("Messages dead-lettered during the minute."),
+        pending: Count("Messages pending at the end of the minute."),
+        oldest_pending_age_seconds: Count("Age of the oldest pending message then, in seconds (0 when none)."),
+      }),
+      { description: "One entry per minute of the window, oldest first." },
+    ),
+  }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await getWorkspaceStats(deps, ctx, input) }),
+});
+
+/** The telemetry operations of the catalogue (DESIGN §2c Telemetry). */
+export const TELEMETRY_OPERATIONS = [getWorkspaceStatsOp] as const;
