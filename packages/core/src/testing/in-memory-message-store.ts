@@ -2,7 +2,7 @@ import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CallerGuard } from "../access/caller-guard.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
-import { LIVE_STATES, PRIORITY_RANK, effectiveState, shownState, threadIdOf, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
+import { LIVE_STATES, PRIORITY_RANK, shownState, threadIdOf, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
 import type { AcceptSendResult, Clock, HandOffResult, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier, InboxSnapshot, WatchedRecipient } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { holdsSend } from "../policies/approval-holds.ts";
