@@ -146,6 +146,8 @@ export type { AuditExportVerification } from "./audit/verify-audit-export.ts";
 export { auditRefusal } from "./audit/refusal-audit.ts";
 export { POLICY_LIMITS } from "./policies/policy.ts";
 export type { Policy, PolicyListItem } from "./policies/policy.ts";
+export { POLICY_KINDS, APPROVAL_LIMITS, holdsSend, parseApprovalHolds } from "./policies/approval-holds.ts";
+export type { ApprovalHolds, PolicyKind, HoldCandidate } from "./policies/approval-holds.ts";
 export { publishPolicy, acknowledgePolicy, checkPolicyGate, policyView, policyListView } from "./policies/workspace-policies.ts";
 export type { PolicyView, PolicyListView } from "./policies/workspace-policies.ts";
 export { PLANS, PLAN_NAMES, DEFAULT_PLAN, effectiveLimits } from "./plans/plan-limits.ts";

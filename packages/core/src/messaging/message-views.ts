@@ -1,4 +1,4 @@
-import type { MessageRecord } from "./message.ts";
+import { threadIdOf, type MessageRecord } from "./message.ts";
 
 /** An AI account as shown inside an envelope. */
 export interface AccountRef {
@@ -17,6 +17,10 @@ export interface EnvelopeView {
   accepted_at: string;
   expires_at: string;
   delivery_count: number;
+  /** The message this one answers (DESIGN §2c), or null. */
+  in_reply_to: string | null;
+  /** The id of the thread's first message (the message's own id when it starts the thread). */
+  thread_id: string;
 }
 
 /** The wire envelope of `m` (ISO timestamps). Names are those at send time. */
@@ -31,5 +35,7 @@ export function envelopeView(m: MessageRecord): EnvelopeView {
     accepted_at: m.acceptedAt.toISOString(),
     expires_at: m.expiresAt.toISOString(),
     delivery_count: m.deliveryCount,
+    in_reply_to: m.inReplyTo,
+    thread_id: threadIdOf(m),
   };
 }
