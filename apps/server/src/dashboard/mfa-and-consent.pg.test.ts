@@ -53,7 +53,7 @@ describe("dashboard: MFA set-up and the consent page in Chromium", () => {
     // Approve without a choice: the browser asks for one and nothing is sent.
     await page.getByRole("button", { name: "Approve" }).click();
     expect(page.url()).toContain("/oauth/authorize?");
-    expect(await page.getByRole("radio", { name: "reviewer" }).evaluate((r: HTMLInputElement) => r.validity.valueMissing)).toBe(true);
+    expect(await page.getByRole("radio", { name: "reviewer" }).evaluate((r) => (r as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).toBe(true);
     await page.getByRole("radio", { name: "reviewer" }).check();
     const redirected = page.waitForRequest((r) => r.url().startsWith(REDIRECT));
     await page.getByRole("button", { name: "Approve" }).click();
