@@ -37,11 +37,12 @@ afterAll(async () => {
  * to the shared statistics: take it before and after, inside one transaction.
  */
 async function rowsRead(tx: { unsafe: (q: string, args: string[]) => Promise<unknown[]> }, table: string): Promise<number> {
+  // The table of this file's schema (search_path), not a same-named one of another file's schema.
   // Index entries read, not heap fetches: an index-only scan (once autovacuum has set the visibility
   // map) reads its rows without a heap fetch, so idx_tup_fetch would say 0.
   const [row] = (await tx.unsafe(
     `select coalesce(t.seq_tup_read, 0) + coalesce((select sum(pg_stat_get_xact_tuples_returned(i.indexrelid)) from pg_index i where i.indrelid = t.relid), 0) as n
-       from pg_stat_xact_user_tables t where t.relname = $1`,
+       from pg_stat_xact_user_tables t where t.relid = $1::regclass`,
     [table],
   )) as { n: string }[];
   return Number(row?.n ?? 0);
