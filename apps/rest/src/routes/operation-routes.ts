@@ -1,4 +1,4 @@
-import { executeOperation, requestFingerprint } from "@agentq/core";
+import { executeOperation, requestFingerprint, validTraceparent } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, OperationContext, OperationResult, Principal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import { errorResponse } from "../error-response.ts";
@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { nodeBodyOf, readCookie, readJsonBody, requestOrigin, toHonoPath, type RouteTable, type SessionEdge } from "@agentq/http";
+import { nodeBodyOf, readCookie, readJsonBody, requestOrigin, toHonoPath, traceOperation, type EdgeTracing, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -18,6 +18,8 @@ export interface OperationRouteDeps {
   authenticator: Pick<Authenticator, "authenticate">;
   logger: RestLogger;
   sessions: SessionEdge;
+  /** The messaging spans (`traceOperation`), when tracing is on. */
+  tracing?: EdgeTracing;
 }
 
 /**
@@ -92,7 +94,12 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
     // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in).
     clientAddress: requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy).clientAddress,
   };
-  const result = await executeOperation(deps.core, op, ctx, rawInput);
+  // The request's traceparent: the parent of its HTTP span when tracing is on, else stored with a send as it came.
+  const traceparent = request.headers.get("traceparent");
+  const result =
+    traceparent === null && deps.tracing === undefined
+      ? await executeOperation(deps.core, op, ctx, rawInput)
+      : await traceOperation(deps.tracing, op, ctx, rawInput, { requestContext: c.get("traceContext"), headerTraceparent: validTraceparent(traceparent) }, (traced) => executeOperation(deps.core, op, traced, rawInput));
   return renderResult(result, op.http.textBody);
 }
 

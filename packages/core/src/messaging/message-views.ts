@@ -17,6 +17,8 @@ export interface EnvelopeView {
   accepted_at: string;
   expires_at: string;
   delivery_count: number;
+  /** The W3C traceparent stored with the message at its send, or null (DESIGN §2c Telemetry). */
+  traceparent: string | null;
 }
 
 /** The wire envelope of `m` (ISO timestamps). Names are those at send time. */
@@ -31,5 +33,6 @@ export function envelopeView(m: MessageRecord): EnvelopeView {
     accepted_at: m.acceptedAt.toISOString(),
     expires_at: m.expiresAt.toISOString(),
     delivery_count: m.deliveryCount,
+    traceparent: m.traceparent,
   };
 }

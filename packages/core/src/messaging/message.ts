@@ -46,6 +46,12 @@ export interface MessageRecord {
   acknowledgedAt: Date | null;
   outcomeSummary: string | null;
   deadLetteredAt: Date | null;
+  /**
+   * The W3C traceparent stored with the message at its send (the sender's `send` span, or the
+   * caller's own traceparent), handed on in every claimed envelope and webhook delivery, across
+   * nack, lease expiry and dead-letter release (DESIGN §2c Telemetry); null when none.
+   */
+  traceparent: string | null;
 }
 
 /** A message to be stored by a send. */
@@ -64,6 +70,8 @@ export interface NewMessage {
   /** When it first becomes claimable (accepted time plus deliver_after). */
   visibleAt: Date;
   expiresAt: Date;
+  /** The traceparent stored with it (`MessageRecord.traceparent`), or null. */
+  traceparent: string | null;
 }
 
 /** The effective state of `m` at `now`: expiry wins over pending and held. */

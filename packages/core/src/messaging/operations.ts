@@ -46,6 +46,7 @@ const EnvelopeSchema = Type.Object(
     accepted_at: Timestamp("When the message was accepted."),
     expires_at: Timestamp("When the message expires."),
     delivery_count: Type.Integer({ description: "Claims so far (each claim counts one delivery)." }),
+    traceparent: Type.Union([Type.String(), Type.Null()], { description: "The W3C traceparent stored with the message at its send (the sender's trace), or null; the same on every delivery." }),
   },
   { description: "The envelope of a stored message." },
 );
