@@ -28,9 +28,18 @@ export interface MessageItemWire {
   state: string;
 }
 
-/** A message with its timeline (its audit rows). */
+/** A message with its lease, its payload's size and its timeline (its audit rows). */
 export interface MessageWire extends MessageItemWire {
+  lease: { claimed_at: string; expires_at: string; extensions: number; live: boolean } | null;
+  payload_bytes: number;
   timeline: { at: string; activity: string; actor_ai_account_id: string | null; details: Record<string, unknown> }[];
+}
+
+/** A message's payload (GET /v1/messages/{id}/payload; each read an audit row). */
+export interface PayloadWire {
+  message_id: string;
+  template: string;
+  payload: unknown;
 }
 
 /** A webhook with its health and outbox counts. */

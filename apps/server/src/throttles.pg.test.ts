@@ -163,7 +163,7 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
     const from = newAddress();
     const cookie = await pendingMfaCookie(person.address, from);
     const results = await Promise.all(wrongCodes(person.secret, 200).map((code) => call("POST", "/v1/auth/mfa/verify", { from, cookie, body: { code } })));
-    expect(statusCounts(results)).toEqual({ 401: 10, 429: 190 });
+    expect(statusCounts(results), served?.faults().join("\n")).toEqual({ 401: 10, 429: 190 });
     for (const r of results.filter((x) => x.status === 429)) expect(r.body.error.code).toBe("SVC_RATE_LIMITED");
     expect(await auditCount(person.workspaceId, "person.mfa_failed")).toBe(10);
     expect((await call("POST", "/v1/auth/mfa/verify", { from, cookie, body: { code: codeAt(person.secret, 1) } })).status).toBe(429);

@@ -25,7 +25,7 @@ export type { CoreDeps, ServerSecrets, NoticeSettings } from "./deps.ts";
 export { requirePublicBaseUrl } from "./deps.ts";
 export { defineOperation } from "./operation.ts";
 export type { Operation, OperationAuth, OperationContext, OperationResult, HttpMethod } from "./operation.ts";
-export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState } from "./messaging/message.ts";
+export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState, shownState } from "./messaging/message.ts";
 export type { Priority, MessageState, MessageRecord, NewMessage } from "./messaging/message.ts";
 export type { AuditEntry, AuditFacts, NewAuditEntry } from "./audit/audit-entry.ts";
 export { auditEntry, actorColumns, actorDetails } from "./audit/audit-entry.ts";

@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
-import type { Server, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 
 /**
  * How long the server keeps an idle kept-alive connection open (DESIGN §2c): 65 s, above the
@@ -46,6 +46,25 @@ export function listenHttp(fetch: ServedFetch, options: { hostname: string; port
       port: options.port,
       serverOptions: { keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
     }) as Server;
+    // Each connection's requests in progress: a drain ends the connections with none at once,
+    // including one that connected and never sent a request (Node's closeIdleConnections leaves
+    // that one to the headers timeout, 66 s).
+    const inProgress = new Map<Socket, number>();
+    let draining = false;
+    server.on("connection", (socket: Socket) => {
+      if (draining) return void socket.destroy();
+      inProgress.set(socket, 0);
+      socket.once("close", () => inProgress.delete(socket));
+    });
+    server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
+      const socket = request.socket;
+      inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1);
+      response.once("close", () => {
+        const left = (inProgress.get(socket) ?? 1) - 1;
+        if (inProgress.has(socket)) inProgress.set(socket, left);
+        if (draining && left === 0) socket.destroySoon();
+      });
+    });
     const failed = (error: Error) => reject(error);
     server.once("error", failed);
     server.once("listening", () => {
@@ -63,7 +82,9 @@ export function listenHttp(fetch: ServedFetch, options: { hostname: string; port
               response.shouldKeepAlive = false;
             });
             server.keepAliveTimeout = 1;
+            draining = true;
             server.close(() => done());
+            for (const [socket, requests] of inProgress) if (requests === 0) socket.destroy();
           }),
       });
     });

@@ -99,6 +99,7 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   add({ id: "S6.last", label: `soak: last ${w} acknowledged (of ${(m.get("S6.total") ?? 0).toLocaleString("en")})`, value: v("S6.last"), unit: "/s", limit: { ref: "S6.first", ratio: soak }, goal: { text: ">= 0.9 x S6.first", met: atLeast(soak, 0.9) } });
   const rss = v("S6.rss_peak_mb");
   add({ id: "S6.rss_peak_mb", label: "soak: server RSS peak during the soak (VmHWM)", value: rss, unit: "MB", goal: { text: "<= 250 MB", met: Number.isFinite(rss) ? rss <= 250 : null } });
+  add({ id: "S6.unsealed_max", label: "soak: most audit rows waiting for the sealer at a 10 s sample (issue 32: bounded)", value: v("S6.unsealed_max"), unit: "" });
   add({ id: "S6.audit_mb", label: "soak: audit tables at the end (audit_log, audit_chain, audit_unsealed; indexes included)", value: v("S6.audit_mb"), unit: "MB" });
   add({ id: "S6.audit_dead_tuples", label: "soak: dead tuples in the audit tables at the end", value: v("S6.audit_dead_tuples"), unit: "" });
   add({ id: "S6.audit_updated_tuples", label: "soak: audit tuples updated (the sealer's updates before migration 0010)", value: v("S6.audit_updated_tuples"), unit: "" });

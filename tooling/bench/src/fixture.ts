@@ -21,7 +21,7 @@ export interface BenchFixture {
 }
 
 /** Per-minute request limits far above anything the benchmark sends. */
-const UNLIMITED = { credentialRequestsPerMinute: 1_000_000_000, workspaceRequestsPerMinute: 1_000_000_000 };
+export const UNLIMITED = { credentialRequestsPerMinute: 1_000_000_000, workspaceRequestsPerMinute: 1_000_000_000 };
 
 /** Recipients: one per scenario, so no scenario sees another's messages. */
 export const RECIPIENTS = ["l1", "sink", "drain", "drainbatch", "wake0", "wake1", "wake2", "wake3", "mcp", "soak"] as const;

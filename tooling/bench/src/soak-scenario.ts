@@ -39,13 +39,20 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
     }
   };
   let lastAcked = 0;
+  // The audit rows waiting for the sealer (issue 32: sealing keeps up, so the backlog stays bounded).
+  let unsealedMax = 0;
+  let unsealedLast = 0;
   const progress = setInterval(() => {
+    void unsealedBacklog(ctx).then((n) => {
+      unsealedLast = n;
+      if (n > unsealedMax) unsealedMax = n;
+    }, () => undefined);
     const rss = ctx.server.rssMb();
     if (rss > rssMax) rssMax = rss;
     const recent = acked - lastAcked;
     lastAcked = acked;
     const oldest = client.oldestInFlight();
-    ctx.log(`  S6: ${acked} of ${p.count} acknowledged, ${perSecond(acked, performance.now() - started).toFixed(0)}/s overall, ${(recent / 10).toFixed(0)}/s in the last 10 s, server RSS ${rss.toFixed(0)} MB; oldest request in flight: ${oldest ?? "none"}`);
+    ctx.log(`  S6: ${acked} of ${p.count} acknowledged, ${perSecond(acked, performance.now() - started).toFixed(0)}/s overall, ${(recent / 10).toFixed(0)}/s in the last 10 s, server RSS ${rss.toFixed(0)} MB, ${unsealedLast} audit rows unsealed; oldest request in flight: ${oldest ?? "none"}`);
     // What the database is doing: statements running for over a second, autovacuum (a stall's cause).
     void describeDatabaseWork(ctx).then((lines) => lines.forEach((l) => ctx.log(`    ${l}`)), (e: unknown) => ctx.log(`    (pg_stat_activity: ${String(e)})`));
   }, 10_000);
@@ -108,6 +115,7 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
   ctx.m.set("S6.total", acked);
   ctx.m.set("S6.elapsed_s", (performance.now() - started) / 1000);
   ctx.m.set("S6.rss_peak_mb", Math.max(ctx.server.rssPeakMb(), rssMax));
+  ctx.m.set("S6.unsealed_max", unsealedMax);
   // What the audit tables hold at the end (the soak's decline was audit_log's bloat: docs/performance.md).
   const [audit] = await ctx.sql<{ mb: number; dead: number; updated: number }[]>`
     select coalesce(sum(pg_total_relation_size(relid)), 0)::float8 / 1048576 as mb, coalesce(sum(n_dead_tup), 0)::float8 as dead, coalesce(sum(n_tup_upd), 0)::float8 as updated
@@ -116,6 +124,12 @@ export async function runSoak(ctx: BenchContext, p: { count: number; maxMs: numb
   ctx.m.set("S6.audit_dead_tuples", audit?.dead ?? Number.NaN);
   ctx.m.set("S6.audit_updated_tuples", audit?.updated ?? Number.NaN);
   ctx.log(`  first ${window}: ${first.toFixed(0)}/s, last ${window}: ${last.toFixed(0)}/s, server RSS peak ${ctx.server.rssPeakMb().toFixed(0)} MB; audit tables ${(audit?.mb ?? 0).toFixed(0)} MB, ${audit?.dead ?? 0} dead tuples, ${audit?.updated ?? 0} updated`);
+}
+
+/** Audit rows not yet linked by the sealer, across the run's database (its queue table, `audit_unsealed`). */
+async function unsealedBacklog(ctx: BenchContext): Promise<number> {
+  const [row] = await ctx.sql<{ n: number }[]>`select count(*)::int as n from audit_unsealed`;
+  return row?.n ?? 0;
 }
 
 /** The run database's statements running for over a second and its autovacuum workers, one line each. */

@@ -27,6 +27,19 @@ describe("dashboard components", () => {
     expect(hrefWith("/a", { x: "", y: undefined })).toBe("/a");
   });
 
+  it("with a trail, goes back one page at a time: the address carries the earlier pages' cursors", async () => {
+    const first = await html(<Pagination path="/m" query={{ state: "held" }} nextCursor="c2" trail />);
+    expect(first).toContain('href="/m?state=held&amp;cursor=c2&amp;back=-"');
+    expect(first).not.toContain("Previous page");
+    const second = await html(<Pagination path="/m" query={{ state: "held", cursor: "c2", back: "-" }} nextCursor="c3" trail />);
+    expect(second).toContain('href="/m?state=held" rel="prev"');
+    expect(second).toContain('href="/m?state=held&amp;cursor=c3&amp;back=-%2Cc2"');
+    const third = await html(<Pagination path="/m" query={{ cursor: "c3", back: "-,c2" }} nextCursor={null} trail />);
+    expect(third).toContain('href="/m?cursor=c2&amp;back=-" rel="prev"');
+    const long = Array.from({ length: 15 }, (_, i) => `c${i}`).join(",");
+    expect(await html(<Pagination path="/m" query={{ cursor: "x", back: long }} nextCursor="y" trail />)).toContain("cursor=y&amp;back=c6%2Cc7%2Cc8%2Cc9%2Cc10%2Cc11%2Cc12%2Cc13%2Cc14%2Cx");
+  });
+
   it("names the SVC_ code of an error and the field it concerns; escapes what it shows", async () => {
     const out = await html(<ErrorNotice error={{ code: "SVC_MALFORMED_REQUEST", message: "<b>bad</b>", details: { field: "friendly_name" } }} requestId="r1" />);
     expect(out).toContain('data-error-code="SVC_MALFORMED_REQUEST"');

@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { FilterForm, SelectField, choicesOf } from "../components/filter-form.tsx";
 import type { ShownError } from "../components/error-notice.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
-import { Pagination } from "../components/pagination.tsx";
+import { hrefWith, Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
 import type { AiAccountWire, Page } from "../wire.ts";
 
@@ -66,7 +67,7 @@ export function AccountActions(props: { account: AiAccountWire; newKey: () => st
   return (
     <div class="actions">
       {a.state === "active" ? <ActionForm action={`/accounts/${a.id}/freeze`} label={`Freeze ${a.friendly_name}`} idempotencyKey={props.newKey()} tone="secondary" hidden={back} /> : <ActionForm action={`/accounts/${a.id}/unfreeze`} label={`Unfreeze ${a.friendly_name}`} idempotencyKey={props.newKey()} tone="secondary" hidden={back} />}
-      <ActionForm action={`/accounts/${a.id}/revoke`} label={`Revoke ${a.friendly_name}`} idempotencyKey={props.newKey()} tone="danger" hidden={back} />
+      <ConfirmLink href={hrefWith(`/accounts/${a.id}/revoke`, back)} label={`Revoke ${a.friendly_name}`} />
     </div>
   );
 }

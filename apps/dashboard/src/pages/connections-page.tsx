@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ActionForm } from "../components/action-form.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { DataTable, type Column } from "../components/data-table.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
 import { LocalTime } from "../components/local-time.tsx";
@@ -42,8 +42,8 @@ const CONNECTION_COLUMNS: Column<ConnectionWire>[] = [
   },
 ];
 
-function disconnectColumn(newKey: () => string): Column<ConnectionWire> {
-  return { head: "Action", cell: (k) => (k.state === "revoked" ? null : <ActionForm action={`/connections/${k.id}/disconnect`} label={`Disconnect ${k.client_name ?? k.redirect_host}`} tone="danger" idempotencyKey={newKey()} />) };
+function disconnectColumn(): Column<ConnectionWire> {
+  return { head: "Action", cell: (k) => (k.state === "revoked" ? null : <ConfirmLink href={`/connections/${k.id}/disconnect`} label={`Disconnect ${k.client_name ?? k.redirect_host}`} />) };
 }
 
 /**
@@ -62,7 +62,7 @@ export function ConnectionsPage(props: { connections: Page<ConnectionWire>; quer
         rows={props.connections.items}
         empty={{ title: "No connections yet.", children: <p>A connection appears when an MCP client is authorized for this workspace with OAuth.</p> }}
         rowAttrs={(k) => ({ "data-connection": k.id })}
-        columns={[...CONNECTION_COLUMNS, ...(props.canDisconnect ? [disconnectColumn(props.newKey)] : [])]}
+        columns={[...CONNECTION_COLUMNS, ...(props.canDisconnect ? [disconnectColumn()] : [])]}
       />
       <Pagination path="/connections" query={props.query} nextCursor={props.connections.next_cursor} />
     </>

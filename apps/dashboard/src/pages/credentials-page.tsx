@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ActionForm } from "../components/action-form.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { FilterForm, SelectField, ANY_CHOICE, accountChoices } from "../components/filter-form.tsx";
 import type { ShownError } from "../components/error-notice.tsx";
@@ -76,7 +76,7 @@ function CredentialActions(props: { credential: CredentialWire; newKey: () => st
           Rotate
         </button>
       </form>
-      <ActionForm action={`/credentials/${cr.id}/revoke`} label="Revoke" idempotencyKey={props.newKey()} tone="danger" />
+      <ConfirmLink href={`/credentials/${cr.id}/revoke`} label="Revoke" />
     </div>
   );
 }

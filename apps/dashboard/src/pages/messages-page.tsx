@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
 import { Facts } from "../components/facts.tsx";
@@ -7,25 +8,38 @@ import { FilterForm, SelectField, TextFilter, choicesOf } from "../components/fi
 import type { ShownError } from "../components/error-notice.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
-import { Pagination } from "../components/pagination.tsx";
+import { hrefWith, Pagination } from "../components/pagination.tsx";
+import { actorName, entrySummary, relativeTo, stateLine } from "../message-story.ts";
 import { StateBadge } from "../components/state-badge.tsx";
-import type { MessageItemWire, MessageWire, Page } from "../wire.ts";
+import type { MessageItemWire, MessageWire, Page, PayloadWire } from "../wire.ts";
 
 /** Message states a filter offers. */
 export const MESSAGE_STATE_CHOICES = ["pending", "held", "acknowledged", "expired", "dead_lettered"] as const;
 
-/** The messages of the workspace, filtered by state, recipient, sender and template. */
-export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Record<string, string | undefined>; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
+/**
+ * The messages of the workspace, found by id or correlation id and filtered by state,
+ * recipient, sender and template; paged first, previous and next. The filters are a plain GET
+ * form: each search is one entry of the browser's history, which Back undoes in one press.
+ */
+export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Record<string, string | undefined>; newKey: () => string; administers: boolean; error?: ShownError | undefined; done?: string | undefined }) {
   const q = props.query;
+  const bulk = { search: q.search, recipient: q.recipient, sender: q.sender, template: q.template };
   return (
     <>
       <PageHeading title="Messages" done={props.done} error={props.error} />
-      <FilterForm action="/messages" button="Filter" live>
+      <FilterForm action="/messages" button="Filter">
+        <TextFilter name="search" label="Message id or correlation id" value={q.search} />
         <SelectField name="state" label="State" choices={choicesOf(MESSAGE_STATE_CHOICES, "")} selected={q.state} />
         <TextFilter name="recipient" label="Recipient" value={q.recipient} />
         <TextFilter name="sender" label="Sender" value={q.sender} />
         <TextFilter name="template" label="Template" value={q.template} />
       </FilterForm>
+      {q.state === "dead_lettered" && props.administers && props.messages.items.length > 0 ? (
+        <div class="actions bulk-actions">
+          <ConfirmLink href={hrefWith("/dead-letters/release", bulk)} label="Release every dead letter this filter selects" tone="secondary" />
+          <ConfirmLink href={hrefWith("/dead-letters/purge", bulk)} label="Purge every dead letter this filter selects" />
+        </div>
+      ) : null}
       <DataTable
         label="Messages"
         rows={props.messages.items}
@@ -33,12 +47,25 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
         rowAttrs={(m) => ({ "data-message": m.envelope.message_id })}
         columns={[
           {
-            head: "Accepted",
+            head: "Message",
             cell: (m) => (
               <a href={`/messages/${m.envelope.message_id}`}>
-                <LocalTime at={m.envelope.accepted_at} />
+                <code>{m.envelope.message_id}</code>
               </a>
             ),
+          },
+          { head: "Accepted", cell: (m) => <LocalTime at={m.envelope.accepted_at} /> },
+          {
+            head: "Correlation",
+            attrs: (m) => ({ "data-correlation": m.envelope.correlation_id ?? "" }),
+            cell: (m) =>
+              m.envelope.correlation_id === null ? (
+                "—"
+              ) : (
+                <a href={hrefWith("/messages", { search: m.envelope.correlation_id })}>
+                  <code>{m.envelope.correlation_id}</code>
+                </a>
+              ),
           },
           { head: "From", cell: (m) => m.envelope.sender.friendly_name },
           { head: "To", cell: (m) => m.envelope.recipient.friendly_name },
@@ -49,7 +76,7 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
           { head: "Actions", cell: (m) => (m.state === "dead_lettered" ? <DeadLetterActions messageId={m.envelope.message_id} newKey={props.newKey} back="/messages?state=dead_lettered" /> : null) },
         ]}
       />
-      <Pagination path="/messages" query={q} nextCursor={props.messages.next_cursor} />
+      <Pagination path="/messages" query={q} nextCursor={props.messages.next_cursor} trail />
     </>
   );
 }
@@ -59,13 +86,29 @@ export function DeadLetterActions(props: { messageId: string; newKey: () => stri
   return (
     <div class="actions">
       <ActionForm action={`/dead-letters/${props.messageId}/release`} label="Release" idempotencyKey={props.newKey()} tone="secondary" hidden={{ back: props.back }} />
-      <ActionForm action={`/dead-letters/${props.messageId}/purge`} label="Purge" idempotencyKey={props.newKey()} tone="danger" hidden={{ back: props.back }} />
+      <ConfirmLink href={`/dead-letters/${props.messageId}/purge`} label="Purge" />
     </div>
   );
 }
 
-/** One message: its envelope, state and timeline (its audit rows), and the dead-letter actions when it is one. */
-export function MessagePage(props: { message: MessageWire; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
+/** What the message page may offer the signed-in person. */
+export interface MessagePageProps {
+  message: MessageWire;
+  newKey: () => string;
+  /** An owner or admin: may read the payload and act on dead letters. */
+  administers: boolean;
+  /** The instant the page is rendered at (the state line's "3 min ago"). */
+  now: Date;
+  error?: ShownError | undefined;
+  done?: string | undefined;
+}
+
+/**
+ * One message: a plain-language line on where it stands and why, its envelope, its lease, its
+ * payload (owners and admins follow a link that reads it, an audit row each time; viewers see
+ * its size), the actions its state allows, and every timeline entry with its details.
+ */
+export function MessagePage(props: MessagePageProps) {
   const m = props.message;
   const e = m.envelope;
   return (
@@ -75,35 +118,104 @@ export function MessagePage(props: { message: MessageWire; newKey: () => string;
             Message <code>{e.message_id}</code>
           </>
         } back={{ href: "/messages", label: "Messages" }} done={props.done} error={props.error} />
+      <p class="notice state-line" data-state-line={m.state}>
+        <StateBadge state={m.state} /> {stateLine(m, props.now)}
+      </p>
       <section class="panel">
         <Facts
           facts={[
             { term: "State", value: <StateBadge state={m.state} /> },
-            { term: "From", value: e.sender.friendly_name },
-            { term: "To", value: e.recipient.friendly_name },
+            { term: "From", value: <a href={`/accounts/${e.sender.ai_account_id}`}>{e.sender.friendly_name}</a> },
+            { term: "To", value: <a href={`/accounts/${e.recipient.ai_account_id}`}>{e.recipient.friendly_name}</a> },
             { term: "Template", value: <code>{e.template}</code> },
             { term: "Priority", value: e.priority },
-            { term: "Correlation id", value: e.correlation_id ?? "—" },
+            { term: "Correlation id", value: e.correlation_id === null ? "—" : <a href={hrefWith("/messages", { search: e.correlation_id })}><code>{e.correlation_id}</code></a>, attrs: { "data-correlation": e.correlation_id ?? "" } },
             { term: "Accepted", value: <LocalTime at={e.accepted_at} /> },
             { term: "Expires", value: <LocalTime at={e.expires_at} /> },
             { term: "Deliveries", value: e.delivery_count },
+            m.lease === null
+              ? null
+              : {
+                  term: "Lease",
+                  attrs: { "data-lease": m.lease.live ? "live" : "expired" },
+                  value: (
+                    <>
+                      claimed <LocalTime at={m.lease.claimed_at} />, {m.lease.live ? "runs out" : "ran out"} <LocalTime at={m.lease.expires_at} /> ({relativeTo(m.lease.expires_at, props.now)}){m.lease.extensions > 0 ? `, extended ${m.lease.extensions} times` : ""}
+                    </>
+                  ),
+                },
+            {
+              term: "Payload",
+              attrs: { "data-payload-bytes": String(m.payload_bytes) },
+              value: props.administers ? (
+                <>
+                  {m.payload_bytes} bytes · <a href={`/messages/${e.message_id}/payload`} rel="nofollow">Show the payload</a> <span class="hint">(each view is recorded in the audit log)</span>
+                </>
+              ) : (
+                <>
+                  {m.payload_bytes} bytes <span class="hint">(owners and admins can read it)</span>
+                </>
+              ),
+            },
           ]}
         />
       </section>
-      {m.state === "dead_lettered" ? <DeadLetterActions messageId={e.message_id} newKey={props.newKey} back={`/messages/${e.message_id}`} /> : null}
+      {m.state === "dead_lettered" && props.administers ? <DeadLetterActions messageId={e.message_id} newKey={props.newKey} back={`/messages/${e.message_id}`} /> : null}
       <h2>Timeline</h2>
       {m.timeline.length === 0 ? (
         <EmptyState title="No events recorded yet." />
       ) : (
         <ol class="timeline">
           {m.timeline.map((t) => (
-            <li>
-              <LocalTime at={t.at} /> <code>{t.activity}</code>
-              {typeof t.details.code === "string" ? <span class="hint"> {t.details.code}</span> : null}
-            </li>
+            <TimelineItem message={m} entry={t} />
           ))}
         </ol>
       )}
+    </>
+  );
+}
+
+function TimelineItem(props: { message: MessageWire; entry: MessageWire["timeline"][number] }) {
+  const t = props.entry;
+  const actor = actorName(props.message, t.actor_ai_account_id);
+  const summary = entrySummary(t);
+  const rest = Object.entries(t.details).filter(([, v]) => v !== null && v !== undefined);
+  return (
+    <li data-activity={t.activity}>
+      <LocalTime at={t.at} /> <code>{t.activity}</code>
+      {actor === null ? null : <span> by {actor}</span>}
+      {summary === null ? null : <p class="entry-summary">{summary}</p>}
+      {rest.length === 0 ? null : (
+        <details>
+          <summary>Details</summary>
+          <dl class="facts">
+            {rest.map(([k, v]) => (
+              <>
+                <dt>{k}</dt>
+                <dd>
+                  <code>{typeof v === "string" ? v : JSON.stringify(v)}</code>
+                </dd>
+              </>
+            ))}
+          </dl>
+        </details>
+      )}
+    </li>
+  );
+}
+
+/** A message's payload, read by an owner or admin (the read is an audit row). */
+export function PayloadPage(props: { payload: PayloadWire }) {
+  const p = props.payload;
+  return (
+    <>
+      <PageHeading title={
+          <>
+            Payload of <code>{p.message_id}</code>
+          </>
+        } back={{ href: `/messages/${p.message_id}`, label: "The message" }} />
+      <p class="hint">Template <code>{p.template}</code>. This view was recorded in the audit log (<code>message.payload_viewed</code>).</p>
+      <pre data-payload="">{JSON.stringify(p.payload, null, 2)}</pre>
     </>
   );
 }

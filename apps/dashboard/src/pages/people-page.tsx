@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { PeopleListItem } from "@agentq/core";
 import { ActionForm } from "../components/action-form.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { SelectField, choicesOf, type Choice } from "../components/filter-form.tsx";
 import type { ShownError } from "../components/error-notice.tsx";
@@ -73,7 +74,7 @@ function PersonActions(props: { person: PeopleListItem; roles: Choice[] }) {
         </button>
       </form>
       {p.password_set ? null : <ActionForm action={`/people/${p.id}/invitation`} label={`Resend the invitation to ${p.email}`} tone="secondary" />}
-      <ActionForm action={`/people/${p.id}/remove`} label={`Remove ${p.email}`} tone="danger" />
+      <ConfirmLink href={`/people/${p.id}/remove`} label={`Remove ${p.email}`} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { DELIVERY_STATES, PRIORITIES } from "@agentq/core";
 import { DataTable, type Column } from "../components/data-table.tsx";
 import { Facts } from "../components/facts.tsx";
@@ -148,7 +149,7 @@ export function WebhookPage(props: { webhook: WebhookWire; accountName: string; 
             Rotate the signing key
           </button>
         </form>
-        <ActionForm action={`/webhooks/${w.id}/delete`} label="Delete the webhook" idempotencyKey={props.newKey()} tone="danger" />
+        <ConfirmLink href={`/webhooks/${w.id}/delete`} label="Delete the webhook" />
       </div>
       <h2>Deliveries</h2>
       <FilterForm action={`/webhooks/${w.id}`}>

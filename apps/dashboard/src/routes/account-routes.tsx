@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
+import { confirmed, type Confirmation } from "../components/confirm.tsx";
+import { confirmationPage } from "../confirm-step.tsx";
 import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { AccountPage } from "../pages/account-page.tsx";
@@ -52,6 +54,29 @@ export function registerAccountRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
       return accountPage(c, id, refusalOf(err, c.get("requestId")));
     }
   });
+  // Revoking asks first, on a page of its own (a bare POST gets that page too).
+  const revokeConfirmation = async (c: Context<DashboardEnv>, id: string, back: string): Promise<Confirmation> => {
+    const account = await kit.run<AiAccountWire>(c, { name: "get_ai_account", input: { ai_account_id: id } });
+    const returnTo = back === "/accounts" ? "/accounts" : `/accounts/${id}`;
+    return {
+      title: `Revoke ${account.friendly_name}?`,
+      consequences: (
+        <>
+          <p>
+            Every credential of <strong>{account.friendly_name}</strong> stops working at once, and the MCP clients connected as it are disconnected.
+          </p>
+          <p>A revoked AI account cannot be restored; to go on, create a new one. Freezing it instead can be undone.</p>
+        </>
+      ),
+      action: `/accounts/${id}/revoke`,
+      button: `Revoke ${account.friendly_name}`,
+      cancel: returnTo,
+      hidden: { back: returnTo },
+      idempotencyKey: kit.newKey(),
+    };
+  };
+  app.get("/accounts/:id/revoke", async (c) => confirmationPage(kit, c, "accounts", await revokeConfirmation(c, c.req.param("id"), c.req.query("back") ?? "")));
+
   for (const [action, operation, done] of [
     ["freeze", "freeze_ai_account", "frozen"],
     ["unfreeze", "unfreeze_ai_account", "unfrozen"],
@@ -60,6 +85,7 @@ export function registerAccountRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
     app.post(`/accounts/:id/${action}`, async (c) => {
       const id = c.req.param("id");
       const form = await readForm(c);
+      if (action === "revoke" && !confirmed(form)) return confirmationPage(kit, c, "accounts", await revokeConfirmation(c, id, form.text("back")));
       try {
         await kit.run(c, { name: operation, input: { ai_account_id: id }, idempotencyKey: form.text("idempotency_key") });
         return c.redirect(`${form.text("back") === "/accounts" ? "/accounts" : `/accounts/${id}`}?done=${done}`, 303);

@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
+import { confirmed, type Confirmation } from "../components/confirm.tsx";
+import { confirmationPage } from "../confirm-step.tsx";
 import { readForm } from "../form-input.ts";
 import { refusalOf, viewerOf, type PageKit } from "../page-kit.tsx";
 import { ConnectionsPage } from "../pages/connections-page.tsx";
@@ -18,8 +20,33 @@ export function registerConnectionRoutes(app: Hono<DashboardEnv>, kit: PageKit):
   };
 
   app.get("/connections", (c) => listPage(c));
+  // Disconnecting asks first, on a page of its own (a bare POST gets that page too).
+  const disconnectConfirmation = async (c: Context<DashboardEnv>, id: string): Promise<Confirmation> => {
+    // Named from the first 100 grants (a workspace's usual few); past them the page says "this
+    // client" and the disconnect itself decides (404 for an id not of this workspace).
+    const found = (await kit.run<Page<ConnectionWire>>(c, { name: "list_connections", input: { limit: 100 } })).items.find((k) => k.id === id);
+    const client = found === undefined ? "this client" : (found.client_name ?? found.redirect_host);
+    return {
+      title: `Disconnect ${client}?`,
+      consequences: (
+        <>
+          <p>
+            The access and refresh tokens of <strong>{client}</strong>
+            {found === undefined ? "" : ` (acting as ${found.ai_account.friendly_name})`} are revoked at once; its next request gets 401.
+          </p>
+          <p>To use it again, the client must be authorized again (it opens the consent page).</p>
+        </>
+      ),
+      action: `/connections/${id}/disconnect`,
+      button: `Disconnect ${client}`,
+      cancel: "/connections",
+      idempotencyKey: kit.newKey(),
+    };
+  };
+  app.get("/connections/:id/disconnect", async (c) => confirmationPage(kit, c, "connections", await disconnectConfirmation(c, c.req.param("id"))));
   app.post("/connections/:id/disconnect", async (c) => {
     const form = await readForm(c);
+    if (!confirmed(form)) return confirmationPage(kit, c, "connections", await disconnectConfirmation(c, c.req.param("id")));
     try {
       await kit.run(c, { name: "disconnect_connection", input: { connection_id: c.req.param("id") }, idempotencyKey: form.text("idempotency_key") });
       return c.redirect("/connections?done=disconnected", 303);

@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
+import { confirmed, type Confirmation } from "../components/confirm.tsx";
+import { confirmationPage } from "../confirm-step.tsx";
 import { readForm, type FormInput } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { CredentialsPage } from "../pages/credentials-page.tsx";
@@ -59,8 +61,30 @@ export function registerCredentialRoutes(app: Hono<DashboardEnv>, kit: PageKit):
       return listPage(c, refusalOf(err, c.get("requestId")));
     }
   });
+  // Revoking asks first, on a page of its own (a bare POST gets that page too).
+  const revokeConfirmation = async (c: Context<DashboardEnv>, id: string): Promise<Confirmation> => {
+    const credential = await kit.run<CredentialWire>(c, { name: "get_credential", input: { credential_id: id } });
+    const account = await kit.run<AiAccountWire>(c, { name: "get_ai_account", input: { ai_account_id: credential.ai_account_id } });
+    return {
+      title: `Revoke the credential ${credential.name}?`,
+      consequences: (
+        <>
+          <p>
+            The credential <strong>{credential.name}</strong> of <strong>{account.friendly_name}</strong> stops working on its next request; whatever uses it gets 401.
+          </p>
+          <p>A revoked credential cannot be restored: issue a new one. Rotating it instead keeps the old one working for an overlap window.</p>
+        </>
+      ),
+      action: `/credentials/${id}/revoke`,
+      button: `Revoke ${credential.name}`,
+      cancel: "/credentials",
+      idempotencyKey: kit.newKey(),
+    };
+  };
+  app.get("/credentials/:id/revoke", async (c) => confirmationPage(kit, c, "credentials", await revokeConfirmation(c, c.req.param("id"))));
   app.post("/credentials/:id/revoke", async (c) => {
     const form = await readForm(c);
+    if (!confirmed(form)) return confirmationPage(kit, c, "credentials", await revokeConfirmation(c, c.req.param("id")));
     try {
       await kit.run(c, { name: "revoke_credential", input: { credential_id: c.req.param("id") }, idempotencyKey: form.text("idempotency_key") });
       return c.redirect("/credentials?done=revoked", 303);

@@ -1,8 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { changePersonRole, invitePerson, listPeople, removePerson, resendInvitation, sendMail, type MailMessage, type PersonPrincipal } from "@agentq/core";
+import { changePersonRole, invitePerson, listPeople, notFound, removePerson, resendInvitation, sendMail, type MailMessage, type PersonPrincipal } from "@agentq/core";
 import { clearCookieHeader, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
+import { confirmed, type Confirmation } from "../components/confirm.tsx";
+import { confirmationPage } from "../confirm-step.tsx";
 import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { PeoplePage, type InviteValues } from "../pages/people-page.tsx";
@@ -73,9 +75,28 @@ export function registerPeopleRoutes(app: Hono<DashboardEnv>, kit: PageKit, sess
       return (await mailed(invitation.mail)) ? "resent" : "resent_unmailed";
     }),
   );
+  // Removing asks first, on a page of its own (a bare POST gets that page too).
+  const removeConfirmation = async (c: Context<DashboardEnv>, id: string): Promise<Confirmation> => {
+    const found = (await listPeople(kit.deps, person(c))).find((p) => p.id === id);
+    if (found === undefined) throw notFound("Person");
+    const self = id === person(c).person.id;
+    return {
+      title: self ? "Remove yourself from the workspace?" : `Remove ${found.email}?`,
+      consequences: (
+        <p>
+          {self ? "You" : <strong>{found.email}</strong>} can no longer sign in to this workspace; {self ? "your" : "their"} sessions end at once. To come back, {self ? "you" : "they"} must be invited again.
+        </p>
+      ),
+      action: `/people/${id}/remove`,
+      button: self ? "Remove me" : `Remove ${found.email}`,
+      cancel: "/people",
+    };
+  };
+  app.get("/people/:id/remove", async (c) => confirmationPage(kit, c, "people", await removeConfirmation(c, c.req.param("id"))));
   app.post(
     "/people/:id/remove",
     act(async (c, id) => {
+      if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "people", await removeConfirmation(c, id));
       await removePerson(kit.deps, person(c), { personId: id }, requestId(c));
       if (id !== person(c).person.id) return "removed";
       // Removing oneself ends one's own session too.

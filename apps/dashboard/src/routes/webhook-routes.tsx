@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
+import { confirmed, type Confirmation } from "../components/confirm.tsx";
+import { confirmationPage } from "../confirm-step.tsx";
 import { readForm, type FormInput } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { WebhookPage, WebhookSecretPage, WebhooksPage, type WebhookValues } from "../pages/webhooks-page.tsx";
@@ -51,9 +53,30 @@ export function registerWebhookRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
       return webhookPage(c, id, refusalOf(err, c.get("requestId")));
     }
   });
+  // Deleting asks first, on a page of its own (a bare POST gets that page too).
+  const deleteConfirmation = async (c: Context<DashboardEnv>, id: string): Promise<Confirmation> => {
+    const webhook = await kit.run<WebhookWire>(c, { name: "get_webhook", input: { webhook_id: id } });
+    return {
+      title: `Delete the webhook ${webhook.name}?`,
+      consequences: (
+        <>
+          <p>
+            <code>{webhook.url}</code> gets no more deliveries; the ones waiting are dropped.
+          </p>
+          <p>A deleted webhook cannot be restored: add it again (with a new signing secret).</p>
+        </>
+      ),
+      action: `/webhooks/${id}/delete`,
+      button: `Delete ${webhook.name}`,
+      cancel: `/webhooks/${id}`,
+      idempotencyKey: kit.newKey(),
+    };
+  };
+  app.get("/webhooks/:id/delete", async (c) => confirmationPage(kit, c, "webhooks", await deleteConfirmation(c, c.req.param("id"))));
   app.post("/webhooks/:id/delete", async (c) => {
     const id = c.req.param("id");
     const form = await readForm(c);
+    if (!confirmed(form)) return confirmationPage(kit, c, "webhooks", await deleteConfirmation(c, id));
     try {
       await kit.run(c, { name: "delete_webhook", input: { webhook_id: id }, idempotencyKey: form.text("idempotency_key") });
       return c.redirect("/webhooks?done=deleted", 303);

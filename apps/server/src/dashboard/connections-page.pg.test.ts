@@ -71,11 +71,21 @@ describe("dashboard: connections in Chromium", () => {
 
   it("disconnects one: its token stops working at once; the other keeps working", async () => {
     expect((await me(cursor.token)).status).toBe(200);
+    // It asks first, on a page of its own: Cancel changes nothing.
+    await page.getByRole("link", { name: "Disconnect Cursor" }).click();
+    await page.waitForURL(`${served.baseUrl}/connections/${cursor.id}/disconnect`);
+    expect(await page.locator("h1").textContent()).toBe("Disconnect Cursor?");
+    expect(await page.locator(".consequences").textContent()).toContain("acting as coder");
+    await checkPage("confirm-disconnect");
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.waitForURL(`${served.baseUrl}/connections`);
+    expect((await me(cursor.token)).status).toBe(200);
+    await page.getByRole("link", { name: "Disconnect Cursor" }).click();
     await page.getByRole("button", { name: "Disconnect Cursor" }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Disconnected");
     const row = page.locator(`tr[data-connection="${cursor.id}"]`);
     expect(await row.locator(".badge").textContent()).toBe("revoked");
-    expect(await row.getByRole("button").count()).toBe(0);
+    expect(await row.getByRole("link", { name: /^Disconnect/ }).count()).toBe(0);
     expect((await me(cursor.token)).status).toBe(401);
     expect((await me(claude.token)).status).toBe(200);
     await checkPage();
@@ -96,8 +106,8 @@ describe("dashboard: connections in Chromium", () => {
     await signInOnPage(viewerPage, served.baseUrl, { email: viewer.email, password: "a viewer's long quiet river", workspaceId: owner.workspaceId, cookie: "", totp: null, recoveryCodes: [], aiAccountId: null });
     await viewerPage.goto(`${served.baseUrl}/connections`);
     expect(await viewerPage.locator("tr[data-connection]").count()).toBe(2);
-    expect(await viewerPage.getByRole("button", { name: /^Disconnect/ }).count()).toBe(0);
-    const posted = await context.request.post(`${served.baseUrl}/connections/${claude.id}/disconnect`, { form: {}, headers: { Origin: served.baseUrl }, maxRedirects: 0 });
+    expect(await viewerPage.getByRole("link", { name: /^Disconnect/ }).count()).toBe(0);
+    const posted = await context.request.post(`${served.baseUrl}/connections/${claude.id}/disconnect`, { form: { confirm: "yes" }, headers: { Origin: served.baseUrl }, maxRedirects: 0 });
     expect(posted.status()).toBe(403);
     expect(await posted.text()).toContain('data-error-code="SVC_TIER_INSUFFICIENT"');
     expect((await me(claude.token)).status).toBe(200);
@@ -110,7 +120,7 @@ describe("dashboard: connections in Chromium", () => {
     await signInOnPage(pageB, served.baseUrl, other);
     await pageB.goto(`${served.baseUrl}/connections`);
     expect(await pageB.locator(".client-name").allTextContents()).toEqual(["Other Client"]);
-    const posted = await context.request.post(`${served.baseUrl}/connections/${claude.id}/disconnect`, { form: {}, headers: { Origin: served.baseUrl }, maxRedirects: 0 });
+    const posted = await context.request.post(`${served.baseUrl}/connections/${claude.id}/disconnect`, { form: { confirm: "yes" }, headers: { Origin: served.baseUrl }, maxRedirects: 0 });
     expect(posted.status()).toBe(404);
     expect(await posted.text()).toContain('data-error-code="SVC_RESOURCE_NOT_FOUND"');
     expect((await me(claude.token)).status).toBe(200);

@@ -158,17 +158,20 @@ describe("dashboard: managing a workspace in Chromium", () => {
 
     await page.goto(`${served.baseUrl}/messages?sender=worker-1&template=note`);
     expect(await page.locator("tr[data-message]").count()).toBe(2);
-    // Changing a filter applies it at once (htmx), and the address follows.
+    // A filter is a GET form: the address follows (message-pages.pg.test.ts checks Back).
     await page.getByLabel("State").selectOption("dead_lettered");
-    await page.waitForURL(/state=dead_lettered/);
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => page.url()).toMatch(/state=dead_lettered/);
     await expect.poll(() => page.locator("tr[data-message]").count()).toBe(1);
     await page.goto(`${served.baseUrl}/messages?template=result`);
     expect(await page.locator("[data-empty]").count()).toBe(1);
 
     await page.goto(`${served.baseUrl}/messages/${purged}`);
-    expect(await page.locator(".timeline code").allTextContents()).toEqual(["message.sent", "message.claimed", "message.nacked", "message.dead_lettered"]);
-    await checkPage("message");
-    await page.getByRole("button", { name: "Purge" }).click();
+    expect(await page.locator(".timeline li > code").allTextContents()).toEqual(["message.sent", "message.claimed", "message.nacked", "message.dead_lettered"]);
+    await checkPage(); // the docs' message.png comes from message-pages.pg.test.ts
+    await page.getByRole("link", { name: "Purge" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Purge this dead letter?");
+    await page.getByRole("button", { name: "Purge it" }).click();
     await page.waitForURL(/\/messages\?state=dead_lettered&done=purged$/);
     expect(await page.locator("[data-empty]").count()).toBe(1);
     expect((await rest(`/v1/messages/${purged}`)).status).toBe(404);
@@ -203,7 +206,10 @@ describe("dashboard: managing a workspace in Chromium", () => {
     await page.getByRole("button", { name: "Rotate the signing key" }).click();
     await expect.poll(() => page.locator("h1").textContent()).toBe("Signing key rotated");
     await page.getByRole("link", { name: "Done" }).click();
-    await page.getByRole("button", { name: "Delete the webhook" }).click();
+    await page.getByRole("link", { name: "Delete the webhook" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toMatch(/^Delete the webhook .+\?$/);
+    await checkPage();
+    await page.getByRole("button", { name: /^Delete / }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Webhook deleted");
     await checkPage();
   });

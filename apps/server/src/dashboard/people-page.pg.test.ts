@@ -105,13 +105,17 @@ describe("dashboard: people in Chromium", () => {
     await pageB.goto(`${served.baseUrl}/people`);
     expect(await pageB.locator("tr[data-person]").count()).toBe(1);
     expect(await pageB.content()).not.toContain(ivy.email);
-    const posted = await context.request.post(`${served.baseUrl}/people/${await personId(ivy.email)}/remove`, { form: {}, headers: { Origin: served.baseUrl }, maxRedirects: 0 });
+    const posted = await context.request.post(`${served.baseUrl}/people/${await personId(ivy.email)}/remove`, { form: { confirm: "yes" }, headers: { Origin: served.baseUrl }, maxRedirects: 0 });
     expect(posted.status()).toBe(404);
     expect(await posted.text()).toContain('data-error-code="SVC_RESOURCE_NOT_FOUND"');
     await context.close();
   });
 
   it("removes the admin: gone from the list, and their session has ended", async () => {
+    // It asks first, on a page of its own.
+    await page.getByRole("link", { name: `Remove ${ivy.email}` }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe(`Remove ${ivy.email}?`);
+    await checkPage();
     await page.getByRole("button", { name: `Remove ${ivy.email}` }).click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Removed");
     expect(await page.locator(`tr[data-person="${ivy.email}"]`).count()).toBe(0);

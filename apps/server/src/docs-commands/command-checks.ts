@@ -92,6 +92,7 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
     kind: "not-run",
     reason: "needs two checkpoints a client kept over time; apps/server/src/receipts-go-verifier.pg.test.ts runs `agentq receipt verify` as a process on consistency bundles from the real store",
   },
+  "pnpm bench:receipts --rows 1000000 --requests 300": { kind: "not-run", reason: "writes and seals a million audit rows (about five minutes of both cores); its figures are in docs/receipts.md" },
   // docs/receipts.md: the Go verifier
   "cd tooling/receipts-verifier-go": { kind: "not-run", reason: "the block builds and runs the Go verifier on files a reader saved; apps/server/src/receipts-go-verifier.pg.test.ts builds the same program the same way and runs it on every case" },
   "GO111MODULE=off GOPATH=/usr/share/gocode go build -o receipts-verifier .": { kind: "not-run", reason: "built by apps/server/src/receipts-go-verifier.pg.test.ts with these settings (into a temp folder, not the source tree)" },

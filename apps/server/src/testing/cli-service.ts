@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { OPERATIONAL_SCOPES, createAuthenticator } from "@agentq/core";
 import { bootstrapScenarioWorkspace, createInMemoryDeps, seedAccount, seedTokenCredential } from "@agentq/core/testing";
 import type { InMemoryWorld } from "@agentq/core/testing";
-import { createMcpApp } from "@agentq/mcp";
+import { createMcpApp, McpSessions } from "@agentq/mcp";
 import { createRestApp } from "@agentq/rest";
 import { listenHttp } from "@agentq/http";
 import type { CliIo } from "@agentq/cli";
@@ -23,7 +23,10 @@ export async function startService(): Promise<ServiceUnderTest> {
   const world = createInMemoryDeps();
   const authenticator = createAuthenticator(world.deps);
   const rest = createRestApp(world.deps, { authenticator, logger: { error: () => undefined } });
-  const mcp = createMcpApp(world.deps, { authenticator });
+  // Its own sessions, ended before the listener drains (as the composition root does): a client's
+  // GET stream would otherwise hold the drain open until the session's idle timeout.
+  const sessions = new McpSessions(world.deps);
+  const mcp = createMcpApp(world.deps, { authenticator, sessions });
   const fetch = (request: Request): Response | Promise<Response> => {
     const path = new URL(request.url).pathname;
     return path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/.well-known/") ? mcp.fetch(request) : rest.fetch(request);
@@ -31,7 +34,10 @@ export async function startService(): Promise<ServiceUnderTest> {
   // The production server's timeouts (keep-alive 65 s): a client never reuses a socket the server is closing.
   const listener = await listenHttp(fetch, { hostname: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${listener.address.port}`;
-  const close = listener.close;
+  const close = () => {
+    sessions.close();
+    return listener.close();
+  };
   const ws = await bootstrapScenarioWorkspace(world, "cli-test", authenticator);
   return {
     world,

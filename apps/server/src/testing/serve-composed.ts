@@ -16,6 +16,8 @@ export interface ServedService {
   baseUrl: string;
   /** The real SMTP receiver on 127.0.0.1 the service mails to (sign-up links, invitations, resets). */
   smtp: SmtpReceiver & { failNext: number };
+  /** The error-level lines the service logged (server faults), so a test can say why it got a 503. */
+  faults(): string[];
   /** Stops the server, the service and drops the schema. */
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export interface ServedService {
  */
 export async function serveComposed(options: { background?: boolean; rateLimiter?: "memory" | "off"; loopbackWebhooks?: boolean; clock?: Clock; mailer?: Mailer; oidc?: (baseUrl: string) => Promise<OidcProvider>; origin?: OriginSettings } = {}): Promise<ServedService> {
   const db = await createTestSchema({ max: 5 });
+  const faults: string[] = [];
   const smtp = await startSmtpReceiver();
   // The service needs the port in its public base URL, so it is composed once the socket listens.
   const holder: { service?: ComposedService } = {};
@@ -42,7 +45,7 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     sql: db.sql,
     secrets: TEST_SECRETS,
     publicBaseUrl: baseUrl,
-    logger: createLogger("silent"),
+    logger: createLogger("error", { write: (line: string) => void faults.push(line) }),
     rateLimiter: options.rateLimiter ?? "off",
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     mailer: options.mailer ?? createSmtpMailer({ url: smtp.url, from: "agentq <no-reply@agentq.test>" }),
@@ -59,6 +62,7 @@ export async function serveComposed(options: { background?: boolean; rateLimiter
     db,
     baseUrl,
     smtp,
+    faults: () => [...faults],
     close: async () => {
       const closed = listener.close();
       listener.server.closeAllConnections();

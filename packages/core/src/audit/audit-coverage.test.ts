@@ -35,6 +35,7 @@ const COVERED: Readonly<Record<string, string>> = {
   publish_policy: "policy.published",
   acknowledge_policies: "policy.acknowledged",
   disconnect_connection: "oauth_grant.revoked",
+  get_message_payload: "message.payload_viewed",
 };
 
 describe("audit coverage", () => {
@@ -92,6 +93,8 @@ describe("audit coverage", () => {
     await run(s.alice, "acknowledge_policies", { policy_id: policy, version: 1 });
     const connection = await connectForTest(deps, { workspaceId: s.alice.workspace.id, aiAccountId: s.alice.account.id });
     await run(s.admin, "disconnect_connection", { connection_id: connection.grantId });
+    const toAdmin = (await callOperation(deps, s.alice, "send", { ...sendBody(), envelope: { ...(sendBody().envelope as object), recipient: { friendly_name: s.admin.account.friendlyName } } })).body as { message_id: string };
+    await run(s.admin, "get_message_payload", { message_id: toAdmin.message_id });
 
     expect([...written].sort()).toEqual(Object.keys(COVERED).sort());
     const activities = new Set((await deps.stores.audit.list({ workspaceId: s.alice.workspace.id, activity: null, messageId: null, includeOperatorSignificant: true, after: null, limit: 1000 })).map((r) => r.activity));

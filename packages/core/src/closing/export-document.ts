@@ -2,7 +2,7 @@ import { aiAccountView, credentialView } from "../access/access-views.ts";
 import type { PersonPrincipal } from "../access/model.ts";
 import { exportedAuditRowView } from "../audit/audit-row-view.ts";
 import type { CoreDeps } from "../deps.ts";
-import { effectiveState } from "../messaging/message.ts";
+import { shownState } from "../messaging/message.ts";
 import { envelopeView } from "../messaging/message-views.ts";
 import { personAuditEntry } from "../people/people-audit.ts";
 import { peopleListItem } from "../people/manage-people.ts";
@@ -84,7 +84,7 @@ export async function* exportDocument(deps: Pick<CoreDeps, "stores" | "clock">, 
     keyset((after, limit) => stores.messages.listForParticipant({ workspaceId, accountId: null, role: "any", state: null, after, limit }), (m) => m.id),
     (m) => ({
       ...envelopeView(m),
-      state: effectiveState(m, now),
+      state: shownState(m, now),
       acknowledged_at: m.acknowledgedAt?.toISOString() ?? null,
       dead_lettered_at: m.deadLetteredAt?.toISOString() ?? null,
       outcome_summary: m.outcomeSummary,

@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
 import { keysetPage } from "../cursors/paged-list.ts";
 import type { OperationContext } from "../operation.ts";
-import { MESSAGE_STATES, effectiveState, type MessageState } from "./message.ts";
+import { MESSAGE_STATES, shownState, type MessageState } from "./message.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
 
 /** Query of GET /v1/messages. */
@@ -12,6 +12,7 @@ export interface ListMessagesInput {
   recipient?: string;
   sender?: string;
   template?: string;
+  search?: string;
   limit?: unknown;
   cursor?: string | null;
 }
@@ -26,9 +27,9 @@ const ROLES = ["sent", "received", "any"] as const;
 
 /**
  * GET /v1/messages: the caller's messages (sent, received or any; default any), optionally
- * filtered by effective state, newest first, paged with `limit` and a signed `cursor` bound to
+ * filtered by shown state, newest first, paged with `limit` and a signed `cursor` bound to
  * the caller and every filter; `recipient`, `sender` and `template` match the envelope exactly
- * (names as they were at send time). With a person's session: every message of the workspace (role
+ * (names as they were at send time); `search` matches the message id or the correlation id exactly. With a person's session: every message of the workspace (role
  * has no effect).
  * @throws DomainError SVC_MALFORMED_REQUEST (role, state, limit), SVC_CURSOR_EXPIRED.
  */
@@ -40,7 +41,7 @@ export async function listMessages(deps: CoreDeps, ctx: OperationContext, input:
   const workspaceId = ctx.principal.workspace.id;
   // A person's session covers the whole workspace (DESIGN §2b): no participant filter.
   const accountId = ctx.principal.kind === "person" ? null : ctx.principal.account.id;
-  const match = { recipientName: input.recipient ?? null, senderName: input.sender ?? null, template: input.template ?? null };
+  const match = { recipientName: input.recipient ?? null, senderName: input.sender ?? null, template: input.template ?? null, search: input.search ?? null };
   let now = new Date(0);
   return keysetPage(
     deps,
@@ -51,6 +52,6 @@ export async function listMessages(deps: CoreDeps, ctx: OperationContext, input:
       now = dbNow;
       return rows;
     },
-    (m) => ({ envelope: envelopeView(m), state: effectiveState(m, now) }),
+    (m) => ({ envelope: envelopeView(m), state: shownState(m, now) }),
   );
 }

@@ -2,7 +2,7 @@ import { auditEntry, type NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OperationContext } from "../operation.ts";
 
-/** Message activities written to the audit log (one row per state change). */
+/** Message activities written to the audit log (one row per state change, and each read of a payload by a person or an administrator). */
 export type MessageActivity =
   | "message.sent"
   | "message.claimed"
@@ -13,7 +13,8 @@ export type MessageActivity =
   | "message.released"
   | "message.purged"
   | "message.expired"
-  | "message.handed_off";
+  | "message.handed_off"
+  | "message.payload_viewed";
 
 /** The audit row of a message state change made by the calling principal, occurring now. */
 export function messageAuditEntry(deps: Pick<CoreDeps, "ids" | "clock">, ctx: OperationContext, p: { messageId: string; activity: MessageActivity; details?: Record<string, unknown>; occurredAt?: Date }): NewAuditEntry {

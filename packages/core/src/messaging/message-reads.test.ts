@@ -5,7 +5,7 @@ import { fixtureId } from "../testing/access-fixtures.ts";
 import { createMessagingScenario, type MessagingScenario } from "../testing/messaging-scenario.ts";
 import { callContext, seedPrincipal } from "../testing/principal-fixtures.ts";
 import { DAY_MS } from "../time/duration.ts";
-import { getMessage } from "./get-message.ts";
+import { getMessage, getMessagePayload } from "./get-message.ts";
 import { listMessages } from "./list-messages.ts";
 import { listRecipients } from "./list-recipients.ts";
 
@@ -31,6 +31,8 @@ describe("message reads: get_message, list_messages, list_recipients", () => {
     expect(view).toEqual({
       envelope: { message_id: id, sender: { ai_account_id: s.alice.account.id, friendly_name: "alice" }, recipient: { ai_account_id: s.bob.account.id, friendly_name: "bob" }, template: "directive", priority: "normal", correlation_id: "c", accepted_at: s.world.clock.now().toISOString(), expires_at: new Date(s.world.clock.now().getTime() + DAY_MS).toISOString(), delivery_count: 0, traceparent: null },
       state: "pending",
+      lease: null,
+      payload_bytes: 58,
       timeline: [{ at: s.world.clock.now().toISOString(), activity: "message.sent", actor_ai_account_id: s.alice.account.id, details: (expect.objectContaining({ recipient_id: s.bob.account.id, template: "directive" }) as unknown) }],
     });
     expect((await getMessage(s.world.deps, callContext(s.bob), { message_id: id })).state).toBe("pending");
@@ -40,6 +42,23 @@ describe("message reads: get_message, list_messages, list_recipients", () => {
     expect(await codeOf(getMessage(s.world.deps, callContext(s.alice), { message_id: "../etc" }))).toBe("SVC_RESOURCE_NOT_FOUND");
     s.world.clock.advance(DAY_MS);
     expect((await getMessage(s.world.deps, callContext(s.alice), { message_id: id })).state).toBe("expired");
+  });
+
+  it("a held message whose lease ran out shows as pending, its lease no longer live; the payload read is an audit row", async () => {
+    const id = await s.send({ ttl: "P1D" });
+    const [claimed] = await s.claim({ max: 1 });
+    const held = await getMessage(s.world.deps, callContext(s.alice), { message_id: id });
+    expect(held).toMatchObject({ state: "held", lease: { claimed_at: s.world.clock.now().toISOString(), expires_at: claimed?.lease.lease_expires_at, extensions: 0, live: true } });
+    s.world.clock.advance(60 * 60 * 1000);
+    const lapsed = await getMessage(s.world.deps, callContext(s.alice), { message_id: id });
+    expect(lapsed).toMatchObject({ state: "pending", lease: { live: false } });
+    expect((await listMessages(s.world.deps, callContext(s.bob), { state: "held" })).items).toEqual([]);
+    expect((await listMessages(s.world.deps, callContext(s.bob), { state: "pending" })).items.map((i) => i.state)).toEqual(["pending"]);
+    const read = await getMessagePayload(s.world.deps, callContext(s.alice), { message_id: id });
+    expect(read).toEqual({ message_id: id, template: "directive", payload: { directive_kind: "task", summary: "s", instructions: "i" } });
+    expect(JSON.stringify(read.payload).length).toBe(lapsed.payload_bytes);
+    const after = await getMessage(s.world.deps, callContext(s.alice), { message_id: id });
+    expect(after.timeline.map((t) => t.activity)).toContain("message.payload_viewed");
   });
 
   it("list_messages: role and state filters, newest first, paged with a signed cursor until next_cursor is null", async () => {

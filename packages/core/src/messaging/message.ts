@@ -79,3 +79,14 @@ export function effectiveState(m: Pick<MessageRecord, "state" | "expiresAt">, no
   if ((m.state === "pending" || m.state === "held") && m.expiresAt.getTime() <= now.getTime()) return "expired";
   return m.state;
 }
+
+/**
+ * The state a read shows for `m` at `now` (GET /v1/messages, the dashboard, the export): the
+ * effective state, except that a held message whose lease ran out is pending again (the spec's
+ * "lease runs out: reclaimed and redelivered"), since any claim may take it. The lease checks
+ * keep using `effectiveState`, which tells a lapsed lease (SVC_LEASE_EXPIRED) from another's.
+ */
+export function shownState(m: Pick<MessageRecord, "state" | "expiresAt" | "visibleAt">, now: Date): MessageState {
+  const state = effectiveState(m, now);
+  return state === "held" && m.visibleAt.getTime() <= now.getTime() ? "pending" : state;
+}

@@ -32,6 +32,7 @@ describe("messaging operations in the catalogue", () => {
       ["hand_off", "POST", "/v1/messages/{message_id}/hand-off", "operational:ack", "none", 200],
       ["list_messages", "GET", "/v1/messages", "operational:null", "none", 200],
       ["get_message", "GET", "/v1/messages/{message_id}", "operational:null", "none", 200],
+      ["get_message_payload", "GET", "/v1/messages/{message_id}/payload", "administrative:null", "none", 200],
       ["list_recipients", "GET", "/v1/recipients", "operational:list_recipients", "none", 200],
       ["list_templates", "GET", "/v1/templates", "operational:list_templates", "none", 200],
       ["get_template", "GET", "/v1/templates/{name}", "operational:get_template", "none", 200],

@@ -6,7 +6,7 @@ import { claimMessages } from "./claim-messages.ts";
 import { countWaitingMessages } from "./count-waiting.ts";
 import { listDeadLetters, purgeDeadLetter, releaseDeadLetter } from "./dead-letters.ts";
 import { extendLease } from "./extend-lease.ts";
-import { getMessage } from "./get-message.ts";
+import { getMessage, getMessagePayload } from "./get-message.ts";
 import { handOffMessage } from "./hand-off-message.ts";
 import { listMessages } from "./list-messages.ts";
 import { listRecipients } from "./list-recipients.ts";
@@ -259,7 +259,7 @@ const handOff = defineOperation({
 const listMessagesOp = defineOperation({
   name: "list_messages",
   summary: "List the messages you sent or received, newest first, with their state.",
-  http: { method: "GET", path: "/v1/messages", query: ["role", "state", "recipient", "sender", "template", "limit", "cursor"] },
+  http: { method: "GET", path: "/v1/messages", query: ["role", "state", "recipient", "sender", "template", "search", "limit", "cursor"] },
   auth: messageRoute(null),
   idempotency: "none",
   mutates: false,
@@ -269,6 +269,7 @@ const listMessagesOp = defineOperation({
     recipient: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: "Only messages to this friendly name (as at send time)." })),
     sender: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: "Only messages from this friendly name (as at send time)." })),
     template: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only messages of this template." })),
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Only the message with this id, or the messages with this correlation id (exact)." })),
     limit: Limit,
     cursor: Cursor,
   }),
@@ -285,9 +286,40 @@ const getMessageOp = defineOperation({
   idempotency: "none",
   mutates: false,
   input: MessageIdPath,
-  output: Type.Object({ envelope: EnvelopeSchema, state: StateSchema, timeline: Type.Array(TimelineEntrySchema) }),
+  output: Type.Object({
+    envelope: EnvelopeSchema,
+    state: StateSchema,
+    lease: Type.Union(
+      [
+        Type.Object({
+          claimed_at: Timestamp("When the current delivery claimed it."),
+          expires_at: Timestamp("When the lease runs (or ran) out."),
+          extensions: Type.Integer({ description: "extend_lease calls on this lease." }),
+          live: Type.Boolean({ description: "False once the lease ran out: the message is then claimable again (state pending)." }),
+        }),
+        Type.Null(),
+      ],
+      { description: "The lease of a claimed message not yet acknowledged, live or run out; null otherwise." },
+    ),
+    payload_bytes: Type.Integer({ description: "Size of the payload as JSON, in bytes (the payload itself: get_message_payload)." }),
+    timeline: Type.Array(TimelineEntrySchema),
+  }),
   successStatus: 200,
   handler: async (deps, ctx, input) => ({ status: 200, body: await getMessage(deps, ctx, input) }),
+});
+
+const getMessagePayloadOp = defineOperation({
+  name: "get_message_payload",
+  summary: "Read the payload of a message get_message shows you (a person's session: any of the workspace); each read is an audit row (message.payload_viewed). Administrative.",
+  http: { method: "GET", path: "/v1/messages/{message_id}/payload" },
+  auth: administrative,
+  idempotency: "none",
+  // It writes the audit row of the read: a viewer's session, which only reads, is refused.
+  mutates: true,
+  input: MessageIdPath,
+  output: Type.Object({ message_id: Type.String(), template: Type.String(), payload: Type.Unknown({ description: "The payload as sent." }) }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await getMessagePayload(deps, ctx, input) }),
 });
 
 const listRecipientsOp = defineOperation({
@@ -405,6 +437,7 @@ export const MESSAGING_OPERATIONS = [
   handOff,
   listMessagesOp,
   getMessageOp,
+  getMessagePayloadOp,
   listRecipientsOp,
   listTemplatesOp,
   getTemplateOp,

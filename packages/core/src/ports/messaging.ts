@@ -34,6 +34,8 @@ export interface MessageMatch {
   recipientName?: string | null;
   senderName?: string | null;
   template?: string | null;
+  /** A message id or a correlation id: the messages whose id or correlation id equals it. */
+  search?: string | null;
 }
 
 /** Messages waiting in a workspace: per recipient (pending, held) and the dead letters. */

@@ -2,7 +2,7 @@ import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CallerGuard } from "../access/caller-guard.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
-import { PRIORITY_RANK, effectiveState, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
+import { PRIORITY_RANK, shownState, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
 import type { AcceptSendResult, Clock, HandOffResult, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier, InboxSnapshot, WatchedRecipient } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
@@ -226,10 +226,11 @@ export class InMemoryMessageStore implements MessageStore {
       .values()
       .filter((m) => m.workspaceId === p.workspaceId)
       .filter((m) => (p.accountId === null ? true : p.role === "sent" ? m.senderId === p.accountId : p.role === "received" ? m.recipientId === p.accountId : m.senderId === p.accountId || m.recipientId === p.accountId))
-      .filter((m) => p.state === null || effectiveState(m, now) === p.state)
+      .filter((m) => p.state === null || shownState(m, now) === p.state)
       .filter((m) => (p.match?.recipientName ?? null) === null || m.recipientName === p.match?.recipientName)
       .filter((m) => (p.match?.senderName ?? null) === null || m.senderName === p.match?.senderName)
       .filter((m) => (p.match?.template ?? null) === null || m.template === p.match?.template)
+      .filter((m) => (p.match?.search ?? null) === null || m.id === p.match?.search || m.correlationId === p.match?.search)
       .filter((m) => after === null || m.id < after)
       .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, p.limit + 1);
@@ -243,7 +244,8 @@ export class InMemoryMessageStore implements MessageStore {
       if (m.state === "dead_lettered") deadLettered += 1;
       if ((m.state !== "pending" && m.state !== "held") || m.expiresAt.getTime() <= p.now.getTime()) continue;
       const counts = byRecipient.get(m.recipientId) ?? { pending: 0, held: 0, sentAs: m.recipientName };
-      counts[m.state] += 1;
+      // A held message whose lease ran out is pending again (shownState).
+      counts[shownState(m, p.now) === "held" ? "held" : "pending"] += 1;
       byRecipient.set(m.recipientId, counts);
     }
     const recipients = await Promise.all(

@@ -705,6 +705,19 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         expect(await h.stores.messages.countWaiting({ workspaceId: other.workspace.id, now: await now() })).toEqual({ recipients: [], deadLettered: 0 });
       });
 
+      it("a held message whose lease ran out counts and lists as pending, not held", async () => {
+        const m = await send();
+        await claimOne({ vt: 10 * SECOND_MS });
+        const waiting = async () => (await h.stores.messages.countWaiting({ workspaceId: w.workspace.id, now: await now() })).recipients.map((r) => [r.pending, r.held]);
+        const listed = (state: MessageRecord["state"]) => h.stores.messages.listForParticipant({ workspaceId: w.workspace.id, accountId: null, role: "any", state, after: null, limit: 10 }).then((ms) => ms.map((x) => x.id));
+        expect(await waiting()).toEqual([[0, 1]]);
+        expect(await listed("held")).toEqual([m.id]);
+        await h.advance(11 * SECOND_MS);
+        expect(await waiting()).toEqual([[1, 0]]);
+        expect(await listed("held")).toEqual([]);
+        expect(await listed("pending")).toEqual([m.id]);
+      });
+
       it("release returns it to pending with the delivery count reset; purge deletes it but keeps its audit rows", async () => {
         const m = await deadLetter();
         const released = await h.stores.messages.release({ workspaceId: w.workspace.id, messageId: m.id, audit: await auditOf(m.id, "message.released") });
@@ -756,6 +769,16 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         expect(await list({ template: "result" })).toEqual([toBystander.id]);
         expect(await list({ recipientName: w.bystander.friendlyName, senderName: w.sender.friendlyName })).toEqual([toBystander.id]);
         expect(await list({ recipientName: "nobody" })).toEqual([]);
+      });
+
+      it("searches by message id or correlation id, exactly", async () => {
+        const a = await send({ correlationId: "job-7" });
+        const b = await send({ correlationId: "job-7" }, w.sender, w.bystander);
+        const c = await send({ correlationId: "job-70" });
+        const list = (search: string) => h.stores.messages.listForParticipant({ workspaceId: w.workspace.id, accountId: null, role: "any", state: null, match: { search }, after: null, limit: 10 }).then((ms) => ms.map((m) => m.id));
+        expect(await list("job-7")).toEqual([b.id, a.id]);
+        expect(await list(c.id)).toEqual([c.id]);
+        expect(await list("job")).toEqual([]);
       });
     });
 

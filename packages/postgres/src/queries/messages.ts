@@ -663,10 +663,12 @@ export async function messagesListForParticipant(sql: SqlClient, p: { workspaceI
     where workspace_id = ${p.workspaceId} and ${role}
       and (${p.after}::text is null or id < ${p.after})
       and (${p.state}::text is null
-           or (case when state in ('pending', 'held') and expires_at <= now() then 'expired' else state end) = ${p.state})
+           or (case when state in ('pending', 'held') and expires_at <= now() then 'expired'
+                    when state = 'held' and visible_at <= now() then 'pending' else state end) = ${p.state})
       and (${p.match?.recipientName ?? null}::text is null or recipient_name = ${p.match?.recipientName ?? null})
       and (${p.match?.senderName ?? null}::text is null or sender_name = ${p.match?.senderName ?? null})
       and (${p.match?.template ?? null}::text is null or template = ${p.match?.template ?? null})
+      and (${p.match?.search ?? null}::text is null or id = ${p.match?.search ?? null} or correlation_id = ${p.match?.search ?? null})
     order by id desc
     limit ${p.limit + 1}`;
   return rows.map(toMessage);
@@ -675,7 +677,7 @@ export async function messagesListForParticipant(sql: SqlClient, p: { workspaceI
 /** A page of the workspace's dead-lettered messages, newest first; at most `limit + 1`. */
 /**
  * What waits in a workspace, in one read: pending and held messages not expired at `now` per
- * recipient (the claim index holds exactly those rows), named by the account's current name,
+ * recipient (a held one whose lease ran out counts as pending: any claim may take it) (the claim index holds exactly those rows), named by the account's current name,
  * and the dead letters (their partial index).
  */
 export async function messagesCountWaiting(sql: SqlClient, p: { workspaceId: string; now: Date }): Promise<WaitingCounts> {
@@ -683,7 +685,8 @@ export async function messagesCountWaiting(sql: SqlClient, p: { workspaceId: str
     select w.recipient_id, a.friendly_name, w.pending, w.held, d.dead_lettered
     from (select count(*)::int as dead_lettered from messages where workspace_id = ${p.workspaceId} and state = 'dead_lettered') d
     left join (
-      select recipient_id, count(*) filter (where state = 'pending')::int as pending, count(*) filter (where state = 'held')::int as held
+      select recipient_id, count(*) filter (where state = 'pending' or visible_at <= ${p.now})::int as pending,
+             count(*) filter (where state = 'held' and visible_at > ${p.now})::int as held
       from messages
       where workspace_id = ${p.workspaceId} and state in ('pending', 'held') and expires_at > ${p.now}
       group by recipient_id
