@@ -16,6 +16,8 @@ import { startQueueStatsTask } from "./telemetry/queue-stats-task.ts";
 import { isBackgroundWorker, readWorkerCount, shouldSupervise, superviseWorkers, workerIndex } from "./workers.ts";
 
 const DRAIN_TIMEOUT_MS = 25_000;
+/** How long a stopping server waits for its last spans to reach the OTLP collector. */
+const TRACE_FLUSH_TIMEOUT_MS = 2_000;
 
 /** The message of the access-log line written for every request answered (`msg` in the JSON). */
 export const ACCESS_LOG_MESSAGE = "request served";
@@ -248,8 +250,19 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
     await closing;
     for (const task of started) await task.stop();
     await metricsEndpoint?.close();
-    // The last spans (the drain's own requests included) go out before the process exits.
-    await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, "tracing: the last spans could not be exported"));
+    // The last spans (the drain's own requests included) go out before the process exits, for
+    // at most TRACE_FLUSH_TIMEOUT_MS: an unreachable collector must not hold the stop.
+    if (tracing !== undefined) {
+      const flushed = tracing.shutdown().then(
+        () => true,
+        (error: unknown) => {
+          logger.warn({ err: error }, "tracing: the last spans could not be exported");
+          return true;
+        },
+      );
+      const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), TRACE_FLUSH_TIMEOUT_MS).unref());
+      if (!(await Promise.race([flushed, timeout]))) logger.warn({ timeout_ms: TRACE_FLUSH_TIMEOUT_MS }, "tracing: the last spans were not exported in time");
+    }
     await service.close?.();
     await db.close();
     logger.info("stopped cleanly");
