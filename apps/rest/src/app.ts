@@ -11,11 +11,6 @@ import type { PlainRouteDescription } from "./openapi.ts";
 import type { RestEnv } from "./rest-env.ts";
 import { registerOperationRoutes } from "./routes/operation-routes.ts";
 import { VERSION_INFO_SCHEMA, versionInfo } from "./version.ts";
-import { AUTH_ROUTE_DESCRIPTIONS, registerAuthRoutes } from "./people/auth-routes.ts";
-import { PEOPLE_ROUTE_DESCRIPTIONS, registerPeopleRoutes } from "./people/people-routes.ts";
-import { OIDC_ROUTE_DESCRIPTIONS, registerOidcRoutes } from "./people/oidc-routes.ts";
-import { CLOSING_ROUTE_DESCRIPTIONS, registerClosingRoutes } from "./people/closing-routes.ts";
-import { COUNTER_NOTICE_ROUTE_DESCRIPTION, registerCounterNoticeRoute } from "./people/counter-notice-route.ts";
 
 /** Options of `createRestApp`; every one has a production default. */
 export interface RestAppOptions {
@@ -59,7 +54,7 @@ const OPENAPI_PATH = "/v1/openapi.json";
 /** The audit log's verifier key document (DESIGN §2c Receipts): a public protocol document, outside /v1 like the other /.well-known documents. */
 export const LOG_KEY_PATH = "/.well-known/agentq-log-key";
 
-/** The REST routes that are not catalogue operations (version, OpenAPI, people, OIDC, closing, counter-notice), as OpenAPI describes them. */
+/** The REST routes that are not catalogue operations (version, OpenAPI, the log key: documents about the service), as OpenAPI describes them. */
 export const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
   { method: "GET", path: VERSION_PATH, operationId: "get_version", summary: "Build and version information.", response: VERSION_INFO_SCHEMA },
   { method: "GET", path: OPENAPI_PATH, operationId: "get_openapi", summary: "This OpenAPI document.", response: { type: "object" } },
@@ -72,19 +67,15 @@ export const PLAIN_ROUTES: readonly PlainRouteDescription[] = [
     responseMediaType: "text/plain",
     errors: [503],
   },
-  ...AUTH_ROUTE_DESCRIPTIONS,
-  ...PEOPLE_ROUTE_DESCRIPTIONS,
-  ...OIDC_ROUTE_DESCRIPTIONS,
-  ...CLOSING_ROUTE_DESCRIPTIONS,
-  COUNTER_NOTICE_ROUTE_DESCRIPTION,
 ];
 
 /**
  * Creates the REST API: a Hono app serving every catalogue operation under /v1, plus
  * GET /v1/version and GET /v1/openapi.json (public, plain routes: they describe the app rather
- * than act on the domain, so they are not operations and have no MCP tool), and people's
- * routes under /v1/auth (human routes, not MCP tools: DESIGN §2b). Operation routes accept a
- * bearer credential or a person's session cookie (`authenticateCaller`).
+ * than act on the domain, so they are not operations and have no MCP tool), and the audit
+ * log's key document. People's routes (sign-in, MFA, OIDC, the people, closing) are catalogue
+ * operations for the REST app and the dashboard, not MCP tools (DESIGN §2b). Operation routes
+ * accept a bearer credential or a person's session cookie (`authenticateCaller`).
  *
  * Conventions on every response: X-Request-Id (a fresh ULID); failures in the error envelope
  * `{ error: { code, message, details? }, request_id }` with Cache-Control: no-store; unknown
@@ -127,12 +118,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   });
 
   const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
-  registerAuthRoutes(app, routes, { core: coreDeps, sessions, logger, afterAnswer });
-  registerPeopleRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger, afterAnswer });
-  registerOidcRoutes(app, routes, { core: coreDeps, sessions, logger });
-  registerClosingRoutes(app, routes, { core: coreDeps, authenticator, sessions, logger });
-  registerCounterNoticeRoute(app, routes, { core: coreDeps, authenticator, sessions, logger });
-  registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger, sessions, ...(options.tracing === undefined ? {} : { tracing: options.tracing }) });
+  registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger, sessions, afterAnswer, ...(options.tracing === undefined ? {} : { tracing: options.tracing }) });
 
   app.notFound(routeNotFound(routes));
   app.onError((err, c) => errorResponse(c, err, logger));

@@ -1,4 +1,7 @@
+import { PersonSchema } from "@agentq/core";
+import { createInMemoryDeps } from "@agentq/core/testing";
 import { describe, expect, it } from "vitest";
+import { createRestApp } from "./app.ts";
 import { createTestApp } from "./testing/test-app.ts";
 import { TEST_OPERATIONS } from "./testing/test-operations.ts";
 
@@ -23,13 +26,21 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
     expect(doc.components.securitySchemes.sessionCookie).toEqual(expect.objectContaining({ type: "apiKey", in: "cookie", name: "__Host-agentq_session" }));
     expect(doc.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
-    for (const path of ["/v1/auth/sign-up", "/v1/auth/verify-email", "/v1/auth/sign-in", "/v1/auth/sign-out", "/v1/auth/mfa/totp/enroll", "/v1/auth/mfa/totp/confirm", "/v1/auth/mfa/verify", "/v1/auth/step-up"]) expect(doc.paths[path]?.post?.security).toEqual([]);
+    expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
+  });
+
+  it("documents a browser's sign-in from the catalogue: the anonymous steps need nothing, the session's steps the session cookie", async () => {
+    const app = createRestApp(createInMemoryDeps().deps);
+    const doc = (await (await app.request("/v1/openapi.json")).json()) as Doc;
+    for (const path of ["/v1/auth/sign-up", "/v1/auth/verify-email", "/v1/auth/sign-in", "/v1/auth/sign-out", "/v1/auth/mfa/verify", "/v1/auth/password-reset", "/v1/auth/password-reset/confirm"]) expect(doc.paths[path]?.post?.security, path).toEqual([]);
+    for (const path of ["/v1/auth/mfa/totp/enroll", "/v1/auth/mfa/totp/confirm", "/v1/auth/step-up"]) expect(doc.paths[path]?.post?.security, path).toEqual([{ sessionCookie: [] }]);
     expect(doc.paths["/v1/auth/sign-up"]?.post?.requestBody?.content?.["application/json"]?.schema?.required).toEqual(["email", "password", "workspace_name"]);
     expect(doc.paths["/v1/auth/sign-up"]?.post?.responses["202"]).toBeDefined();
     expect(doc.paths["/v1/auth/verify-email"]?.post?.requestBody?.content?.["application/json"]?.schema?.required).toEqual(["token"]);
     expect(doc.paths["/v1/auth/verify-email"]?.post?.responses["201"]).toBeDefined();
-    expect(doc.paths["/v1/auth/sign-out"]?.post?.responses["204"]).toBeDefined();
-    expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
+    expect(doc.paths["/v1/auth/password-reset/confirm"]?.post?.responses["204"]).toEqual({ description: "Success (no body)." });
+    expect(doc.paths["/v1/auth/sign-out"]?.post?.responses["204"]).toEqual({ description: "Success (no body)." });
+    expect(doc.paths["/v1/auth/sign-out"]?.post?.requestBody).toBeUndefined();
   });
 
   it("lists every operation and the two plain routes at their method and path", async () => {
@@ -53,6 +64,20 @@ describe("GET /v1/openapi.json", () => {
     const list = doc.paths["/v1/test/items"]?.get;
     expect(list?.parameters?.map((p) => p.name)).toEqual(["limit", "cursor", "state"]);
     expect(list?.requestBody).toBeUndefined();
+  });
+
+  it("documents the people's operations from the catalogue: the session cookie, the roles, the core's person schema", async () => {
+    const app = createRestApp(createInMemoryDeps().deps);
+    const doc = (await (await app.request("/v1/openapi.json")).json()) as Doc;
+    const list = doc.paths["/v1/people"]?.get as unknown as Record<string, any>;
+    expect(list.operationId).toBe("list_people");
+    expect(list.security).toEqual([{ sessionCookie: [] }]);
+    expect(list["x-agentq-roles"]).toEqual(["owner", "admin"]);
+    // The person of the people list is the core's PersonSchema and password_set, one schema (no hand-written copy).
+    const person = list.responses["200"].content["application/json"].schema.properties.items.items;
+    expect(Object.keys(person.properties).sort()).toEqual([...Object.keys(PersonSchema.properties), "password_set"].sort());
+    expect(doc.paths["/v1/people/{person_id}"]?.delete?.responses["204"]).toEqual({ description: "Success (no body)." });
+    expect(doc.paths["/v1/people"]?.post?.requestBody?.content["application/json"]?.schema.required).toEqual(["email", "role"]);
   });
 
   it("carries no TypeBox internals", async () => {

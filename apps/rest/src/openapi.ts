@@ -116,11 +116,13 @@ function describeOperation(op: Operation): Record<string, unknown> {
   const isPublic = op.auth.kind === "public";
   // A public route that also takes a credential: anonymous or bearer.
   const optionalBearer = op.auth.kind === "public" && op.auth.acceptsCredential === true;
-  const hasBody = op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH";
+  const hasBody = (op.http.method === "POST" || op.http.method === "PUT" || op.http.method === "PATCH") && op.http.noBody !== true;
   const entry: Record<string, unknown> = {
     operationId: op.name,
     summary: op.summary,
     ...(isPublic ? { security: optionalBearer ? [{}, { bearerAuth: [] }] : [] } : {}),
+    // A person's session operation: the session cookie only, of these roles (with a fresh step-up).
+    ...(op.auth.kind === "person" ? { security: [{ sessionCookie: [] }], "x-agentq-roles": op.auth.roles, ...(op.auth.stepUp === true ? { "x-agentq-step-up": true } : {}) } : {}),
     ...(op.auth.kind === "credential" ? { "x-agentq-tier": op.auth.tier, "x-agentq-scope": op.auth.scope } : {}),
     // "scope view_audit_log, or an administrative-tier credential": the tier that needs no scope.
     ...(op.auth.kind === "credential" && op.auth.scopeWaivedForTier !== undefined ? { "x-agentq-scope-waived-for-tier": op.auth.scopeWaivedForTier } : {}),
@@ -144,7 +146,9 @@ function describeOperation(op: Operation): Record<string, unknown> {
   if (pathNames.includes("message_id")) errorStatuses.push(451);
   if (hasBody) errorStatuses.push(413, 415);
   if (op.mutates) errorStatuses.push(409);
-  const success = op.http.textBody === undefined ? jsonResponse("Success.", toJsonSchema(op.output)) : textResponse(op.http.textBody, toJsonSchema(op.output));
+  for (const status of op.errors ?? []) if (!errorStatuses.includes(status)) errorStatuses.push(status);
+  const noBody = op.successStatus === 204 || (op.successStatus >= 300 && op.successStatus < 400);
+  const success = noBody ? { description: "Success (no body)." } : op.http.textBody === undefined ? jsonResponse("Success.", toJsonSchema(op.output)) : textResponse(op.http.textBody, toJsonSchema(op.output));
   entry.responses = { [String(op.successStatus)]: success, ...errorResponses(errorStatuses) };
   return entry;
 }

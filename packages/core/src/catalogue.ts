@@ -9,6 +9,10 @@ import { SESSION_STATE_OPERATIONS } from "./session-state/operations.ts";
 import { NOTICE_OPERATIONS } from "./notices/operations.ts";
 import { CONNECTION_OPERATIONS } from "./oauth/operations.ts";
 import { TELEMETRY_OPERATIONS } from "./telemetry/operations.ts";
+import { PEOPLE_OPERATIONS } from "./people/operations.ts";
+import { AUTH_OPERATIONS } from "./people/auth-operations.ts";
+import { OIDC_OPERATIONS } from "./oidc/operations.ts";
+import { CLOSING_OPERATIONS } from "./closing/operations.ts";
 import { TOOLSETS, type Toolset } from "./toolsets.ts";
 
 /**
@@ -30,6 +34,11 @@ const AREAS: readonly { toolset: Toolset; operations: readonly Operation[]; also
   { toolset: "admin", operations: NOTICE_OPERATIONS },
   { toolset: "admin", operations: CONNECTION_OPERATIONS },
   { toolset: "admin", operations: TELEMETRY_OPERATIONS },
+  // A person's session operations: never MCP tools (`surfaces`), so no toolset offers them.
+  { toolset: "admin", operations: AUTH_OPERATIONS },
+  { toolset: "admin", operations: OIDC_OPERATIONS },
+  { toolset: "admin", operations: PEOPLE_OPERATIONS },
+  { toolset: "admin", operations: CLOSING_OPERATIONS },
 ];
 
 /**
@@ -37,9 +46,10 @@ const AREAS: readonly { toolset: Toolset; operations: readonly Operation[]; also
  * and the MCP tool list show them. REST routes, MCP tools, OpenAPI and CLI commands are all
  * derived from this list, so "every REST mutation has an MCP tool" holds by construction.
  * Each area defines its entries in its folder's `operations.ts` (messaging, access, webhooks,
- * policies, audit, session-state record by record, notices, OAuth connections); this file only
- * gathers them (and says which toolset each belongs to), and nothing in the core imports it but
- * the index and tests.
+ * policies, audit, session-state record by record, notices, OAuth connections, a browser's
+ * sign-in in people/auth-operations.ts, people, OIDC, closing); this file only gathers them (and
+ * says which toolset each belongs to: the people's operations are no MCP tools, so no toolset
+ * offers them), and nothing in the core imports it but the index and tests.
  */
 export const OPERATIONS: readonly Operation[] = AREAS.flatMap((a) => a.operations);
 

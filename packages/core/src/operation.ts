@@ -1,10 +1,11 @@
 // The operation type: the one definition from which every interface is derived (DESIGN §1). It
 // is the bottom of the core's layers: the areas' use cases and their \`operations.ts\` import it,
 // and it imports only types that import nothing back (the dependencies, the caller's model, the
-// rate-limit status), so no import circle runs through it.
+// rate-limit status, a request's origin), so no import circle runs through it.
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
-import type { Principal, Scope, Tier } from "./access/model.ts";
+import type { Principal, Role, Scope, Tier } from "./access/model.ts";
 import type { CoreDeps } from "./deps.ts";
+import type { RequestOrigin } from "./people/people-settings.ts";
 import type { RateLimitStatus } from "./rate-limits/rate-limit-status.ts";
 
 /** HTTP methods the REST API uses. */
@@ -23,7 +24,29 @@ export type OperationAuth =
    * `scopeWaivedForTier`, a credential of that tier (or higher) passes without the scope
    * ("scope view_audit_log, or an administrative-tier credential").
    */
-  | { kind: "credential"; tier: Tier; scope: Scope | null; scopeWaivedForTier?: Tier };
+  | { kind: "credential"; tier: Tier; scope: Scope | null; scopeWaivedForTier?: Tier }
+  /**
+   * A person's session (the session cookie; a credential is 403 SVC_TIER_INSUFFICIENT), whose
+   * role is one of `roles`. With `stepUp`, the session's MFA step-up must be fresh
+   * (`requireStepUp`); with `closedWorkspaceAllowed`, the operation still runs in a frozen or
+   * closed workspace (erase, export). Never an MCP tool. The use case keeps its own checks
+   * (they are its rules); the executor's come first, in the same order, with the same codes.
+   */
+  | { kind: "person"; roles: readonly Role[]; stepUp?: true; closedWorkspaceAllowed?: true };
+
+/**
+ * What a handler asks of the caller's browser session, which the REST edge turns into cookies
+ * (packages/http/src/session/session-intent.ts); other edges ignore it.
+ * - `start`: a new session (or, at stage `pending_mfa`, a sign-in awaiting its second factor)
+ *   whose token goes in that stage's cookie for `maxAgeSeconds`; the other stage's cookie is cleared.
+ * - `end`: the session ended; its cookie is cleared, and the pending-MFA cookie too unless `keepPendingMfa`.
+ * - `oidc_attempt`: a sign-in at the identity provider begins; its sealed attempt goes in the
+ *   attempt cookie until the provider's redirect back (the session's cookies are left as they are).
+ */
+export type SessionIntent =
+  | { kind: "start"; stage: "active" | "pending_mfa"; token: string; maxAgeSeconds: number }
+  | { kind: "end"; keepPendingMfa?: true }
+  | { kind: "oidc_attempt"; value: string; maxAgeSeconds: number };
 
 /** Per-call context the edges pass to a handler. */
 export interface OperationContext {
@@ -41,6 +64,19 @@ export interface OperationContext {
    * "unknown" when there is none (in-process calls).
    */
   clientAddress?: string | null;
+  /** Where the request came from (client address and country), for the people's sign-in limits; absent in-process. */
+  origin?: RequestOrigin;
+  /** The pending-MFA cookie's value (a sign-in awaiting its second factor), when the edge has one. */
+  pendingMfaToken?: string | null;
+  /** The OIDC attempt cookie's value (a sign-in at the identity provider under way), when the edge has one. */
+  oidcAttemptToken?: string | null;
+  /**
+   * The session cookie's value, for the one public operation that ends a session whatever it is
+   * (sign-out); other operations get the session's person as `principal`.
+   */
+  sessionToken?: string | null;
+  /** False when a cookie-authenticated write would be refused here (not from the service's own origin: SVC_CSRF_REJECTED). */
+  cookieWriteAllowed?: boolean;
   /** Aborts long waits when the client goes away or the server drains. */
   signal?: AbortSignal;
   /**
@@ -48,6 +84,12 @@ export interface OperationContext {
    * the operation runs or fails, so the edge can send X-RateLimit-* on every response.
    */
   onRateLimit?: (status: RateLimitStatus) => void;
+  /**
+   * Told when a mail the operation sends after its commit could not be handed over (`what`: the
+   * kind of mail), which the operation survives (its answer says so), for the edge's log: the
+   * reason only, never the address, the text or a token.
+   */
+  onMailNotSent?: (what: string, error: unknown) => void;
   /**
    * The W3C traceparent a send stores with its message (DESIGN §2c Telemetry): the edge's `send`
    * span, or the caller's own traceparent when tracing is off. Ignored unless valid.
@@ -64,10 +106,27 @@ export interface OperationContext {
 /** What a handler returns: the HTTP-style status and the response body. */
 export interface OperationResult {
   status: number;
+  /** The response body; null with a 204. */
   body: unknown;
   /** Extra response headers (e.g. Retry-After is set from errors, not here). */
   headers?: Record<string, string>;
+  /** What the caller's browser session becomes (cookies, at the REST edge). */
+  session?: SessionIntent;
+  /**
+   * A body too large to hold (an export): JSON text in chunks, which the REST edge streams in
+   * place of `body` (the status is sent before the first chunk; a failure after it ends the
+   * document unfinished). Only operations that are not MCP tools return one.
+   */
+  chunks?: AsyncGenerator<string>;
+  /**
+   * Work that must not delay the answer, nor show in it or its timing (a password reset's lookup,
+   * token and mail: DESIGN §2c): the edge runs it after answering, and logs its failure under `what`.
+   */
+  afterAnswer?: { what: string; work: () => Promise<unknown> };
 }
+
+/** What a handler returns: an `OperationResult` whose status, when left out, is the operation's `successStatus`. */
+export type HandlerResult = Omit<OperationResult, "status"> & { status?: number };
 
 /**
  * One operation of the service: the single definition from which the REST route, the MCP tool,
@@ -95,6 +154,24 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
      * a signed checkpoint note). MCP and in-process callers still get the whole output object.
      */
     textBody?: string;
+    /**
+     * True for the anonymous routes of a browser's sign-in (sign-up, sign-in, password reset):
+     * a request whose Origin header names another site is refused (403 SVC_CSRF_REJECTED) before
+     * it is read, so another site cannot sign a browser in or out. Without Origin (a program) it passes.
+     */
+    refuseForeignOrigin?: true;
+    /** True for a POST that reads no body (sign-out): whatever is sent is left unread. */
+    noBody?: true;
+    /**
+     * The `input` property that receives the whole query string as sent (`?a=1&b=2`), for a
+     * protocol callback whose parameters are another party's (the OIDC provider's redirect back).
+     */
+    rawQuery?: string;
+    /**
+     * True for the end of an OIDC sign-in: every answer, a refusal included, clears the attempt's
+     * cookie (an attempt is spent either way; a retry starts again).
+     */
+    endsOidcAttempt?: true;
   };
   auth: OperationAuth;
   /**
@@ -117,11 +194,20 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   guardsCaller?: true;
   /** Rate-limit tokens a call spends (default 1; validate spends none). */
   rateLimitCost?: 0 | 1;
-  /** Status of a success (200 or 201). */
+  /**
+   * Error statuses the operation answers beyond those its shape implies (OpenAPI lists both): a
+   * public operation's 401 (a refused token or password) and 403 (another site's Origin, a
+   * closed sign-up), say.
+   */
+  errors?: readonly number[];
+  /** Status of a success (200, 201, 202, 204, or 302 for a browser redirect): what the edges answer when the handler names none. */
   successStatus: number;
   /** Runs the operation on validated input (a method, so catalogues can hold operations of any input type). */
-  handler(deps: CoreDeps, ctx: OperationContext, input: Static<I>): Promise<OperationResult>;
+  handler(deps: CoreDeps, ctx: OperationContext, input: Static<I>): Promise<HandlerResult>;
 }
+
+/** The interfaces of the people's operations (a person's session, a browser's sign-in): REST and the dashboard, never MCP. */
+export const PEOPLE_SURFACES = ["rest", "dashboard"] as const;
 
 /** Identity helper that keeps the input type of an operation's handler precise. */
 export function defineOperation<I extends TObject, O extends TSchema>(op: Operation<I, O>): Operation<I, O> {

@@ -14,6 +14,7 @@ export { changesState, checkCookieWrite, csrfRejected, fromOwnOrigin, publicOrig
 export { clearCookieHeader, readCookie, sessionCookies, setCookieHeader, type SessionCookies } from "./session/session-cookie.ts";
 export { DEFAULT_ORIGIN_SETTINGS, requestOrigin, trustedProxyMatcher, type OriginSettings } from "./session/request-origin.ts";
 export { createSessionEdge, type SessionEdge } from "./session/session-edge.ts";
+export { sessionIntentCookies } from "./session/session-intent.ts";
 // The edge every app composes (STYLE: written once, never copied): the request id, the error
 // envelope and the fault log, the 404/405 answer, and request bodies read with the limits.
 export { REQUEST_ID_HEADER, requestId, type EdgeEnv } from "./request-id.ts";

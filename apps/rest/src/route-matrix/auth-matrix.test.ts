@@ -2,6 +2,7 @@ import { ADMINISTRATIVE_SCOPES, OPERATIONAL_SCOPES, OPERATIONS, TIERS } from "@a
 import type { Operation, Tier } from "@agentq/core";
 import { bootstrapScenarioWorkspace, createInMemoryDeps, seedAccount, seedTokenCredential } from "@agentq/core/testing";
 import type { InMemoryWorld } from "@agentq/core/testing";
+import { Value } from "@sinclair/typebox/value";
 import type { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createRestApp } from "../app.ts";
@@ -10,10 +11,12 @@ import { recordingLogger } from "../testing/test-app.ts";
 import { callOperationRoute, NOWHERE_ULID, pathParamsOf } from "../testing/matrix/route-request.ts";
 
 // Catalogue-driven: every operation that takes a credential, whatever area added it, gets the
-// refusals of issue 3 (no credential, wrong tier, missing scope). Nothing here names a route.
+// refusals of issue 3 (no credential, wrong tier, missing scope), and every operation for a
+// person's session refuses a caller without one. Nothing here names a route.
 
 type CredentialAuth = Extract<Operation["auth"], { kind: "credential" }>;
 const CREDENTIAL_OPERATIONS = OPERATIONS.filter((op): op is Operation & { auth: CredentialAuth } => op.auth.kind === "credential");
+const PERSON_OPERATIONS = OPERATIONS.filter((op) => op.auth.kind === "person");
 const TIER_RANK: Readonly<Record<Tier, number>> = { operational: 0, administrative: 1 };
 const SCOPES_OF_TIER: Readonly<Record<Tier, readonly string[]>> = { operational: OPERATIONAL_SCOPES, administrative: ADMINISTRATIVE_SCOPES };
 const REFUSAL_CODES = ["SVC_UNAUTHENTICATED", "SVC_TIER_INSUFFICIENT", "SVC_SCOPE_INSUFFICIENT"];
@@ -56,7 +59,7 @@ beforeAll(async () => {
 describe("auth matrix over the whole catalogue", () => {
   it("covers every operation that is not public", () => {
     expect(CREDENTIAL_OPERATIONS.length).toBeGreaterThan(0);
-    expect(CREDENTIAL_OPERATIONS.length).toBe(OPERATIONS.filter((op) => op.auth.kind !== "public").length);
+    expect(CREDENTIAL_OPERATIONS.length + PERSON_OPERATIONS.length).toBe(OPERATIONS.filter((op) => op.auth.kind !== "public").length);
     for (const op of CREDENTIAL_OPERATIONS) {
       expect(TIERS, op.name).toContain(op.auth.tier);
       // A scope the route's own tier cannot be issued would make the route unreachable.
@@ -116,5 +119,31 @@ describe("auth matrix over the whole catalogue", () => {
         expect(REFUSAL_CODES, res.text).not.toContain(res.body?.error?.code);
       });
     }
+  });
+});
+
+describe("auth matrix over the catalogue's operations for a person's session", () => {
+  it("has some", () => {
+    expect(PERSON_OPERATIONS.length).toBeGreaterThan(0);
+  });
+
+  describe.each(PERSON_OPERATIONS.map((op) => [`${op.http.method} ${op.http.path} (${op.name})`, op] as const))("%s", (_label, op) => {
+    // A valid input (the checks of the input come before the caller's rule, as the people's routes always had it).
+    const input = Object.fromEntries(Object.entries(Value.Create(op.input) as Record<string, unknown>).filter(([k]) => !pathParamsOf(op).includes(k)));
+
+    it("answers 401 SVC_UNAUTHENTICATED in the envelope without a session, and with an unknown credential", async () => {
+      for (const authorization of [undefined, "Bearer agq_op_not-a-real-token"]) {
+        const res = await callOperationRoute(app, op, { ...(authorization === undefined ? {} : { authorization }), pathValues: nowhere(op), input });
+        expect(res.status, `${op.name} with ${authorization ?? "no Authorization"}: ${res.text}`).toBe(401);
+        expect(res.body).toEqual({ error: expect.objectContaining({ code: "SVC_UNAUTHENTICATED", message: expect.any(String) }), request_id: res.headers.get("x-request-id") });
+        expect(res.headers.get("cache-control")).toBe("no-store");
+      }
+    });
+
+    it("answers 403 SVC_TIER_INSUFFICIENT to a credential, even an administrative one with every scope (a person's session only)", async () => {
+      const res = await callOperationRoute(app, op, { authorization: await credential("administrative", ADMINISTRATIVE_SCOPES), pathValues: nowhere(op), input });
+      expect(res.status, res.text).toBe(403);
+      expect(res.body.error).toMatchObject({ code: "SVC_TIER_INSUFFICIENT", details: { required: "session" } });
+    });
   });
 });

@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { nodeBodyOf, readCookie, readJsonBody, requestOrigin, toHonoPath, traceOperation, type EdgeTracing, type RouteTable, type SessionEdge } from "@agentq/http";
+import { changesState, clearCookieHeader, failureReason, fromOwnOrigin, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, traceOperation, type AfterAnswerWork, type EdgeTracing, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -18,6 +18,8 @@ export interface OperationRouteDeps {
   authenticator: Pick<Authenticator, "authenticate">;
   logger: RestLogger;
   sessions: SessionEdge;
+  /** Where a result's work after the answer runs (`OperationResult.afterAnswer`). */
+  afterAnswer: AfterAnswerWork;
   /** The messaging spans (`traceOperation`), when tracing is on. */
   tracing?: EdgeTracing;
 }
@@ -26,17 +28,22 @@ export interface OperationRouteDeps {
  * Registers one Hono route per operation (method + path, `{param}` -> `:param`) and records it
  * in `routes` for 404/405 decisions. Throws at start-up when two operations share a route or a
  * path is outside /v1 (catalogue mistakes, never request-time errors). Each route runs, in order:
+ * 0. for the anonymous routes of a browser's sign-in (`http.refuseForeignOrigin`), the refusal
+ *    of another site's Origin;
  * 1. the body (POST, PUT, PATCH): content type, encoding, limits, depth, JSON object;
  * 2. authentication from the Authorization header, or else the session cookie with its origin
- *    check on writes (skipped for public operations);
+ *    check on writes (skipped for public operations); an operation for a person's session
+ *    authenticates before it reads the body, as the people's routes always did;
  * 3. the raw input `{ ...body, ...declared query, ...path params }`;
  * 4. the Idempotency-Key header (read only for operations that honour one; read-only routes
  *    ignore it) and the request fingerprint over method, path and canonical body;
  * 5. `executeOperation` (rate limit, authorize, idempotency requiredness, input validation,
  *    handler), which reports the caller's tightest rate-limit bucket for X-RateLimit-* on the
  *    response whatever its status;
- * and renders the result's status and JSON body. Every failure, thrown value or not, is
- * rendered as the error envelope.
+ * and renders the result's status and JSON body (none with a 204 or a redirect), with the
+ * cookies of its session intent (`sessionIntentCookies`); the end of an OIDC sign-in
+ * (`http.endsOidcAttempt`) clears the attempt's cookie whatever the outcome. Every failure, thrown value or not, is rendered as the
+ * error envelope.
  */
 export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly Operation[], routes: RouteTable, deps: OperationRouteDeps): void {
   const seen = new Set<string>();
@@ -58,6 +65,8 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
         res = errorResponse(c, err, deps.logger);
       }
       applyRateLimitHeaders(res, rateLimit);
+      // The attempt is spent either way: a retry starts again at /v1/auth/oidc/start.
+      if (op.http.endsOidcAttempt === true) res.headers.append("Set-Cookie", clearCookieHeader(deps.sessions.cookies, deps.sessions.cookies.oidcAttempt));
       return res;
     });
   }
@@ -65,8 +74,11 @@ export function registerOperationRoutes(app: Hono<RestEnv>, operations: readonly
 
 async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: OperationRouteDeps, onRateLimit: (state: RateLimitState) => void): Promise<Response> {
   const request = c.req.raw;
-  const hasBody = BODY_METHODS.has(op.http.method);
-  const body = hasBody ? await readJsonBody(request, nodeBodyOf(c)) : {};
+  if (op.http.refuseForeignOrigin === true) refuseForeignOrigin(c, deps.sessions.publicOrigin);
+  const hasBody = BODY_METHODS.has(op.http.method) && op.http.noBody !== true;
+  const readBody = (): Promise<Record<string, unknown>> => (hasBody ? readJsonBody(request, nodeBodyOf(c)) : Promise.resolve({}));
+  // A person's operation: who asks first (401 before 400/413/415), as the people's routes always answered.
+  const early = op.auth.kind === "person" ? undefined : await readBody();
   // Deferred: the account and workspace are checked by the executor, or by the write itself for
   // the hot operations (send, claim, ack), so that those are one database statement.
   const authorization = request.headers.get("authorization");
@@ -74,11 +86,15 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   const authenticates = op.auth.kind !== "public" || (op.auth.acceptsCredential === true && (authorization !== null || readCookie(c, deps.sessions.cookies.session) !== null));
   const principal = authenticates ? await authenticateCaller(c, deps, { deferCallerCheck: true }) : undefined;
   if (principal !== undefined) c.set("principal", principal);
+  const body = early ?? (await readBody());
   const query = readDeclaredQuery(request.url, op.http.query ?? []);
   const declaredHeaders = op.http.headers ?? {};
   const rawInput = assembleRawInput(body, query, c.req.param(), readDeclaredHeaders(request.headers, declaredHeaders), Object.keys(declaredHeaders));
+  if (op.http.rawQuery !== undefined) rawInput[op.http.rawQuery] = new URL(request.url).search;
   const honoursKey = op.idempotency !== "none";
   const path = new URL(request.url).pathname;
+  // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in), and the country header's.
+  const origin = requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy);
   const ctx: OperationContext = {
     // Public operations run without a principal (authorize lets them through before reading it).
     principal: principal as Principal,
@@ -91,8 +107,23 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
       return request.signal;
     },
     onRateLimit,
-    // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in).
-    clientAddress: requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy).clientAddress,
+    // Read lazily: only the people's sign-in steps (MFA, OIDC, sign-out) need them.
+    get pendingMfaToken() {
+      return readCookie(c, deps.sessions.cookies.pendingMfa);
+    },
+    get oidcAttemptToken() {
+      return readCookie(c, deps.sessions.cookies.oidcAttempt);
+    },
+    get sessionToken() {
+      return readCookie(c, deps.sessions.cookies.session);
+    },
+    // The origin check of a cookie-authenticated write (`checkCookieWrite`), as a yes or no.
+    get cookieWriteAllowed() {
+      return !changesState(request.method) || fromOwnOrigin(c, deps.sessions.publicOrigin);
+    },
+    clientAddress: origin.clientAddress,
+    origin,
+    onMailNotSent: (what, error) => deps.logger.error({ request_id: c.get("requestId"), mail: what, reason: failureReason(error) }, "mail not sent"),
   };
   // The request's traceparent: the parent of its HTTP span when tracing is on, else stored with a send as it came.
   const traceparent = request.headers.get("traceparent");
@@ -100,16 +131,21 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
     traceparent === null && deps.tracing === undefined
       ? await executeOperation(deps.core, op, ctx, rawInput)
       : await traceOperation(deps.tracing, op, ctx, rawInput, { requestContext: c.get("traceContext"), headerTraceparent: validTraceparent(traceparent) }, (traced) => executeOperation(deps.core, op, traced, rawInput));
-  return renderResult(result, op.http.textBody);
+  if (result.afterAnswer !== undefined) deps.afterAnswer.run({ what: result.afterAnswer.what, requestId: ctx.requestId }, result.afterAnswer.work);
+  const res = result.chunks === undefined ? renderResult(result, op.http.textBody) : renderStream(result, result.chunks, (error) => deps.logger.error({ request_id: ctx.requestId, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, "export failed while streaming"));
+  if (result.session !== undefined) for (const cookie of sessionIntentCookies(deps.sessions.cookies, result.session)) res.headers.append("Set-Cookie", cookie);
+  return res;
 }
 
 // The body is JSON.stringify'd exactly as the idempotency record stores it, so a replay
 // renders byte for byte what the first response sent. Operation responses are per caller (and
 // some carry a plaintext token once), so no cache may keep them. An operation with a text body
-// (`http.textBody`) answers that string property of its output alone, as text/plain.
+// (`http.textBody`) answers that string property of its output alone, as text/plain; a 204 has no body.
 function renderResult(result: OperationResult, textBody: string | undefined): Response {
   const headers = new Headers(result.headers);
   headers.set("Cache-Control", "no-store");
+  // No content, or a browser redirect (Location from the result's headers).
+  if (result.status === 204 || (result.status >= 300 && result.status < 400)) return new Response(null, { status: result.status, headers });
   const text = textBody === undefined ? undefined : (result.body as Record<string, unknown> | null)?.[textBody];
   if (typeof text === "string") {
     headers.set("Content-Type", "text/plain; charset=utf-8");
@@ -117,4 +153,32 @@ function renderResult(result: OperationResult, textBody: string | undefined): Re
   }
   headers.set("Content-Type", "application/json; charset=utf-8");
   return new Response(JSON.stringify(result.body), { status: result.status, headers });
+}
+
+/**
+ * A result whose body comes in chunks (`OperationResult.chunks`, an export): streamed as JSON as
+ * the client reads it. A failure once the status is sent is logged and ends the document
+ * unfinished, so that it does not parse.
+ */
+function renderStream(result: OperationResult, chunks: AsyncGenerator<string>, onFailure: (error: unknown) => void): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        onFailure(error);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+  const headers = new Headers(result.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(body, { status: result.status, headers });
 }

@@ -16,7 +16,8 @@ const TIER_RANK: Readonly<Record<Tier, number>> = { operational: 0, administrati
  * @throws DomainError SVC_TIER_INSUFFICIENT | SVC_SCOPE_INSUFFICIENT
  */
 export function authorize(principal: Principal, auth: OperationAuth, mutates = true): void {
-  if (auth.kind === "public") return;
+  // A person's operation is authorized by `authorizePersonOperation` (the executor calls it).
+  if (auth.kind === "public" || auth.kind === "person") return;
   if (principal.kind === "person") {
     authorizePerson(principal, auth, mutates);
     return;

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { assertSafeStrings } from "../encoding/unsafe-strings.ts";
-import { malformed } from "../errors.ts";
+import { isDomainError, malformed } from "../errors.ts";
 
 /**
  * Checks `raw` against an operation's TypeBox input schema and returns it typed. First, before
@@ -22,4 +22,20 @@ export function validateInput<S extends TSchema>(schema: S, raw: unknown): Stati
   }
   const first = errors[0];
   throw malformed(first ? `Invalid request: ${first.path} ${first.message}.` : "Invalid request.", { errors });
+}
+
+/**
+ * `validateInput`, whose refusal also names the first invalid top-level field
+ * (`details.field`), as the people's routes have always answered (a form can point at it).
+ * @throws DomainError SVC_MALFORMED_REQUEST with details.errors and details.field.
+ */
+export function validateInputNamingField<S extends TSchema>(schema: S, raw: unknown): Static<S> {
+  try {
+    return validateInput(schema, raw);
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    const first = (e.details?.errors as { path?: string }[] | undefined)?.[0]?.path ?? "/";
+    const field = first.split("/")[1];
+    throw malformed(e.message, { ...e.details, ...(field ? { field } : {}) });
+  }
 }

@@ -5,7 +5,8 @@ import { getNotice, listWorkspaceNotices } from "./notice-reads.ts";
 import { submitNotice } from "./submit-notice.ts";
 import { supplementNotice, withdrawNotice } from "./notifier-steps.ts";
 import { NOTICE_TOKEN_PREFIX } from "./notice-token.ts";
-import { defineOperation } from "../operation.ts";
+import { COUNTER_NOTICE_INPUT_SCHEMA, fileCounterNoticeAsOwner } from "./counter-notice.ts";
+import { defineOperation, PEOPLE_SURFACES } from "../operation.ts";
 
 const NoticeIdParam = Type.String({ maxLength: 64, description: "The notice's id (ULID)." });
 const NoticeToken = Type.String({ maxLength: 128, description: `The status token (${NOTICE_TOKEN_PREFIX}...) from the 201 of POST /v1/notices, in the Notice-Token header.` });
@@ -120,9 +121,28 @@ const listNoticesOp = defineOperation({
   },
 });
 
+export const fileCounterNoticeOp = defineOperation({
+  name: "file_counter_notice",
+  summary: "The workspace owner (session + fresh MFA step-up) contests a decision that took action: a DMCA counter-notice (17 U.S.C. 512(g)(3) elements) or a DSA complaint (explanation). A DMCA measure is lifted 10 to 14 business days later unless a court action is recorded.",
+  http: { method: "POST", path: "/v1/notices/{notice_id}/counter-notice" },
+  // The rule is the core's `fileCounterNoticeAsOwner`: a fresh step-up, then the owner role; the workspace's state plays no part.
+  auth: { kind: "person", roles: ["owner"], stepUp: true, closedWorkspaceAllowed: true },
+  surfaces: PEOPLE_SURFACES,
+  idempotency: "none",
+  mutates: true,
+  input: Type.Object({ ...COUNTER_NOTICE_INPUT_SCHEMA.properties, notice_id: NoticeIdParam }, { additionalProperties: false }),
+  output: Type.Object({ id: Type.String({ description: "ULID of the notice." }), state: Type.Literal("contested") }, { additionalProperties: true, description: "The notice as the affected workspace sees it." }),
+  successStatus: 200,
+  async handler(deps, ctx, input) {
+    const { notice_id: noticeId, ...counter } = input;
+    return { body: await fileCounterNoticeAsOwner(deps, ctx.principal, { noticeId, input: counter, requestId: ctx.requestId }) };
+  },
+});
+
 /**
  * The notices' operations (DESIGN §2b). The intake, status, supplement and withdrawal are public
  * (human routes for notifiers: no credential, so no MCP tools); the workspace's list is an
- * administrative read, and an MCP tool like every credential operation.
+ * administrative read, and an MCP tool like every credential operation; the owner's
+ * counter-notice is for a person's session (no MCP tool either).
  */
-export const NOTICE_OPERATIONS = [getNoticeIntake, submitNoticeOp, getNoticeOp, supplementNoticeOp, withdrawNoticeOp, listNoticesOp];
+export const NOTICE_OPERATIONS = [getNoticeIntake, submitNoticeOp, getNoticeOp, supplementNoticeOp, withdrawNoticeOp, listNoticesOp, fileCounterNoticeOp];

@@ -7,6 +7,8 @@ export interface SessionCookies {
   session: string;
   /** Name of the pending-MFA cookie (password checked, second factor awaited). */
   pendingMfa: string;
+  /** Name of the cookie holding one OIDC sign-in attempt between the redirect and the callback (ten minutes). */
+  oidcAttempt: string;
   /** True when the cookies carry Secure (and the `__Host-` prefix). */
   secure: boolean;
 }
@@ -28,7 +30,7 @@ export function sessionCookies(publicBaseUrl: string): SessionCookies {
     secure = true;
   }
   const prefix = secure ? "__Host-" : "";
-  return { session: `${prefix}agentq_session`, pendingMfa: `${prefix}agentq_mfa`, secure };
+  return { session: `${prefix}agentq_session`, pendingMfa: `${prefix}agentq_mfa`, oidcAttempt: `${prefix}agentq_oidc`, secure };
 }
 
 /** A Set-Cookie value setting `name` to `value` for `maxAgeSeconds`. */

@@ -41,7 +41,7 @@ export function catalogueRoutes(operations: readonly Operation[]): RouteUnderTes
     name: op.name,
     method: op.http.method,
     path: op.http.path,
-    caller: op.auth.kind === "public" ? "public" : op.auth.tier,
+    caller: op.auth.kind === "public" ? "public" : op.auth.kind === "person" ? "session" : op.auth.tier,
     input: op.input as unknown as RouteUnderTest["input"],
     pathParams: pathParamsOf(op.http.path),
     query: op.http.query ?? [],
@@ -51,7 +51,7 @@ export function catalogueRoutes(operations: readonly Operation[]): RouteUnderTes
   }));
 }
 
-/** The hand-written REST routes (people, auth, OIDC, closing, counter-notice) from their OpenAPI descriptions. */
+/** The hand-written REST routes (sign-out, the OIDC redirects, version, OpenAPI, the log key) from their OpenAPI descriptions. */
 export function plainRoutes(descriptions: readonly PlainRouteDescription[]): RouteUnderTest[] {
   return descriptions.map((d) => {
     const body = (d.requestBody ?? { properties: {}, required: [] }) as SchemaLike;

@@ -6,4 +6,6 @@ export type { NamedResource } from "./isolation-matrix.contract.ts";
 export { A_NAMES, AcceptingTransport, buildWorkspaceRecords, inMemoryMatrixTarget } from "./isolation-world.ts";
 export type { MatrixTarget, RecordNames, WorkspaceRecords } from "./isolation-world.ts";
 export { plausibleInput } from "./plausible-input.ts";
+export { openMatrixSession } from "./person-session.ts";
+export type { MatrixPerson } from "./person-session.ts";
 export type { RequestClient } from "./route-request.ts";

@@ -9,7 +9,8 @@ import { callOperationRoute, hasBody, matrixCall, pathParamsOf } from "./route-r
 import type { MatrixResult } from "./route-request.ts";
 
 // Catalogue-driven: every operation, whatever area added it, is called by workspace B's
-// principals aimed at workspace A's records, and must neither show nor change them. Shared by
+// principals (credentials, and an owner's session for the people's operations) aimed at
+// workspace A's records, and must neither show nor change them. Shared by
 // the in-memory run (apps/rest) and the PostgreSQL run (apps/server).
 
 /** One of A's records a path parameter can name. */
@@ -35,11 +36,18 @@ export const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => 
   rule_id: (a) => [{ label: "rule", id: a.ruleId }],
   import_id: (a) => [{ label: "markdown import", id: a.importId }],
   connection_id: (a) => [{ label: "connection", id: a.connectionId }],
+  person_id: (a) => [{ label: "viewer", id: a.viewerPersonId }, { label: "owner (signed in)", id: a.owner.personId }],
 };
 
 /** Path parameters that name no workspace record (global catalogues): the reason, and a value to call with. */
 const GLOBAL_PATH_PARAMS: Readonly<Record<string, { reason: string; value: string }>> = {
   name: { reason: "template names are global (the template catalogue is shared by every workspace)", value: "note" },
+  notice_id: {
+    reason:
+      "a notice is filed by the public about a message and disclosed to the affected workspace only (apps/server/src/notices.process.test.ts, notice-routes.test.ts); " +
+      "its one caller operation here, the owner's counter-notice, needs a fresh step-up, which B's owner has not, so B is refused before any notice is read",
+    value: "01JZZZZZZZZZZZZZZZZZZZZZZZ",
+  },
 };
 
 /** `*_id` input fields that name no record of a workspace, with the reason. */
@@ -55,11 +63,12 @@ const ITEM_RESULTS: Readonly<Record<string, (body: any) => unknown[]>> = {
   ack_batch: (body) => body.results,
 };
 
-const CREDENTIAL_OPERATIONS = OPERATIONS.filter((op) => op.auth.kind === "credential");
+/** Every operation with a caller: a credential's, or a person's session's. */
+const CALLER_OPERATIONS = OPERATIONS.filter((op) => op.auth.kind !== "public");
 const workspaceParams = (op: Operation) => pathParamsOf(op).filter((p) => !(p in GLOBAL_PATH_PARAMS));
-const AIMED_OPERATIONS = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
+const AIMED_OPERATIONS = CALLER_OPERATIONS.filter((op) => workspaceParams(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
 /** Operations whose path names no workspace record (none, or only global ones such as a template name). */
-const UNPARAMETERISED = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op).length === 0);
+const UNPARAMETERISED = CALLER_OPERATIONS.filter((op) => workspaceParams(op).length === 0);
 /**
  * Body fields that name another record (DESIGN §2c: one of another workspace's is 404
  * SVC_RESOURCE_NOT_FOUND, as an unknown id is). The lease is left out: it guards the call on a
@@ -68,7 +77,7 @@ const UNPARAMETERISED = CREDENTIAL_OPERATIONS.filter((op) => workspaceParams(op)
 const referenceFields = (op: Operation): string[] =>
   hasBody(op) ? Object.keys(op.input.properties).filter((f) => AIMED_FIELDS.includes(f) && f !== "lease_id" && !pathParamsOf(op).includes(f) && !(op.http.query ?? []).includes(f)) : [];
 /** Operations with a body reference whose path, if any, B can fill with records of its own. */
-const REFERENCING_OPERATIONS = CREDENTIAL_OPERATIONS.filter((op) => referenceFields(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
+const REFERENCING_OPERATIONS = CALLER_OPERATIONS.filter((op) => referenceFields(op).length > 0 && workspaceParams(op).every((p) => p in PATH_FIXTURES));
 /** Path values of global parameters. */
 const globalPathValues = (op: Operation) => Object.fromEntries(pathParamsOf(op).flatMap((p) => (p in GLOBAL_PATH_PARAMS ? [[p, GLOBAL_PATH_PARAMS[p]?.value ?? ""]] : [])));
 
@@ -86,11 +95,13 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
   /**
    * B's principals that get past `op`'s auth rule: its admin on administrative routes, its
    * operational agent (every operational scope) on operational routes, and its admin there too
-   * when the route needs no scope or waives it for administrative credentials.
+   * when the route needs no scope or waives it for administrative credentials; its owner's
+   * session on the operations for a person's session.
    */
-  function bCallers(op: Operation): { label: string; authorization: string }[] {
+  function bCallers(op: Operation): { label: string; authorization?: string; headers?: Readonly<Record<string, string>> }[] {
     const admin = { label: "B admin", authorization: w.b.admin.authorization };
     const operational = { label: "B operational", authorization: w.b.operational.authorization };
+    if (op.auth.kind === "person") return [{ label: "B owner session", headers: w.b.records.owner.headers }];
     if (op.auth.kind !== "credential") return [];
     if (op.auth.tier === "administrative") return [admin];
     return op.auth.scope === null || op.auth.scopeWaivedForTier === "administrative" ? [operational, admin] : [operational];
@@ -113,6 +124,10 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
     const { admin, worker, sender } = w.a;
     const get = async (authorization: string, path: string) => {
       const res = await matrixCall(w.client, "GET", path, { authorization });
+      return { status: res.status, body: res.body as unknown };
+    };
+    const getAsOwner = async (path: string) => {
+      const res = await matrixCall(w.client, "GET", path, { headers: w.a.owner.headers });
       return { status: res.status, body: res.body as unknown };
     };
     return {
@@ -148,6 +163,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
       // A fixed window: the default one moves with the clock.
       usage: await get(sender.authorization, "/v1/usage?group_by=session&period=month&since=2000-01-01T00:00:00.000Z&until=2030-01-01T00:00:00.000Z"),
       connections: await get(admin.authorization, "/v1/connections"),
+      people: await getAsOwner("/v1/people"),
     };
   }
 
@@ -162,7 +178,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
 
   describe(`isolation matrix over the whole catalogue (${label})`, () => {
     it("knows how to fill every path parameter of every operation", () => {
-      const missing = CREDENTIAL_OPERATIONS.flatMap((op) => pathParamsOf(op).filter((p) => !(p in PATH_FIXTURES) && !(p in GLOBAL_PATH_PARAMS)).map((p) => `${op.name}: {${p}}`));
+      const missing = CALLER_OPERATIONS.flatMap((op) => pathParamsOf(op).filter((p) => !(p in PATH_FIXTURES) && !(p in GLOBAL_PATH_PARAMS)).map((p) => `${op.name}: {${p}}`));
       expect(
         missing,
         "The isolation matrix cannot fill these path parameters. Create one of A's records of that kind in apps/rest/src/testing/matrix/isolation-world.ts " +
@@ -171,7 +187,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
     });
 
     it("knows, for every *_id input field outside the path, which of A's records to aim it at (or that it names none)", () => {
-      const unknown = CREDENTIAL_OPERATIONS.flatMap((op) =>
+      const unknown = CALLER_OPERATIONS.flatMap((op) =>
         Object.keys(op.input.properties)
           .filter((f) => f.endsWith("_id") && !pathParamsOf(op).includes(f) && !AIMED_FIELDS.includes(f) && !(f in FREE_FORM_ID_FIELDS))
           .map((f) => `${op.name}: ${f}`),
@@ -200,7 +216,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
           const full = { ...input, ...pathValues };
           expect(Value.Check(op.input, full), `the matrix's input for ${op.name} is not valid (${JSON.stringify([...Value.Errors(op.input, full)].slice(0, 3).map((e) => `${e.path} ${e.message}`))}): add an override in apps/rest/src/testing/matrix/plausible-input.ts`).toBe(true);
           for (const caller of bCallers(op)) {
-            const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues, input });
+            const res = await callOperationRoute(w.client, op, { ...caller, pathValues, input });
             const request = JSON.stringify({ pathValues, input });
             const what = `${caller.label} ${op.http.method} ${op.http.path} on A's ${resource.label} -> ${res.status} ${res.text}`;
             expect([403, 404], what).toContain(res.status);
@@ -216,7 +232,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
         const request = JSON.stringify(input);
         const aimedAtA = w.a.secrets.some((s) => request.includes(s));
         for (const caller of bCallers(op)) {
-          const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues: globalPathValues(op), input });
+          const res = await callOperationRoute(w.client, op, { ...caller, pathValues: globalPathValues(op), input });
           const what = `${caller.label} ${op.http.method} ${op.http.path} ${request} -> ${res.status} ${res.text}`;
           expect(leaked(res, request), what).toEqual([]);
           if (aimedAtA && op.mutates && res.status < 300) {
@@ -230,7 +246,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
         // The same without the fields aimed at A: plain lists of B's own data.
         if (op.http.method === "GET") {
           for (const caller of bCallers(op)) {
-            const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues: globalPathValues(op) });
+            const res = await callOperationRoute(w.client, op, { ...caller, pathValues: globalPathValues(op) });
             expect(leaked(res, ""), `${caller.label} GET ${op.http.path} -> ${res.text}`).toEqual([]);
           }
         }
@@ -251,7 +267,7 @@ export function describeIsolationMatrix(label: string, makeTarget: () => Promise
         const full = { ...input, ...pathValues };
         expect(Value.Check(op.input, full), `the matrix's input for ${op.name} is not valid (${JSON.stringify([...Value.Errors(op.input, full)].slice(0, 3).map((e) => `${e.path} ${e.message}`))})`).toBe(true);
         for (const caller of bCallers(op)) {
-          const res = await callOperationRoute(w.client, op, { authorization: caller.authorization, pathValues, input });
+          const res = await callOperationRoute(w.client, op, { ...caller, pathValues, input });
           const request = JSON.stringify({ pathValues, input });
           const what = `${caller.label} ${op.http.method} ${op.http.path} with A's ${field} -> ${res.status} ${res.text}`;
           expect(res.status, what).toBe(404);

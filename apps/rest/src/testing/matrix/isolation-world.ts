@@ -1,9 +1,10 @@
 import { ADMINISTRATIVE_SCOPES, bootstrapWorkspace, OPERATIONAL_SCOPES } from "@agentq/core";
-import type { WebhookTransport } from "@agentq/core";
+import type { Role, WebhookTransport } from "@agentq/core";
 import { connectForTest, createInMemoryDeps } from "@agentq/core/testing";
 import { createRestApp } from "../../app.ts";
 import { directiveTo } from "../rest-scenario.ts";
 import { recordingLogger } from "../test-app.ts";
+import { openMatrixSession, type MatrixPerson } from "./person-session.ts";
 import { matrixCall } from "./route-request.ts";
 import type { MatrixResult, RequestClient } from "./route-request.ts";
 
@@ -27,6 +28,8 @@ export interface MatrixTarget {
   bootstrap(name: string): Promise<{ workspaceId: string; authorization: string }>;
   /** Sets a workspace's max_deliveries (before any of its credentials is first used). */
   setMaxDeliveries(workspaceId: string, n: number): Promise<void>;
+  /** Adds a person with `role` to a workspace and opens a session for them (`openMatrixSession`). */
+  openPersonSession(workspaceId: string, email: string, role: Role): Promise<MatrixPerson>;
   /** Connects an OAuth client acting as the AI account (through the core: register, approve, exchange); the grant's id and tokens. */
   connectOAuthClient(workspaceId: string, aiAccountId: string): Promise<{ grantId: string; accessToken: string; refreshToken: string }>;
   /** Releases what the target holds (pools, schemas). */
@@ -50,6 +53,7 @@ export function inMemoryMatrixTarget(): MatrixTarget {
       if (ws === undefined) throw new Error(`no workspace ${workspaceId}`);
       world.tables.access.workspaces.set(null, workspaceId, { ...ws, maxDeliveries: n });
     },
+    openPersonSession: (workspaceId, email, role) => openMatrixSession(world.deps, { workspaceId, email, role }),
     async connectOAuthClient(workspaceId, aiAccountId) {
       const { grantId, tokens } = await connectForTest(world.deps, { workspaceId, aiAccountId });
       return { grantId, accessToken: tokens.access_token, refreshToken: tokens.refresh_token ?? "" };
@@ -101,6 +105,10 @@ export interface WorkspaceRecords {
     importId: string;
     /** A Connection (OAuth grant) of an MCP client acting as worker. */
     connectionId: string;
+    /** An owner of the workspace, signed in (their session's headers). */
+    owner: MatrixPerson;
+    /** A viewer of the workspace (not signed in). */
+    viewerPersonId: string;
     /** Every string of the workspace's that another must never see: ids, unique names, tokens, payload text. */
     secrets: readonly string[];
 }
@@ -135,6 +143,8 @@ export const A_NAMES = {
   lesson: "alpha-lesson-q7",
   learning: "alpha learning quokka seven",
   importedLesson: "alpha-imported-q7",
+  ownerEmail: "alpha-owner-q7@example.test",
+  viewerEmail: "alpha-viewer-q7@example.test",
 } as const;
 
 function ok(res: MatrixResult, what: string): MatrixResult {
@@ -220,12 +230,14 @@ export async function buildWorkspaceRecords(target: MatrixTarget, names: RecordN
   const imported = ok(await matrixCall(client, "POST", "/v1/session-state/imports/upload", { authorization: sender.authorization, body: { parser: "lessons-list", filename: "LESSONS.md", content: `## ${names.importedLesson}\nDo: keep it.\n` } }), "upload import");
 
   const connection = await target.connectOAuthClient(aAdmin.workspaceId, worker.id);
+  const owner = await target.openPersonSession(aAdmin.workspaceId, names.ownerEmail, "owner");
+  const viewer = await target.openPersonSession(aAdmin.workspaceId, names.viewerEmail, "viewer");
 
-  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string, sessionId: session.body.session.id as string, backlogItemId: backlogItem.body.id as string, lessonId: lesson.body.id as string, ruleId: rule.body.id as string, candidateId, importId: imported.body.id as string, connectionId: connection.grantId };
+  const a = { admin: aAdmin, sender, worker, leasedMessageId, leaseId, deadLetterId, webhookId: webhook.body.webhook.id as string, policyId: policy.body.id as string, projectId: project.body.id as string, decisionId: decision.body.id as string, correctionId: correction.body.id as string, sessionId: session.body.session.id as string, backlogItemId: backlogItem.body.id as string, lessonId: lesson.body.id as string, ruleId: rule.body.id as string, candidateId, importId: imported.body.id as string, connectionId: connection.grantId, owner, viewerPersonId: viewer.personId };
   const tokens = [aAdmin.authorization, sender.authorization, worker.authorization].map((h) => h.slice("Bearer ".length));
   const secrets = [
     aAdmin.workspaceId, aAdmin.accountId, aAdmin.credentialId, sender.id, sender.credentialId, worker.id, worker.credentialId,
-    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, a.sessionId, a.backlogItemId, a.lessonId, a.ruleId, a.candidateId, a.importId, a.connectionId, connection.accessToken, connection.refreshToken, ...Object.values(names), ...tokens,
+    leasedMessageId, leaseId, firstLease, deadLetterId, a.webhookId, a.policyId, a.projectId, a.decisionId, a.correctionId, a.sessionId, a.backlogItemId, a.lessonId, a.ruleId, a.candidateId, a.importId, a.connectionId, connection.accessToken, connection.refreshToken, owner.personId, viewer.personId, ...[owner, viewer].map((p) => p.headers.Cookie?.split("=")[1] ?? ""), ...Object.values(names), ...tokens,
   ];
   return { ...a, secrets };
 }

@@ -80,6 +80,8 @@ const OVERRIDES: Readonly<Record<string, (a: WorkspaceRecords) => Record<string,
   archive_rule: () => ({ reason: "B says so" }),
   find_applicable_rules: () => ({ paths: ["alpha/x.ts"], operations: ["modify"] }),
   upload_import: () => ({ parser: "lessons-list", filename: "LESSONS.md", content: "## mallory-q7\nB's lesson." }),
+  invite_person: () => ({ email: "mallory-q7@example.test", role: "viewer" }),
+  change_person_role: () => ({ role: "viewer" }),
 };
 
 /**

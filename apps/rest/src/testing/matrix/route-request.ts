@@ -19,9 +19,12 @@ export interface MatrixResult {
   headers: Headers;
 }
 
-/** One request: `authorization` is the full header value, `body` is sent as JSON, `key` as Idempotency-Key. */
-export async function matrixCall(client: RequestClient, method: string, path: string, p: { authorization?: string; body?: unknown; key?: string } = {}): Promise<MatrixResult> {
-  const headers: Record<string, string> = {};
+/**
+ * One request: `authorization` is the full header value, `headers` more of them (a person's
+ * session cookie and Origin), `body` is sent as JSON, `key` as Idempotency-Key.
+ */
+export async function matrixCall(client: RequestClient, method: string, path: string, p: { authorization?: string; headers?: Readonly<Record<string, string>>; body?: unknown; key?: string } = {}): Promise<MatrixResult> {
+  const headers: Record<string, string> = { ...p.headers };
   if (p.authorization !== undefined) headers.Authorization = p.authorization;
   if (p.key !== undefined) headers["Idempotency-Key"] = p.key;
   if (p.body !== undefined) headers["Content-Type"] = "application/json";
@@ -61,7 +64,7 @@ let keyCounter = 0;
 export function callOperationRoute(
   client: RequestClient,
   op: Operation,
-  p: { authorization?: string; pathValues?: Readonly<Record<string, string>>; input?: Readonly<Record<string, unknown>> },
+  p: { authorization?: string; headers?: Readonly<Record<string, string>>; pathValues?: Readonly<Record<string, string>>; input?: Readonly<Record<string, unknown>> },
 ): Promise<MatrixResult> {
   const params = new Set(pathParamsOf(op));
   const queryNames = new Set(op.http.query ?? []);
@@ -76,6 +79,7 @@ export function callOperationRoute(
   const path = fillPath(op, p.pathValues ?? {}) + (qs === "" ? "" : `?${qs}`);
   return matrixCall(client, op.http.method, path, {
     ...(p.authorization === undefined ? {} : { authorization: p.authorization }),
+    ...(p.headers === undefined ? {} : { headers: p.headers }),
     ...(op.idempotency === "none" ? {} : { key: `matrix-${++keyCounter}` }),
     ...(hasBody(op) ? { body } : {}),
   });
