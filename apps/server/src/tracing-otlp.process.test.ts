@@ -163,6 +163,24 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     for (const s of settles) expect(s).toMatchObject({ parentSpanId: send.spanId, attributes: { "messaging.operation.type": "settle" } });
   }, 60_000);
 
+  it("traces every request, the dashboard's and OAuth's too, as a SERVER span under the request's traceparent", async () => {
+    const traceId = "5af7651916cd43dd8448eb211c80319d";
+    const parent = "c7ad6b7169203331";
+    const headers = { traceparent: `00-${traceId}-${parent}-01` };
+    await fetch(`${server.baseUrl}/sign-in`, { headers });
+    await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`, { headers });
+    const spans = await until(
+      () => {
+        const mine = receiver.spans.filter((s) => s.traceId === traceId);
+        return mine.length >= 2 ? mine : undefined;
+      },
+      15_000,
+      () => JSON.stringify(receiver.spans.map((s) => [s.traceId.slice(0, 6), s.name])),
+    );
+    for (const s of spans) expect(s).toMatchObject({ kind: SPAN_KIND.SERVER, parentSpanId: parent, attributes: { "http.request.method": "GET" } });
+    expect(spans.map((s) => s.attributes["url.path"]).sort()).toEqual(["/.well-known/oauth-authorization-server", "/sign-in"]);
+  }, 60_000);
+
   it("does the same over MCP, the trace context in params._meta.traceparent", async () => {
     const sender = await account("mcp-sender");
     const consumer = await account("mcp-consumer");
