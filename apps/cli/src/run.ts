@@ -100,10 +100,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     .option("--correlation-id <id>", "correlation label (up to 128 characters)")
     .option("--ttl <duration>", "time to live, ISO 8601 (default P7D, at most P14D)")
     .option("--deliver-after <duration>", "delay before delivery, ISO 8601 (default PT0S)")
+    .option("--reply-to <message_id>", "a message you sent or received that this one answers (joins its thread)")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a fresh random key); reuse it to retry safely")
-    .action(async (recipient: string, o: { template: string; payload: string; priority?: string; correlationId?: string; ttl?: string; deliverAfter?: string; idempotencyKey?: string }) => {
+    .action(async (recipient: string, o: { template: string; payload: string; priority?: string; correlationId?: string; ttl?: string; deliverAfter?: string; replyTo?: string; idempotencyKey?: string }) => {
       const payload = await readPayloadArgument(o.payload, io.stdin ?? process.stdin);
-      const envelope = { recipient: { friendly_name: recipient }, template: o.template, priority: o.priority, correlation_id: o.correlationId, ttl: o.ttl, deliver_after: o.deliverAfter };
+      const envelope = { recipient: { friendly_name: recipient }, template: o.template, priority: o.priority, correlation_id: o.correlationId, ttl: o.ttl, deliver_after: o.deliverAfter, reply_to: o.replyTo };
       const compact = Object.fromEntries(Object.entries(envelope).filter(([, v]) => v !== undefined));
       await print({ operation: "send", input: { envelope: compact, payload }, idempotencyKey: o.idempotencyKey ?? randomUUID() }, renderSent);
     });
@@ -114,8 +115,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     .option("--max <n>", "at most this many messages (default 10, at most 100)", parseInteger)
     .option("--visibility-timeout <duration>", "lease length, ISO 8601, PT10S..PT600S (default PT120S)")
     .option("--wait <duration>", "long-poll up to this long for a message, ISO 8601, up to PT20S (default PT0S)")
-    .action(async (o: { max?: number; visibilityTimeout?: string; wait?: string }) => {
-      await print({ operation: "get_pending", input: { max: o.max, visibility_timeout: o.visibilityTimeout, wait: o.wait } }, renderPending);
+    .option("--thread <thread_id>", "claim only this thread's messages (wait for a reply)")
+    .action(async (o: { max?: number; visibilityTimeout?: string; wait?: string; thread?: string }) => {
+      await print({ operation: "get_pending", input: { max: o.max, visibility_timeout: o.visibilityTimeout, wait: o.wait, thread_id: o.thread } }, renderPending);
     });
 
   program

@@ -17,6 +17,7 @@ import { registerConnectionRoutes } from "./routes/connection-routes.tsx";
 import { registerLearningRoutes } from "./routes/learning-routes.tsx";
 import { registerNoticeRoutes } from "./routes/notice-routes.tsx";
 import { registerMessageRoutes } from "./routes/message-routes.tsx";
+import { registerApprovalRoutes } from "./routes/approval-routes.tsx";
 import { registerOAuthConsentRoutes } from "./routes/oauth-consent-routes.tsx";
 import { registerOverviewRoutes } from "./routes/overview-routes.tsx";
 import { registerPeopleRoutes } from "./routes/people-routes.tsx";
@@ -48,7 +49,7 @@ export interface DashboardOptions {
 }
 
 /** The signed-in pages: every path under them needs a session. */
-const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/lessons", "/lessons/*", "/lesson-candidates", "/lesson-candidates/*", "/rules", "/rules/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
+const SIGNED_IN_PATHS = ["/", "/messages", "/messages/*", "/approvals", "/approvals/*", "/dead-letters/*", "/accounts", "/accounts/*", "/credentials", "/credentials/*", "/webhooks", "/webhooks/*", "/policies", "/policies/*", "/audit", "/projects", "/projects/*", "/lessons", "/lessons/*", "/lesson-candidates", "/lesson-candidates/*", "/rules", "/rules/*", "/connections", "/connections/*", "/notices", "/notices/*", "/people", "/people/*", "/settings", "/settings/*"];
 
 /**
  * The browser dashboard (DESIGN §2b "Dashboard"): server-rendered pages (Hono JSX), htmx for
@@ -98,6 +99,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerPasswordRoutes(app, kit, { sessions, afterAnswer });
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
+  registerApprovalRoutes(app, kit);
   registerAccountRoutes(app, kit);
   registerCredentialRoutes(app, kit);
   registerWebhookRoutes(app, kit);

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { Child } from "hono/jsx";
 import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
-import type { NavKey, Viewer } from "./components/layout.tsx";
+import { WAITING_COUNT_LIMIT, type NavKey, type Viewer } from "./components/layout.tsx";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { runOperation, type OperationCall } from "./run-operation.ts";
 import type { StaticAsset, StaticAssets } from "./static-assets.ts";
@@ -29,7 +29,12 @@ export function createPageKit(deps: CoreDeps, assets: StaticAssets): PageKit {
   return {
     deps,
     assets,
-    page: (c, p, body) => renderPage(c, assets, { title: p.title, viewer: viewerOf(c.get("principal")), current: p.current, scripts: p.scripts }, body, p.status ?? 200),
+    page: async (c, p, body) => {
+      const viewer = viewerOf(c.get("principal"));
+      // The navigation's badge: what waits for a person's approval (one bounded count per page).
+      if (viewer !== null) viewer.waitingApprovals = await deps.stores.messages.countHeldForApproval({ workspaceId: (c.get("principal") as Principal).workspace.id, limit: WAITING_COUNT_LIMIT });
+      return renderPage(c, assets, { title: p.title, viewer, current: p.current, scripts: p.scripts }, body, p.status ?? 200);
+    },
     run: async <T,>(c: Context<DashboardEnv>, call: OperationCall) => (await runOperation(deps, c, call)) as T,
     newKey: () => deps.ids.next(),
   };

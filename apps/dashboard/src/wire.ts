@@ -35,6 +35,12 @@ export interface MessageWire extends MessageItemWire {
   timeline: { at: string; activity: string; actor_ai_account_id: string | null; details: Record<string, unknown> }[];
 }
 
+/** A message an approval policy held (GET /v1/approvals, GET /v1/approvals/{id}): envelope, payload, state and what held it. */
+export interface ApprovalWire extends MessageItemWire {
+  payload: unknown;
+  approval: { policy_id: string; policy_name: string | null; require_step_up: boolean; approvers: string };
+}
+
 /** A message's payload (GET /v1/messages/{id}/payload; each read an audit row). */
 export interface PayloadWire {
   message_id: string;

@@ -15,15 +15,15 @@ import {
 } from "@agentq/core";
 import { connectMcpClient, serveOnFreePort, structured } from "@agentq/mcp/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
-import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeService, type ComposedService } from "./compose.ts";
+import { buildGoVerifier } from "./testing/go-verifier.ts";
 import { createLogger, deriveSecrets } from "@agentq/runtime";
 
 // Independent verification (issue 32, DESIGN §2c Receipts): receipts, checkpoints and proofs
@@ -32,32 +32,10 @@ import { createLogger, deriveSecrets } from "@agentq/runtime";
 // CheckTree the proofs), by `agentq receipt verify` run as a process, as a user runs it, and by
 // the TypeScript verifier in process; all three must reach the same verdict on every case.
 
-const GO_SOURCE = fileURLToPath(new URL("../../../tooling/receipts-verifier-go/", import.meta.url));
 const AGENTQ_BIN = fileURLToPath(new URL("../../cli/bin/agentq.js", import.meta.url));
 
 /** `agentq receipt verify`'s exit code for each class the verifiers share (docs/receipts.md). */
 const CLI_EXIT: Readonly<Record<"OK" | ReceiptFault, number>> = { OK: 0, unreadable: 10, checkpoint_malformed: 10, checkpoint_signature: 11, wrong_origin: 12, record_mismatch: 13, proof_failed: 14 };
-const GOPATH = "/usr/share/gocode";
-
-/** Builds the Go verifier once per source version into a temp folder (reused across runs). */
-function buildGoVerifier(): string {
-  const source = readFileSync(join(GO_SOURCE, "main.go"));
-  const dir = join(tmpdir(), `agentq-receipts-verifier-${createHash("sha256").update(source).digest("hex").slice(0, 16)}`);
-  const binary = join(dir, "receipts-verifier");
-  if (existsSync(binary)) return binary;
-  if (spawnSync("go", ["version"]).status !== 0 || !existsSync(join(GOPATH, "src/golang.org/x/mod/sumdb/note"))) {
-    throw new Error("The receipts test needs Go and golang.org/x/mod from Debian: run `pnpm setup:system` (apt-get install golang-go golang-golang-x-mod-dev).");
-  }
-  mkdirSync(dir, { recursive: true });
-  const partial = `${binary}.${process.pid}`;
-  execFileSync("go", ["build", "-o", partial, "."], {
-    cwd: GO_SOURCE,
-    env: { ...process.env, GO111MODULE: "off", GOPATH, GOCACHE: join(tmpdir(), "agentq-go-build-cache"), GOFLAGS: "" },
-    stdio: "pipe",
-  });
-  execFileSync("mv", [partial, binary]);
-  return binary;
-}
 
 describe("receipts checked by the Go checksum database's own code and by agentq receipt verify", () => {
   let db: TestSchema;

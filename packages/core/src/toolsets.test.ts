@@ -11,7 +11,7 @@ function caller(tier: Tier, scopes: string[]): CredentialPrincipal {
 
 describe("toolsets of the catalogue (DESIGN §2c)", () => {
   it("puts the messaging tools DESIGN names in messaging, and every administrative-tier operation, audit verify, export and proofs in admin", () => {
-    expect(namesOf("messaging")).toEqual(expect.arrayContaining(["send", "validate", "get_pending", "ack", "ack_batch", "nack", "extend_lease", "hand_off", "list_messages", "get_message", "list_recipients", "list_templates", "get_template", "get_policies", "acknowledge_policies", "browse_audit_log", "get_message_receipt"]));
+    expect(namesOf("messaging")).toEqual(expect.arrayContaining(["send", "validate", "get_pending", "ack", "ack_batch", "nack", "extend_lease", "hand_off", "list_messages", "get_message", "get_thread", "list_recipients", "list_templates", "get_template", "get_policies", "acknowledge_policies", "browse_audit_log", "get_message_receipt"]));
     expect(namesOf("admin")).toEqual(expect.arrayContaining(["list_dead_letters", "release_dead_letter", "create_ai_account", "issue_credential", "revoke_credential", "create_webhook", "publish_policy", "verify_audit_log", "export_audit_chain", "get_audit_checkpoint", "get_audit_inclusion_proof", "get_audit_consistency_proof", "list_connections"]));
     expect(namesOf("session_state")).toEqual(expect.arrayContaining(["create_project", "start_build_session", "record_decision", "create_backlog_item", "create_lesson", "derive_rule", "get_usage", "upload_import"]));
     for (const op of OPERATIONS) if (op.auth.kind === "credential" && op.auth.tier === "administrative") expect(toolsetOf(op), op.name).toBe("admin");

@@ -21,7 +21,7 @@ describe("PgPolicyStore", () => {
     w = await seedWorkspace(createPgStores(db.sql));
     policies = new PgPolicyStore(db.sql);
   });
-  const publish = (name: string, required: boolean, body = "text") => policies.publish({ workspaceId: w.workspace.id, name, newId: fixtureId(), required, body, publishedAt: AT, publishedBy: w.sender.id });
+  const publish = (name: string, required: boolean, body = "text") => policies.publish({ workspaceId: w.workspace.id, name, newId: fixtureId(), required, kind: "acknowledgement", holds: null, body, publishedAt: AT, publishedBy: w.sender.id });
 
   it("publishes version 1 under the new id, then later versions under the same id; concurrent publishes each get their own version", async () => {
     const v1 = await publish("conduct", true, "be kind");

@@ -1,7 +1,7 @@
-import type { AnonymousLimitStore, PlanStore, Policy, PolicyListItem, PolicyStore, RateLimiter, WorkspacePlan } from "@agentq/core";
+import type { AnonymousLimitStore, ApprovalHolds, PolicyKind, PlanStore, Policy, PolicyListItem, PolicyStore, RateLimiter, WorkspacePlan } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import { aiAccountsCountLive, auditLogCountMessagesSent, workspacePlansFind, workspacePlansUpsert } from "./queries/plans.ts";
-import { policiesAcknowledge, policiesFindCurrent, policiesListCurrent, policiesPublish, policiesUnacknowledgedRequired, policyAcknowledgementsList, policyVersionsFind } from "./queries/policies.ts";
+import { policiesAcknowledge, policiesFindCurrent, policiesListCurrent, policiesPublish, policiesListApproval, policiesUnacknowledgedRequired, policyAcknowledgementsList, policyVersionsFind } from "./queries/policies.ts";
 import { rateLimitCountersHit, rateLimitCountersPurgeBefore } from "./queries/rate-limit-counters.ts";
 import { anonymousLimitCountersHit, anonymousLimitCountersPurgeBefore } from "./queries/anonymous-limit-counters.ts";
 import type { SqlClient } from "./sql-client.ts";
@@ -10,8 +10,12 @@ import type { SqlClient } from "./sql-client.ts";
 export class PgPolicyStore implements PolicyStore {
   constructor(private readonly sql: SqlClient) {}
 
-  publish(p: { workspaceId: string; name: string; newId: string; required: boolean; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy> {
+  publish(p: { workspaceId: string; name: string; newId: string; required: boolean; kind: PolicyKind; holds: ApprovalHolds | null; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy> {
     return withPgErrors(() => policiesPublish(this.sql, p));
+  }
+
+  listApproval(p: { workspaceId: string }): Promise<Policy[]> {
+    return withPgErrors(() => policiesListApproval(this.sql, p));
   }
 
   findCurrent(p: { workspaceId: string; policyId: string }): Promise<Policy | null> {

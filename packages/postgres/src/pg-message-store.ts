@@ -3,8 +3,8 @@ import { withPgErrors } from "./pg-errors.ts";
 import type { SendBatcher } from "./pg-send-batcher.ts";
 import { idempotencyKeysFindAny } from "./queries/idempotency-keys.ts";
 import {
-  messagesAcceptSend, messagesAckBatchIfHeld, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesHandOffIfHeld, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered, messagesInboxOf, messagesBecameClaimable,
-  messagesListForParticipant, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease, messagesWithhold, messagesRestoreWithheld,
+  messagesAcceptSend, messagesAckBatchIfHeld, messagesDecideApproval, messagesListHeldForApproval, messagesCountHeldForApproval, messagesAckIfHeld, messagesClaimBatch, messagesExpireDue, messagesExtendIfHeld, messagesFindForParticipant, messagesHandOffIfHeld, messagesLeaseSnapshot, messagesLeaseSnapshots, messagesCountWaiting, messagesListDeadLettered, messagesInboxOf, messagesBecameClaimable,
+  messagesListForParticipant, messagesListThread, messagesNackIfHeld, messagesNow, messagesPurge, messagesRelease, messagesWithhold, messagesRestoreWithheld,
 } from "./queries/messages.ts";
 import type { SqlClient } from "./sql-client.ts";
 
@@ -20,7 +20,7 @@ export class PgMessageStore implements MessageStore {
     private readonly batcher: SendBatcher | null = null,
   ) {}
 
-  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; heldAuditId?: string | null; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
     return withPgErrors(async () => {
       // A conflicting key's row can vanish between the insert and the read only when the purge
       // deleted it as expired; then the send is tried again (and this time stores the key).
@@ -39,7 +39,7 @@ export class PgMessageStore implements MessageStore {
     });
   }
 
-  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null; threadId?: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
     return withPgErrors(() => messagesClaimBatch(this.sql, p));
   }
 
@@ -100,6 +100,23 @@ export class PgMessageStore implements MessageStore {
     return { ok: false, snapshot, now };
   }
 
+  decideApproval(p: { workspaceId: string; messageId: string; approve: boolean; audit: NewAuditEntry }): Promise<{ kind: "decided"; message: MessageRecord; now: Date } | { kind: "refused"; snapshot: MessageRecord | null; now: Date }> {
+    return withPgErrors(async () => {
+      const { message, now } = await messagesDecideApproval(this.sql, p);
+      if (message !== null) return { kind: "decided", message, now };
+      const snapshot = await messagesFindForParticipant(this.sql, { workspaceId: p.workspaceId, messageId: p.messageId, accountId: null });
+      return { kind: "refused", snapshot, now };
+    });
+  }
+
+  countHeldForApproval(p: { workspaceId: string; limit: number }): Promise<number> {
+    return withPgErrors(() => messagesCountHeldForApproval(this.sql, p));
+  }
+
+  listHeldForApproval(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    return withPgErrors(() => messagesListHeldForApproval(this.sql, p));
+  }
+
   findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null> {
     return withPgErrors(() => messagesFindForParticipant(this.sql, p));
   }
@@ -110,6 +127,10 @@ export class PgMessageStore implements MessageStore {
 
   listForParticipant(p: { workspaceId: string; accountId: string | null; role: "sent" | "received" | "any"; state: MessageState | null; match?: MessageMatch; after: string | null; limit: number }): Promise<MessageRecord[]> {
     return withPgErrors(() => messagesListForParticipant(this.sql, p));
+  }
+
+  listThread(p: { workspaceId: string; threadId: string; accountId: string | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    return withPgErrors(() => messagesListThread(this.sql, p));
   }
 
   countWaiting(p: { workspaceId: string; now: Date }): Promise<WaitingCounts> {

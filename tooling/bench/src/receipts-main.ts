@@ -5,9 +5,15 @@
 // consistency proofs at random positions, and the run reports their latency and how many stored
 // hashes each read (pg_stat_user_tables on audit_tree_hashes): O(log n) means a few dozen at a
 // million rows, not thousands. Progress on stderr, the figures as JSON on stdout.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { buildGoVerifier } from "@agentq/server/testing";
 import postgres from "postgres";
-import { apiClient, expectStatus } from "./http-client.ts";
+import { apiClient, expectStatus, type ApiClient } from "./http-client.ts";
 import { UNLIMITED } from "./fixture.ts";
 import { openBenchDatabase } from "./postgres-target.ts";
 import { bootstrap, startServer } from "./server-process.ts";
@@ -15,6 +21,7 @@ import { summarise } from "./stats.ts";
 
 const USAGE = "usage: pnpm bench:receipts [--rows N (1000 to 5000000, default 1000000)] [--requests N (10 to 10000, default 300)]";
 const INSERT_CHUNK = 100_000;
+const AGENTQ_BIN = fileURLToPath(new URL("../../../apps/cli/bin/agentq.js", import.meta.url));
 
 async function main(): Promise<number> {
   let values;
@@ -43,6 +50,16 @@ async function main(): Promise<number> {
               on conflict (workspace_id) do update set plan = 'enterprise', overrides = excluded.overrides, updated_at = now()`;
     log(`server ${server.baseUrl}, workspace ${ws.workspace_id}; writing ${rows.toLocaleString("en")} audit rows`);
     const before = await sealedCount(sql, ws.workspace_id);
+    // The checkpoint a client kept before the traffic: the consistency bundle below proves the
+    // tree after the million rows extends it, checked by both offline verifiers.
+    let oldNote: string | null = null;
+    for (let tries = 0; oldNote === null; tries++) {
+      // The bootstrap's own rows are sealed within a pass or two.
+      await new Promise((r) => setTimeout(r, 500));
+      const answer = await api.call(ws.token, "GET", "/v1/audit-log/checkpoint");
+      if (answer.status === 200) oldNote = String(answer.body.raw);
+      else if (tries > 60) expectStatus(answer, 200, "first checkpoint");
+    }
     for (let from = 1; from <= rows; from += INSERT_CHUNK) {
       const to = Math.min(rows, from + INSERT_CHUNK - 1);
       await sql`
@@ -62,9 +79,10 @@ async function main(): Promise<number> {
       if (Date.now() - sealStart > 60 * 60_000) throw new Error("sealing took over an hour");
     }
     const sealSeconds = (Date.now() - sealStart) / 1000;
-    // The checkpoint route answers the signed note as text: origin, tree size, root hash, signatures.
-    const note = String(expectStatus(await api.call(ws.token, "GET", "/v1/audit-log/checkpoint"), 200, "checkpoint").body.raw);
+    const note = await checkpointNote(api, ws.token);
     const treeSize = Number(note.split("\n")[1]);
+    const bundleVerdicts = await verifyBundle(server.baseUrl, api, ws.token, oldNote, note);
+    log(`consistency bundle ${bundleVerdicts.from} -> ${bundleVerdicts.to}: agentq receipt verify ${bundleVerdicts.cli}, Go verifier ${bundleVerdicts.go}`);
     log(`sealed ${rows.toLocaleString("en")} rows in ${sealSeconds.toFixed(1)} s; checkpoint tree size ${treeSize}`);
 
     const random = (n: number) => 1 + Math.floor(Math.random() * n);
@@ -84,6 +102,7 @@ async function main(): Promise<number> {
       inclusion,
       consistency,
       log2_tree_size: Number(Math.log2(treeSize).toFixed(1)),
+      consistency_bundle: bundleVerdicts,
       postgres: db.version,
     };
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
@@ -93,6 +112,39 @@ async function main(): Promise<number> {
     await server.stop();
     await sql.end({ timeout: 5 });
     await db.close();
+  }
+}
+
+/** The latest checkpoint as the route serves it: the signed note (origin, tree size, root hash, signatures). */
+async function checkpointNote(api: ApiClient, token: string): Promise<string> {
+  return String(expectStatus(await api.call(token, "GET", "/v1/audit-log/checkpoint"), 200, "checkpoint").body.raw);
+}
+
+/**
+ * The consistency bundle between the checkpoint kept before the rows and the latest one, as a
+ * client assembles it (docs/receipts.md), checked offline by `agentq receipt verify` and by the
+ * Go verifier with the log key the server publishes.
+ * @throws when either verifier refuses it.
+ */
+async function verifyBundle(baseUrl: string, api: ApiClient, token: string, oldNote: string, newNote: string): Promise<{ from: number; to: number; cli: string; go: string }> {
+  const from = Number(oldNote.split("\n")[1]);
+  const to = Number(newNote.split("\n")[1]);
+  const consistency = expectStatus(await api.call(token, "GET", `/v1/audit-log/proof/consistency?from=${from}&to=${to}`), 200, "consistency proof").body;
+  const key = (await (await fetch(`${baseUrl}/.well-known/agentq-log-key`)).text()).trim().split("\n")[0] ?? "";
+  const dir = mkdtempSync(join(tmpdir(), "agentq-bench-receipts-"));
+  try {
+    const bundle = join(dir, "bundle.json");
+    const keyFile = join(dir, "log-key.txt");
+    writeFileSync(bundle, JSON.stringify({ old_checkpoint: oldNote, new_checkpoint: newNote, consistency }));
+    writeFileSync(keyFile, `${key}\n`);
+    const cli = spawnSync(process.execPath, [AGENTQ_BIN, "receipt", "verify", bundle, "--key", keyFile], { encoding: "utf8" });
+    const go = spawnSync(buildGoVerifier(), ["-key", key, "consistency", bundle], { encoding: "utf8" });
+    const cliOut = `exit ${cli.status}: ${cli.stdout.trim()}`;
+    const goOut = `exit ${go.status}: ${go.stdout.trim()}`;
+    if (cli.status !== 0 || go.status !== 0) throw new Error(`the consistency bundle ${from} -> ${to} was refused: agentq ${cliOut} ${cli.stderr}; Go ${goOut} ${go.stderr}`);
+    return { from, to, cli: cliOut, go: goOut };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

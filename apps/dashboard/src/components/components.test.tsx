@@ -40,11 +40,19 @@ describe("dashboard components", () => {
     expect(await html(<Pagination path="/m" query={{ cursor: "x", back: long }} nextCursor="y" trail />)).toContain("cursor=y&amp;back=c6%2Cc7%2Cc8%2Cc9%2Cc10%2Cc11%2Cc12%2Cc13%2Cc14%2Cx");
   });
 
-  it("names the SVC_ code of an error and the field it concerns; escapes what it shows", async () => {
+  it("says an error in a plain sentence first, then its message and details, the SVC_ code last; escapes what it shows", async () => {
     const out = await html(<ErrorNotice error={{ code: "SVC_MALFORMED_REQUEST", message: "<b>bad</b>", details: { field: "friendly_name" } }} requestId="r1" />);
     expect(out).toContain('data-error-code="SVC_MALFORMED_REQUEST"');
     expect(out).toContain("&lt;b&gt;bad&lt;/b&gt;");
     expect(out).toContain("<code>friendly_name</code>");
+    expect(out.indexOf("Something in the form was not accepted.")).toBeLessThan(out.indexOf('<code class="error-code">SVC_MALFORMED_REQUEST</code>'));
+    const schema = await html(<ErrorNotice error={{ code: "SVC_MALFORMED_REQUEST", message: "Invalid request: /state Expected union value.", details: { errors: [{ path: "/state", message: "Expected union value" }, { path: "/name", message: "Expected string length less or equal to 63" }] } }} />);
+    expect(schema).toContain("<li>state: is not one of the accepted values</li>");
+    expect(schema).toContain("<li>name: is too long (at most 63 characters)</li>");
+    expect(schema).not.toContain("Expected union value");
+    const hook = await html(<ErrorNotice error={{ code: "SVC_MALFORMED_REQUEST", message: "The destination did not pass verification.", details: { field: "url", verification_failure_reason: "destination_not_public" } }} />);
+    expect(hook).toContain("Why the verification failed");
+    expect(hook).toContain("private or local network, which webhooks may not reach (destination_not_public)");
     expect(await html(<EmptyState title="No messages yet." />)).toContain("data-empty");
   });
 

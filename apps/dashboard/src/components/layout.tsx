@@ -8,12 +8,18 @@ export interface Viewer {
   displayName: string | null;
   role: string;
   workspaceName: string;
+  /** Messages waiting for a person's approval (DESIGN §2c), counted up to `WAITING_COUNT_LIMIT`; the navigation's badge. */
+  waitingApprovals?: number;
 }
+
+/** The approvals badge counts up to this many (then shows "99+"). */
+export const WAITING_COUNT_LIMIT = 100;
 
 /** The sections of the navigation. */
 export const NAV = [
   { key: "overview", href: "/", label: "Overview" },
   { key: "messages", href: "/messages", label: "Messages" },
+  { key: "approvals", href: "/approvals", label: "Approvals" },
   { key: "accounts", href: "/accounts", label: "AI accounts" },
   { key: "credentials", href: "/credentials", label: "Credentials" },
   { key: "connections", href: "/connections", label: "Connections" },
@@ -42,6 +48,21 @@ export interface LayoutProps {
   /** Scripts of this page only (files of this origin, deferred), after the ones every page loads. */
   scripts?: readonly StaticAsset[] | undefined;
   children?: Child;
+}
+
+/** The navigation's count of messages waiting for approval (nothing when none wait). */
+function WaitingBadge(props: { count: number }) {
+  if (props.count <= 0) return null;
+  const shown = props.count >= WAITING_COUNT_LIMIT ? `${WAITING_COUNT_LIMIT - 1}+` : String(props.count);
+  return (
+    <>
+      {" "}
+      <span class="badge warn" data-count="approvals-waiting">
+        {shown}
+        <span class="visually-hidden"> waiting</span>
+      </span>
+    </>
+  );
 }
 
 /**
@@ -97,6 +118,7 @@ export function Layout(props: LayoutProps) {
                   <li>
                     <a href={item.href} aria-current={item.key === props.current ? "page" : undefined}>
                       {item.label}
+                      {item.key === "approvals" ? <WaitingBadge count={props.viewer?.waitingApprovals ?? 0} /> : null}
                     </a>
                   </li>
                 ))}

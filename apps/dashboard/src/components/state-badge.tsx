@@ -8,6 +8,7 @@ const TONES: Record<string, "ok" | "warn" | "bad" | "neutral"> = {
   pending: "neutral",
   idle: "neutral",
   held: "warn",
+  held_for_approval: "warn",
   retrying: "warn",
   frozen: "warn",
   expired: "neutral",

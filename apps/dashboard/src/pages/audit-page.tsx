@@ -15,8 +15,28 @@ export interface VerificationWire {
   first_bad_row: { id: string; seq: number | null; reason: string } | null;
 }
 
-/** The audit log: filters, the rows (newest first), and the chain's verification when asked for. */
-export function AuditPage(props: { rows: Page<AuditRowWire>; query: Record<string, string | undefined>; verification: VerificationWire | null; error?: ShownError | undefined }) {
+/** Names of the workspace's records by id, for the audit log's actors and subjects. */
+export interface AuditNames {
+  accounts: ReadonlyMap<string, string>;
+  credentials: ReadonlyMap<string, string>;
+  people: ReadonlyMap<string, string>;
+  webhooks: ReadonlyMap<string, string>;
+}
+
+/** Where a subject of each type has a page of its own. */
+const SUBJECT_PAGES: Readonly<Record<string, (id: string) => string>> = {
+  ai_account: (id) => `/accounts/${id}`,
+  message: (id) => `/messages/${id}`,
+  webhook: (id) => `/webhooks/${id}`,
+  project: (id) => `/projects/${id}`,
+  lesson: (id) => `/lessons/${id}`,
+  lesson_candidate: (id) => `/lesson-candidates/${id}`,
+  rule: (id) => `/rules/${id}`,
+  notice: (id) => `/notices/${id}`,
+};
+
+/** The audit log: filters, the rows (newest first) naming who and what, and the chain's verification when asked for. */
+export function AuditPage(props: { rows: Page<AuditRowWire>; names: AuditNames; query: Record<string, string | undefined>; verification: VerificationWire | null; error?: ShownError | undefined }) {
   return (
     <>
       <PageHeading title="Audit log" error={props.error} />
@@ -30,7 +50,7 @@ export function AuditPage(props: { rows: Page<AuditRowWire>; query: Record<strin
         </form>
       </section>
       <FilterForm action="/audit" button="Filter">
-        <TextFilter name="activity" label="Activity" placeholder="e.g. ai_account.frozen" value={props.query.activity} />
+        <TextFilter name="activity_contains" label="Activity contains" placeholder="e.g. revoked, credential, message.sent" value={props.query.activity_contains} />
         <TextFilter name="message_id" label="Message id" value={props.query.message_id} />
       </FilterForm>
       <DataTable
@@ -49,15 +69,8 @@ export function AuditPage(props: { rows: Page<AuditRowWire>; query: Record<strin
               </>
             ),
           },
-          { head: "Actor", cell: actorOf },
-          {
-            head: "Subject",
-            cell: (r) => (
-              <>
-                {r.subject_type} <code>{r.subject_id}</code>
-              </>
-            ),
-          },
+          { head: "Actor", cell: (r) => <Actor row={r} names={props.names} /> },
+          { head: "Subject", cell: (r) => <Subject row={r} names={props.names} /> },
           { head: "Seq", num: true, cell: (r) => r.seq ?? "unsealed" },
         ]}
       />
@@ -66,10 +79,33 @@ export function AuditPage(props: { rows: Page<AuditRowWire>; query: Record<strin
   );
 }
 
-function actorOf(r: AuditRowWire): string {
-  if (typeof r.details.actor_person_id === "string") return `person ${r.details.actor_person_id}`;
-  if (r.actor_ai_account_id !== null) return `AI account ${r.actor_ai_account_id}`;
-  return "the service";
+/** Who acted: the person (their email), the AI account (its name, linked) or the service. */
+function Actor(props: { row: AuditRowWire; names: AuditNames }) {
+  const r = props.row;
+  if (typeof r.details.actor_person_id === "string") {
+    const email = props.names.people.get(r.details.actor_person_id);
+    return email === undefined ? <span title={r.details.actor_person_id}>a person</span> : <span data-actor-person="">{email}</span>;
+  }
+  if (r.actor_ai_account_id !== null) {
+    const name = props.names.accounts.get(r.actor_ai_account_id);
+    return <a href={`/accounts/${r.actor_ai_account_id}`}>{name ?? <code>{r.actor_ai_account_id}</code>}</a>;
+  }
+  return <span>the service</span>;
+}
+
+/** What it concerns: its kind, and its name (linked to its page where it has one), else its id. */
+function Subject(props: { row: AuditRowWire; names: AuditNames }) {
+  const r = props.row;
+  const id = r.subject_id;
+  const kind = r.subject_type.replaceAll("_", " ");
+  const name = r.subject_type === "ai_account" ? props.names.accounts.get(id) : r.subject_type === "credential" ? props.names.credentials.get(id) : r.subject_type === "person" ? props.names.people.get(id) : r.subject_type === "webhook" ? props.names.webhooks.get(id) : undefined;
+  const shown = name ?? <code>{id}</code>;
+  const page = SUBJECT_PAGES[r.subject_type];
+  return (
+    <>
+      {kind} {page === undefined ? shown : <a href={page(id)}>{shown}</a>}
+    </>
+  );
 }
 
 /** Verified or not, how many rows, the chain head to write down, and the first bad row. */

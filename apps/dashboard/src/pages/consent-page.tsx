@@ -62,7 +62,7 @@ export function ConsentPage(props: { view: ConsentView; error?: ShownError | und
           <fieldset>
             <legend>Tools it is given</legend>
             {v.toolsets.map((t) => (
-              <div>
+              <div class="choice">
                 <input type="checkbox" id={`toolset-${t.name}`} name="toolsets" value={t.name} checked={t.checked} />
                 <label for={`toolset-${t.name}`}>{t.name}</label>
               </div>
@@ -73,14 +73,15 @@ export function ConsentPage(props: { view: ConsentView; error?: ShownError | und
         {v.mayApprove ? (
           <fieldset>
             <legend>Act as the AI account</legend>
-            {v.accounts.map((a, i) => (
-              <div>
-                <input type="radio" id={`account-${a.id}`} name="ai_account" value={a.id} checked={i === 0} />
+            {/* Nothing preselected when accounts exist: the person picks one (a wrong grant is easy otherwise). */}
+            {v.accounts.map((a) => (
+              <div class="choice">
+                <input type="radio" id={`account-${a.id}`} name="ai_account" value={a.id} required />
                 <label for={`account-${a.id}`}>{a.friendlyName}</label>
               </div>
             ))}
-            <div>
-              <input type="radio" id="account-new" name="ai_account" value="new" checked={none} />
+            <div class="choice">
+              <input type="radio" id="account-new" name="ai_account" value="new" checked={none} required />
               <label for="account-new">A new AI account named</label>
               <input type="text" id="new-account-name" name="new_account_name" value={v.proposedName} aria-label="Name of the new AI account" pattern="[a-z0-9][a-z0-9._\-]{0,62}" />
             </div>
@@ -96,7 +97,7 @@ export function ConsentPage(props: { view: ConsentView; error?: ShownError | und
               Approve
             </button>
           ) : null}
-          <button type="submit" name="decision" value="deny" class="secondary">
+          <button type="submit" name="decision" value="deny" class="secondary" formnovalidate>
             Deny
           </button>
         </div>

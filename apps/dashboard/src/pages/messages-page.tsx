@@ -91,9 +91,34 @@ export function DeadLetterActions(props: { messageId: string; newKey: () => stri
   );
 }
 
+/** The reply thread a message is in, oldest first, the message itself marked; nothing when it is alone in it. */
+export function ThreadSection(props: { thread: Page<MessageItemWire>; messageId: string; threadId: string }) {
+  if (props.thread.items.length < 2 && props.thread.next_cursor === null) return null;
+  return (
+    <section aria-label="Thread">
+      <h2>Thread</h2>
+      <ol class="thread" data-thread={props.threadId}>
+        {props.thread.items.map((t) => {
+          const e = t.envelope;
+          const here = e.message_id === props.messageId;
+          const line = (
+            <>
+              <LocalTime at={e.accepted_at} /> {e.sender.friendly_name} → {e.recipient.friendly_name} <code>{e.template}</code> <StateBadge state={t.state} />
+            </>
+          );
+          return <li data-message={e.message_id}>{here ? <strong aria-current="true">{line}</strong> : <a href={`/messages/${e.message_id}`}>{line}</a>}</li>;
+        })}
+      </ol>
+      {props.thread.next_cursor === null ? null : <p class="hint">Later messages of the thread are not shown.</p>}
+    </section>
+  );
+}
+
 /** What the message page may offer the signed-in person. */
 export interface MessagePageProps {
   message: MessageWire;
+  /** The first page of the reply thread the message is in (DESIGN §2c). */
+  thread: Page<MessageItemWire>;
   newKey: () => string;
   /** An owner or admin: may read the payload and act on dead letters. */
   administers: boolean;
@@ -106,7 +131,8 @@ export interface MessagePageProps {
 /**
  * One message: a plain-language line on where it stands and why, its envelope, its lease, its
  * payload (owners and admins follow a link that reads it, an audit row each time; viewers see
- * its size), the actions its state allows, and every timeline entry with its details.
+ * its size), its reply thread, the actions its state allows, and every timeline entry with its
+ * details.
  */
 export function MessagePage(props: MessagePageProps) {
   const m = props.message;
@@ -157,10 +183,12 @@ export function MessagePage(props: MessagePageProps) {
                 </>
               ),
             },
+            { term: "In reply to", value: e.in_reply_to === null ? "—" : <a href={`/messages/${e.in_reply_to}`}><code>{e.in_reply_to}</code></a> },
           ]}
         />
       </section>
       {m.state === "dead_lettered" && props.administers ? <DeadLetterActions messageId={e.message_id} newKey={props.newKey} back={`/messages/${e.message_id}`} /> : null}
+      <ThreadSection thread={props.thread} messageId={e.message_id} threadId={e.thread_id} />
       <h2>Timeline</h2>
       {m.timeline.length === 0 ? (
         <EmptyState title="No events recorded yet." />

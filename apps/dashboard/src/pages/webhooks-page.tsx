@@ -1,5 +1,4 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { ActionForm } from "../components/action-form.tsx";
 import { ConfirmLink } from "../components/confirm.tsx";
 import { DELIVERY_STATES, PRIORITIES } from "@agentq/core";
 import { DataTable, type Column } from "../components/data-table.tsx";

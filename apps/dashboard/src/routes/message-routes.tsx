@@ -13,7 +13,7 @@ function doneText(c: Context<DashboardEnv>): string | undefined {
   return DONE[c.req.query("done") ?? ""] ?? bulkDoneText(c.req.query("done"), c.req.query("count"), c.req.query("skipped"));
 }
 
-/** The messages pages: the filtered list, one message with its timeline and payload; the dead letters' actions (dead-letter-routes.tsx). */
+/** The messages pages: the filtered list, one message with its reply thread, timeline and payload; the dead letters' actions (dead-letter-routes.tsx). */
 export function registerMessageRoutes(app: Hono<DashboardEnv>, kit: PageKit): void {
   const listPage = async (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => {
     const query = {
@@ -37,8 +37,10 @@ export function registerMessageRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
   };
   const messagePage = async (c: Context<DashboardEnv>, id: string, error?: ReturnType<typeof refusalOf>) => {
     const message = await kit.run<MessageWire>(c, { name: "get_message", input: { message_id: id } });
+    // The reply thread it is in (DESIGN §2c): its first page, oldest first.
+    const thread = await kit.run<Page<MessageItemWire>>(c, { name: "get_thread", input: { thread_id: message.envelope.thread_id } });
     const administers = viewerOf(c.get("principal"))?.role !== "viewer";
-    return kit.page(c, { title: "Message", current: "messages", status: error?.status }, <MessagePage message={message} newKey={kit.newKey} administers={administers} now={kit.deps.clock.now()} error={error?.error} done={doneText(c)} />);
+    return kit.page(c, { title: "Message", current: "messages", status: error?.status }, <MessagePage message={message} thread={thread} newKey={kit.newKey} administers={administers} now={kit.deps.clock.now()} error={error?.error} done={doneText(c)} />);
   };
 
   app.get("/messages", (c) => listPage(c));

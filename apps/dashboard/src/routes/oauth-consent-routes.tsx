@@ -9,6 +9,7 @@ import {
   deniedAuthorizationRedirect,
   isDomainError,
   listAiAccounts,
+  malformed,
   mayApproveConnections,
   oauthEndpoints,
   proposedAccountName,
@@ -114,10 +115,12 @@ export function registerOAuthConsentRoutes(app: Hono<DashboardEnv>, kit: PageKit
     const offered = toolsetsOfScopes(request.scopes);
     const toolsets = TOOLSETS.filter((t) => form.all("toolsets").includes(t));
     try {
+      // Nothing is preselected (an easy accidental grant): approving without a choice is refused on the page.
+      if (chosen === "") throw malformed("Choose the AI account the application acts as.", { field: "ai_account" });
       const approved = await approveAuthorization(kit.deps, endpoints, {
         principal,
         request,
-        account: chosen === "new" || chosen === "" ? { kind: "new", friendlyName: form.text("new_account_name") } : { kind: "existing", aiAccountId: chosen },
+        account: chosen === "new" ? { kind: "new", friendlyName: form.text("new_account_name") } : { kind: "existing", aiAccountId: chosen },
         requestId: c.get("requestId"),
         ...(offered.length === 0 ? {} : { scopes: scopesForToolsets(request.scopes, offered, toolsets) }),
       });

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { confirmTotp, enrollTotp, listLinkedIdentities, stepUp, type PersonPrincipal } from "@agentq/core";
+import { confirmTotp, enrollTotp, listLinkedIdentities, pendingTotpEnrolment, stepUp, type PersonPrincipal } from "@agentq/core";
 import { clearCookieHeader, requestOrigin, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
@@ -55,7 +55,11 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
       res.headers.append("Set-Cookie", clearCookieHeader(sessions.cookies, sessions.cookies.session));
       return res;
     } catch (err) {
-      return settingsPage(c, refusalOf(err, c.get("requestId")));
+      const refusal = refusalOf(err, c.get("requestId"));
+      // A wrong code keeps the set-up: the same secret (the entry already scanned) and the error.
+      const pending = await pendingTotpEnrolment(kit.deps, person(c));
+      if (pending === null) return settingsPage(c, refusal);
+      return kit.page(c, { title: "Set up two-step verification", current: "settings", status: refusal.status }, <MfaSetupPage secret={pending.secret} otpauthUri={pending.otpauthUri} error={refusal.error} />);
     }
   });
   const stepUpPage = (c: Context<DashboardEnv>, returnTo: string, error?: ReturnType<typeof refusalOf>) =>

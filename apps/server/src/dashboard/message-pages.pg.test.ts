@@ -1,5 +1,5 @@
 import { OPERATIONAL_SCOPES } from "@agentq/core";
-import { expectCleanPage, launchChromium, type PageProblems, watchPage } from "@agentq/dashboard/testing";
+import { expectCleanPage, launchChromium, type PageProblems, seriousAxeViolations, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedPerson, sessionHeaders } from "../testing/people.ts";
@@ -197,6 +197,42 @@ describe("dashboard: a message explains itself in Chromium", () => {
     await expect.poll(() => page.locator("tr[data-message]").first().getAttribute("data-message")).toBe(firstIds[0]);
     expect(page.url()).toBe(`${served.baseUrl}/messages?search=bulk`);
     await checkPage();
+  });
+
+  it("the audit log names who and what, links them, and filters by part of an activity", async () => {
+    await page.goto(`${served.baseUrl}/audit`);
+    await page.getByLabel("Activity contains").fill("payload");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => page.url()).toContain("activity_contains=payload");
+    await expect.poll(() => page.locator("tr[data-activity]").count()).toBe(1);
+    const row = page.locator("tr[data-activity='message.payload_viewed']");
+    expect(await row.locator("[data-actor-person]").textContent()).toBe("owner@stuck.test");
+    expect(await row.getByRole("link", { name: ids.nacked }).getAttribute("href")).toBe(`/messages/${ids.nacked}`);
+    await page.goto(`${served.baseUrl}/audit?activity_contains=credential.`);
+    const issued = page.locator("tr[data-activity='credential.issued']");
+    expect(await issued.count()).toBe(2);
+    expect(await issued.allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("credential worker-box")]));
+    expect(await page.content()).not.toMatch(/AI account 0[0-9A-Z]{25}/);
+    await checkPage("audit-log-filtered");
+  });
+
+  it("says an error in a plain sentence with its details (the webhook's verification failure), the code after", async () => {
+    await page.goto(`${served.baseUrl}/webhooks`);
+    await page.getByLabel("Name").fill("local hook");
+    await page.getByLabel("URL").fill("http://127.0.0.1:9/hook");
+    await page.getByRole("button", { name: "Add the webhook" }).click();
+    await expect.poll(() => page.locator("[data-error-code]").getAttribute("data-error-code")).toBe("SVC_MALFORMED_REQUEST");
+    const notice = page.locator("[data-error-code]");
+    expect(await notice.locator("strong").first().textContent()).toBe("Something in the form was not accepted.");
+    expect(await notice.locator(".error-details").textContent()).toMatch(/Why the verification failed.*\((destination_not_public|invalid_url)\)/);
+    expect(await notice.locator(".error-code").textContent()).toBe("SVC_MALFORMED_REQUEST");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    problems.clear();
+    // A value outside the accepted set says which field, in words.
+    await page.goto(`${served.baseUrl}/messages?state=stuck`);
+    expect(await page.locator("[data-error-code] .problems").textContent()).toContain("state: is not one of the accepted values");
+    expect(await page.content()).not.toContain("Expected union value");
+    problems.clear();
   });
 
   it("a viewer sees the payload's size only and is refused its read (403); another workspace gets 404", async () => {

@@ -148,6 +148,10 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
   "agentq nack <message_id> --lease <lease_id> --redeliver-after PT5M": { kind: "run", setup: (w) => w.claimedMessage() },
   "agentq extend <message_id> --lease <lease_id> --visibility-timeout PT300S": { kind: "run", setup: (w) => w.claimedMessage() },
   'agentq hand-off <message_id> --lease <lease_id> --to reviewer --note "needs a second pair of eyes"': { kind: "run", setup: (w) => w.claimedMessage() },
+  "agentq send builder --template note --payload '{\"text\":\"which branch?\"}' --reply-to <message_id>": { kind: "run", setup: (w) => w.sentMessage() },
+  // The thread of a message just sent to builder: its first message is claimable at once, so the poll does not wait.
+  "agentq pending --thread <thread_id> --wait PT20S": { kind: "run", setup: (w) => w.sentMessage(), as: "agentq pending --thread {{message_id}} --wait PT20S" },
+  "agentq thread <thread_id>": { kind: "run", setup: (w) => w.sentMessage(), as: "agentq thread {{message_id}}" },
   "agentq messages list --state pending": { kind: "run" },
   "agentq messages show <message_id>": { kind: "run" },
   "agentq --json pending | jq .": { kind: "run", setup: (w) => w.sentMessage() },

@@ -12,3 +12,4 @@ export type { SignedInPerson, TestInbox } from "./people.ts";
 export { answerConsent, parseConsentForm } from "./oauth-consent.ts";
 export type { ConsentForm } from "./oauth-consent.ts";
 export { bundleServer, PRODUCTION_NODE_FLAGS } from "../bundle.ts";
+export { buildGoVerifier } from "./go-verifier.ts";

@@ -9,7 +9,7 @@ export const OPERATIONAL_SCOPES = [
   "get_policies", "acknowledge_policies", "manage_projects", "write_session_state", "view_audit_log",
 ] as const;
 /** Scopes an administrative credential may be issued with. */
-export const ADMINISTRATIVE_SCOPES = ["manage_ai_accounts", "manage_credentials", "manage_webhooks"] as const;
+export const ADMINISTRATIVE_SCOPES = ["manage_ai_accounts", "manage_credentials", "manage_webhooks", "approve_messages"] as const;
 /** Retired scopes: valid on credentials that carry them, never issued again, gating nothing. */
 export const RETIRED_SCOPES = ["manage_policies", "manage_dsr", "manage_dlq"] as const;
 

@@ -22,6 +22,8 @@ const COVERED: Readonly<Record<string, string>> = {
   ack: "message.acknowledged",
   ack_batch: "message.acknowledged",
   hand_off: "message.handed_off",
+  approve_message: "message.approved",
+  reject_message: "message.rejected",
   release_dead_letter: "message.released",
   purge_dead_letter: "message.purged",
   create_ai_account: "ai_account.created",
@@ -37,6 +39,8 @@ const COVERED: Readonly<Record<string, string>> = {
   disconnect_connection: "oauth_grant.revoked",
   get_message_payload: "message.payload_viewed",
 };
+
+const activities0 = (rows: { activity: string }[]) => rows.map((r) => r.activity);
 
 describe("audit coverage", () => {
   it("names every non-webhook mutation of the catalogue", () => {
@@ -83,6 +87,15 @@ describe("audit coverage", () => {
     await callOperation(deps, s.alice, "send", { ...sendBody(), envelope: { ...(sendBody().envelope as object), ttl: "PT1M" } });
     s.world.clock.advance(61_000);
     expect(await expireDueMessages(deps)).toBeGreaterThan(0);
+
+    // Held for approval (DESIGN §2c): one approved, one rejected.
+    expect((await callOperation(deps, s.admin, "publish_policy", { name: "hold-alice", body: "A person decides.", kind: "approval", senders: ["alice"] })).status).toBe(201);
+    const held = [(await callOperation(deps, s.alice, "send", sendBody())).body, (await callOperation(deps, s.alice, "send", sendBody())).body] as { message_id: string; state: string }[];
+    expect(held.map((m) => m.state)).toEqual(["held_for_approval", "held_for_approval"]);
+    await run(s.admin, "approve_message", { message_id: held[0]?.message_id });
+    await run(s.admin, "reject_message", { message_id: held[1]?.message_id, reason: "no" });
+    await callOperation(deps, s.admin, "publish_policy", { name: "hold-alice", body: "No more holding." });
+    expect(activities0(await deps.stores.audit.timeline({ workspaceId: s.alice.workspace.id, messageId: held[1]?.message_id ?? "" }))).toEqual(["message.sent", "message.held_for_approval", "message.rejected"]);
 
     const carol = (await run(s.admin, "create_ai_account", { friendly_name: "carol" })).id as string;
     await run(s.admin, "rename_ai_account", { ai_account_id: carol, friendly_name: "caroline" });

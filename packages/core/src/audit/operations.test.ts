@@ -21,6 +21,11 @@ describe("audit log operations", () => {
     expect(all.items.map((r) => r.activity)).toEqual(["message.claimed", "message.claimed", "message.sent", "message.sent"]);
     const sent = (await callOperation(deps, s.admin, "browse_audit_log", { activity: "message.sent" })).body as { items: unknown[] };
     expect(sent.items).toHaveLength(2);
+    const claimedOrSent = (await callOperation(deps, s.admin, "browse_audit_log", { activity_contains: "message." })).body as { items: unknown[] };
+    expect(claimedOrSent.items).toHaveLength(4);
+    const claims = (await callOperation(deps, s.admin, "browse_audit_log", { activity_contains: "claim" })).body as { items: { activity: string }[] };
+    expect(claims.items.map((r) => r.activity)).toEqual(["message.claimed", "message.claimed"]);
+    expect(((await callOperation(deps, s.admin, "browse_audit_log", { activity_contains: "operator" })).body as { items: unknown[] }).items).toEqual([]);
     const one = (await callOperation(deps, s.admin, "browse_audit_log", { message_id: m1 })).body as { items: { message_id: string }[] };
     expect(one.items.map((r) => r.message_id)).toEqual([m1, m1]);
     const p1 = (await callOperation(deps, s.admin, "browse_audit_log", { limit: 3 })).body as { items: unknown[]; next_cursor: string };

@@ -86,8 +86,8 @@ const InclusionProofSchema = Type.Object(
 
 const browseAuditLog = defineOperation({
   name: "browse_audit_log",
-  summary: "Read your workspace's audit log, newest first, optionally only one activity or only the rows of one message.",
-  http: { method: "GET", path: "/v1/audit-log", query: ["limit", "cursor", "activity", "message_id"] },
+  summary: "Read your workspace's audit log, newest first, optionally only one activity (or activities containing a text) or only the rows of one message.",
+  http: { method: "GET", path: "/v1/audit-log", query: ["limit", "cursor", "activity", "activity_contains", "message_id"] },
   auth: AUDIT_READER,
   idempotency: "none",
   mutates: false,
@@ -95,6 +95,7 @@ const browseAuditLog = defineOperation({
     limit: Limit,
     cursor: Cursor,
     activity: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only rows of this activity, e.g. message.sent." })),
+    activity_contains: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only rows whose activity contains this text, e.g. revoked or credential." })),
     message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Only rows about this message (ULID)." })),
   }),
   output: Type.Object({ items: Type.Array(AuditRowSchema), next_cursor: NextCursor }, { description: "A page of audit rows, newest first. Operator-significant rows are withheld." }),
@@ -105,9 +106,10 @@ const browseAuditLog = defineOperation({
     const activity = input.activity ?? null;
     const messageId = input.message_id ?? null;
     if (messageId !== null && !isUlid(messageId)) throw malformed("message_id must be a message ULID.", { field: "message_id" });
-    const filters = { activity, message_id: messageId };
+    const activityContains = input.activity_contains ?? null;
+    const filters = { activity, activity_contains: activityContains, message_id: messageId };
     const after = decodeCursor(deps, { resource: "audit_log", workspaceId, filters }, input.cursor);
-    const rows = await deps.stores.audit.list({ workspaceId, activity, messageId, includeOperatorSignificant: false, after, limit });
+    const rows = await deps.stores.audit.list({ workspaceId, activity, activityContains, messageId, includeOperatorSignificant: false, after, limit });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last !== undefined ? encodeCursor(deps, { resource: "audit_log", workspaceId, filters }, deps.stores.audit.positionOf(last)) : null;

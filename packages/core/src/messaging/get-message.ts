@@ -6,6 +6,7 @@ import { parseMessageId } from "./message-fields.ts";
 import { legallyWithheld } from "./legally-withheld.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import { envelopeView, type EnvelopeView } from "./message-views.ts";
+import { approvalOf, type ApprovalView } from "./approvals.ts";
 
 /** One entry of a message's timeline. */
 export interface TimelineEntry {
@@ -32,6 +33,8 @@ export interface MessageViewResponse {
   lease: LeaseView | null;
   /** The size of the payload as stored JSON, in bytes (the payload itself: get_message_payload). */
   payload_bytes: number;
+  /** What held it for approval and who may decide (DESIGN §2c); only on a message an approval policy held. */
+  approval?: ApprovalView;
   timeline: TimelineEntry[];
 }
 
@@ -45,12 +48,13 @@ export interface MessageViewResponse {
 export async function getMessage(deps: CoreDeps, ctx: OperationContext, input: { message_id: string }): Promise<MessageViewResponse> {
   const m = await findVisible(deps, ctx, input.message_id);
   const workspaceId = ctx.principal.workspace.id;
-  const [now, rows] = await Promise.all([deps.stores.messages.now(), deps.stores.audit.timeline({ workspaceId, messageId: m.id })]);
+  const [now, rows, approval] = await Promise.all([deps.stores.messages.now(), deps.stores.audit.timeline({ workspaceId, messageId: m.id }), approvalOf(deps, m)]);
   return {
     envelope: envelopeView(m),
     state: shownState(m, now),
     lease: leaseView(m, now),
     payload_bytes: payloadBytes(m.payload),
+    ...(approval === null ? {} : { approval }),
     timeline: rows.map((r) => ({ at: r.occurredAt.toISOString(), activity: r.activity, actor_ai_account_id: r.actorAccountId, details: r.details })),
   };
 }

@@ -14,6 +14,9 @@ export type MessageActivity =
   | "message.purged"
   | "message.expired"
   | "message.handed_off"
+  | "message.held_for_approval"
+  | "message.approved"
+  | "message.rejected"
   | "message.payload_viewed";
 
 /** The audit row of a message state change made by the calling principal, occurring now. */

@@ -1,4 +1,4 @@
-import type { MessageRecord } from "./message.ts";
+import { threadIdOf, type MessageRecord } from "./message.ts";
 
 /** An AI account as shown inside an envelope. */
 export interface AccountRef {
@@ -19,6 +19,10 @@ export interface EnvelopeView {
   delivery_count: number;
   /** The W3C traceparent stored with the message at its send, or null (DESIGN §2c Telemetry). */
   traceparent: string | null;
+  /** The message this one answers (DESIGN §2c), or null. */
+  in_reply_to: string | null;
+  /** The id of the thread's first message (the message's own id when it starts the thread). */
+  thread_id: string;
 }
 
 /** The wire envelope of `m` (ISO timestamps). Names are those at send time. */
@@ -34,5 +38,7 @@ export function envelopeView(m: MessageRecord): EnvelopeView {
     expires_at: m.expiresAt.toISOString(),
     delivery_count: m.deliveryCount,
     traceparent: m.traceparent,
+    in_reply_to: m.inReplyTo,
+    thread_id: threadIdOf(m),
   };
 }

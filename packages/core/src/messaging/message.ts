@@ -8,9 +8,11 @@ export const PRIORITY_RANK: Readonly<Record<Priority, number>> = { low: 0, norma
 /**
  * Message states as stored and as shown (DESIGN §2), plus `withheld` (DESIGN §2b): a message
  * withheld after a legal notice, out of the claim path, whose reads answer 451
- * SVC_LEGALLY_WITHHELD until a restoration returns it to the state it had.
+ * SVC_LEGALLY_WITHHELD until a restoration returns it to the state it had; and (DESIGN §2c)
+ * `held_for_approval`, a send an approval policy holds until a person approves it (then
+ * `pending`) or rejects it (the terminal `rejected`), never claimed meanwhile.
  */
-export const MESSAGE_STATES = ["pending", "held", "acknowledged", "expired", "dead_lettered", "withheld"] as const;
+export const MESSAGE_STATES = ["pending", "held", "acknowledged", "expired", "dead_lettered", "withheld", "held_for_approval", "rejected"] as const;
 /** A message state. */
 export type MessageState = (typeof MESSAGE_STATES)[number];
 
@@ -52,6 +54,12 @@ export interface MessageRecord {
    * nack, lease expiry and dead-letter release (DESIGN §2c Telemetry); null when none.
    */
   traceparent: string | null;
+  /** The message this one answers (a send's `reply_to`, DESIGN §2c), or null. */
+  inReplyTo: string | null;
+  /** The id of its thread's first message; null when it starts its thread (its own id is the thread's). */
+  threadId: string | null;
+  /** The approval policy that held the send (DESIGN §2c), or null when none did. */
+  approvalPolicyId: string | null;
 }
 
 /** A message to be stored by a send. */
@@ -72,11 +80,23 @@ export interface NewMessage {
   expiresAt: Date;
   /** The traceparent stored with it (`MessageRecord.traceparent`), or null. */
   traceparent: string | null;
+  /** The message it answers, or null (see MessageRecord.inReplyTo). */
+  inReplyTo: string | null;
+  /** Its thread's first message, or null when it starts a thread (see MessageRecord.threadId). */
+  threadId: string | null;
 }
 
-/** The effective state of `m` at `now`: expiry wins over pending and held. */
+/** The id of `m`'s thread: its first message's id (its own when it starts the thread). */
+export function threadIdOf(m: Pick<MessageRecord, "id" | "threadId">): string {
+  return m.threadId ?? m.id;
+}
+
+/** The states whose messages still wait for something (a claim, an ack, an approval): expiry ends them. */
+export const LIVE_STATES: readonly MessageState[] = ["pending", "held", "held_for_approval"];
+
+/** The effective state of `m` at `now`: expiry wins over pending, held and held_for_approval. */
 export function effectiveState(m: Pick<MessageRecord, "state" | "expiresAt">, now: Date): MessageState {
-  if ((m.state === "pending" || m.state === "held") && m.expiresAt.getTime() <= now.getTime()) return "expired";
+  if (LIVE_STATES.includes(m.state) && m.expiresAt.getTime() <= now.getTime()) return "expired";
   return m.state;
 }
 

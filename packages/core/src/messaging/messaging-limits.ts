@@ -33,4 +33,5 @@ export const MESSAGING_LIMITS = {
   nackReasonMaxLength: 1000,
   leaseIdMaxLength: 128,
   handOffNoteMaxLength: 1000,
+  rejectReasonMaxLength: 1000,
 } as const;

@@ -32,6 +32,7 @@ describe("messaging operations in the catalogue", () => {
       ["hand_off", "POST", "/v1/messages/{message_id}/hand-off", "operational:ack", "none", 200],
       ["list_messages", "GET", "/v1/messages", "operational:null", "none", 200],
       ["get_message", "GET", "/v1/messages/{message_id}", "operational:null", "none", 200],
+      ["get_thread", "GET", "/v1/threads/{thread_id}", "operational:null", "none", 200],
       ["get_message_payload", "GET", "/v1/messages/{message_id}/payload", "administrative:null", "none", 200],
       ["list_recipients", "GET", "/v1/recipients", "operational:list_recipients", "none", 200],
       ["list_templates", "GET", "/v1/templates", "operational:list_templates", "none", 200],
@@ -40,6 +41,10 @@ describe("messaging operations in the catalogue", () => {
       ["count_waiting_messages", "GET", "/v1/message-counts", "administrative:null", "none", 200],
       ["release_dead_letter", "POST", "/v1/dead-letters/{message_id}/release", "administrative:null", "optional", 200],
       ["purge_dead_letter", "POST", "/v1/dead-letters/{message_id}/purge", "administrative:null", "optional", 200],
+      ["list_approvals", "GET", "/v1/approvals", "administrative:approve_messages", "none", 200],
+      ["get_approval", "GET", "/v1/approvals/{message_id}", "administrative:approve_messages", "none", 200],
+      ["approve_message", "POST", "/v1/messages/{message_id}/approve", "administrative:approve_messages", "optional", 200],
+      ["reject_message", "POST", "/v1/messages/{message_id}/reject", "administrative:approve_messages", "optional", 200],
     ]);
     for (const op of MESSAGING_OPERATIONS) expect(OPERATIONS).toContain(op);
     const names = OPERATIONS.map((op) => op.name);

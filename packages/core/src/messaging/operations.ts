@@ -12,6 +12,9 @@ import { listMessages } from "./list-messages.ts";
 import { listRecipients } from "./list-recipients.ts";
 import { nackMessage } from "./nack-message.ts";
 import { sendMessage } from "./send-message.ts";
+import { getThread } from "./threads.ts";
+import { APPROVAL_AUTH, decideApproval, getApproval, listApprovals } from "./approvals.ts";
+import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { validateMessage } from "./validate-message.ts";
 import { getTemplate } from "../templates/get-template.ts";
 import { listTemplates } from "../templates/list-templates.ts";
@@ -30,7 +33,16 @@ const Limit = Type.Optional(Type.Union([Type.Integer(), Type.String()], { descri
 const Cursor = Type.Optional(Type.String({ maxLength: 2048, description: "next_cursor of the previous page (bound to this query; expires after 24 hours)." }));
 const NextCursor = Type.Union([Type.String(), Type.Null()], { description: "Cursor of the next page, or null on the last page." });
 const PrioritySchema = Type.Union(PRIORITIES.map((p) => Type.Literal(p)), { description: "Dequeue priority: low, normal (default), high or urgent." });
-const StateSchema = Type.Union(MESSAGE_STATES.map((s) => Type.Literal(s)), { description: "pending, held (under a live lease), acknowledged, expired or dead_lettered." });
+const StateSchema = Type.Union(MESSAGE_STATES.map((s) => Type.Literal(s)), { description: "pending, held (under a live lease), acknowledged, expired, dead_lettered, withheld, held_for_approval or rejected." });
+const ApprovalSchema = Type.Object(
+  {
+    policy_id: Type.String(),
+    policy_name: Type.Union([Type.String(), Type.Null()]),
+    require_step_up: Type.Boolean({ description: "A person's session must step up (MFA) to decide." }),
+    approvers: Type.String({ description: "Who may approve or reject it." }),
+  },
+  { description: "The approval policy that held it." },
+);
 
 const AccountRef = (description: string) =>
   Type.Object({ ai_account_id: Type.String({ description: "ULID of the AI account." }), friendly_name: Type.String({ description: "Its friendly name." }) }, { description });
@@ -47,6 +59,8 @@ const EnvelopeSchema = Type.Object(
     expires_at: Timestamp("When the message expires."),
     delivery_count: Type.Integer({ description: "Claims so far (each claim counts one delivery)." }),
     traceparent: Type.Union([Type.String(), Type.Null()], { description: "The W3C traceparent stored with the message at its send (the sender's trace), or null; the same on every delivery." }),
+    in_reply_to: Type.Union([Type.String(), Type.Null()], { description: "The message this one answers, or null." }),
+    thread_id: Type.String({ description: "Its thread: the first message's id." }),
   },
   { description: "The envelope of a stored message." },
 );
@@ -61,6 +75,7 @@ const SendBody = Type.Object(
         correlation_id: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Null()], { description: "Your correlation label, up to 128 characters." })),
         ttl: Type.Optional(Duration("Time to live, ISO 8601 duration (e.g. P1D, PT30M): default P7D, at most P14D.")),
         deliver_after: Type.Optional(Duration("Delay before the message can be claimed, ISO 8601 duration: default PT0S; must be shorter than the ttl.")),
+        reply_to: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: "Id of a message you sent or received that this one answers (joins its thread)." })),
       },
       { description: "Addressing and delivery options." },
     ),
@@ -76,7 +91,7 @@ const LeaseSchema = Type.Object(
 
 const TimelineEntrySchema = Type.Object({
   at: Timestamp("When it happened."),
-  activity: Type.String({ description: "message.sent, message.claimed, message.acknowledged, message.nacked, message.lease_extended, message.dead_lettered, message.released, message.purged, message.expired or message.handed_off (details.from and details.to name both accounts)." }),
+  activity: Type.String({ description: "message.sent, message.claimed, message.acknowledged, message.nacked, message.lease_extended, message.dead_lettered, message.released, message.purged, message.expired, message.handed_off (details.from and details.to name both accounts), message.held_for_approval, message.approved or message.rejected." }),
   actor_ai_account_id: Type.Union([Type.String(), Type.Null()], { description: "The AI account that caused it, or null for the service." }),
   details: Type.Record(Type.String(), Type.Unknown(), { description: "Specifics of the activity." }),
 });
@@ -102,10 +117,12 @@ const send = defineOperation({
   input: SendBody,
   output: Type.Object({
     message_id: Type.String({ description: "ULID of the new message." }),
-    state: Type.Literal("pending"),
+    state: Type.Union([Type.Literal("pending"), Type.Literal("held_for_approval")], { description: "held_for_approval: an approval policy holds it until a person approves it." }),
     accepted_at: Timestamp("When it was accepted."),
     expires_at: Timestamp("When it expires."),
     recipient: AccountRef("The resolved recipient."),
+    thread_id: Type.String({ description: "Its thread (its own id unless reply_to was given)." }),
+    approval: Type.Optional(Type.Object({ policy_id: Type.String(), policy_name: Type.String() }, { description: "The policy holding it." })),
   }),
   successStatus: 201,
   handler: (deps, ctx, input) => sendMessage(deps, ctx, input),
@@ -121,7 +138,13 @@ const validate = defineOperation({
   // spec §Messaging: validate spends no rate-limit token.
   rateLimitCost: 0,
   input: SendBody,
-  output: Type.Object({ valid: Type.Literal(true), recipient: AccountRef("The resolved recipient."), template: Type.String() }),
+  output: Type.Object({
+    valid: Type.Literal(true),
+    recipient: AccountRef("The resolved recipient."),
+    template: Type.String(),
+    held_for_approval: Type.Boolean({ description: "True when an approval policy would hold the send." }),
+    approval: Type.Optional(Type.Object({ policy_id: Type.String(), policy_name: Type.String() }, { description: "The policy that would hold it." })),
+  }),
   successStatus: 200,
   handler: async (deps, ctx, input) => ({ status: 200, body: await validateMessage(deps, ctx, input) }),
 });
@@ -138,6 +161,7 @@ const getPending = defineOperation({
     max: Type.Optional(Type.Integer({ description: "Most messages to claim: 1 to 100, default 10." })),
     visibility_timeout: Type.Optional(Duration("Lease length, ISO 8601 duration: PT10S to PT600S, default PT120S.")),
     wait: Type.Optional(Duration("Long-poll up to this long when nothing is pending, ISO 8601 duration: PT0S (default) to PT20S.")),
+    thread_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: "Claim only this thread's messages (wait for a reply)." })),
   }),
   output: Type.Object({ items: Type.Array(Type.Object({ envelope: EnvelopeSchema, payload: Type.Unknown({ description: "The message content." }), lease: LeaseSchema })) }),
   successStatus: 200,
@@ -302,10 +326,24 @@ const getMessageOp = defineOperation({
       { description: "The lease of a claimed message not yet acknowledged, live or run out; null otherwise." },
     ),
     payload_bytes: Type.Integer({ description: "Size of the payload as JSON, in bytes (the payload itself: get_message_payload)." }),
+    approval: Type.Optional(ApprovalSchema),
     timeline: Type.Array(TimelineEntrySchema),
   }),
   successStatus: 200,
   handler: async (deps, ctx, input) => ({ status: 200, body: await getMessage(deps, ctx, input) }),
+});
+
+const getThreadOp = defineOperation({
+  name: "get_thread",
+  summary: "List a thread's messages you sent or received, oldest first.",
+  http: { method: "GET", path: "/v1/threads/{thread_id}", query: ["limit", "cursor"] },
+  auth: messageRoute(null),
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ thread_id: Type.String({ maxLength: 64, description: "The thread's id (envelope.thread_id)." }), limit: Limit, cursor: Cursor }),
+  output: Type.Object({ thread_id: Type.String(), items: Type.Array(Type.Object({ envelope: EnvelopeSchema, state: StateSchema })), next_cursor: NextCursor }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await getThread(deps, ctx, input) }),
 });
 
 const getMessagePayloadOp = defineOperation({
@@ -425,6 +463,62 @@ const purgeDeadLetterOp = defineOperation({
   handler: (deps, ctx, input) => purgeDeadLetter(deps, ctx, input),
 });
 
+const ApprovalItemSchema = Type.Object({ envelope: EnvelopeSchema, payload: Type.Unknown({ description: "The message content." }), state: StateSchema, approval: ApprovalSchema });
+
+const listApprovalsOp = defineOperation({
+  name: "list_approvals",
+  summary: "List the workspace's messages held for approval, oldest first, with their payloads. Administrative (approve_messages).",
+  http: { method: "GET", path: "/v1/approvals", query: ["limit", "cursor"] },
+  auth: APPROVAL_AUTH,
+  idempotency: "none",
+  mutates: false,
+  input: Type.Object({ limit: Limit, cursor: Cursor }),
+  output: Type.Object({ items: Type.Array(ApprovalItemSchema), next_cursor: NextCursor }),
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await listApprovals(deps, ctx, input) }),
+});
+
+const getApprovalOp = defineOperation({
+  name: "get_approval",
+  summary: "Show a message an approval policy held, with its payload and state. Administrative (approve_messages).",
+  http: { method: "GET", path: "/v1/approvals/{message_id}" },
+  auth: APPROVAL_AUTH,
+  idempotency: "none",
+  mutates: false,
+  input: MessageIdPath,
+  output: ApprovalItemSchema,
+  successStatus: 200,
+  handler: async (deps, ctx, input) => ({ status: 200, body: await getApproval(deps, ctx, input) }),
+});
+
+const DecisionOutput = (state: "pending" | "rejected") => Type.Object({ message_id: Type.String(), state: Type.Literal(state), decided_at: Timestamp("When it was decided.") });
+
+const approveMessageOp = defineOperation({
+  name: "approve_message",
+  summary: "Approve a message held for approval: it becomes pending for its recipient. Administrative (approve_messages).",
+  http: { method: "POST", path: "/v1/messages/{message_id}/approve" },
+  auth: APPROVAL_AUTH,
+  idempotency: "optional",
+  mutates: true,
+  input: MessageIdPath,
+  output: DecisionOutput("pending"),
+  successStatus: 200,
+  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: await decideApproval(deps, ctx, input, "approve", stores) })),
+});
+
+const rejectMessageOp = defineOperation({
+  name: "reject_message",
+  summary: "Reject a message held for approval: it is never delivered. Administrative (approve_messages).",
+  http: { method: "POST", path: "/v1/messages/{message_id}/reject" },
+  auth: APPROVAL_AUTH,
+  idempotency: "optional",
+  mutates: true,
+  input: Type.Object({ message_id: MessageId, reason: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Why, up to 1000 characters (in the timeline)." })) }),
+  output: DecisionOutput("rejected"),
+  successStatus: 200,
+  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: await decideApproval(deps, ctx, input, "reject", stores) })),
+});
+
 /** The messaging operations of the catalogue, in the order the tool list shows them. */
 export const MESSAGING_OPERATIONS = [
   send,
@@ -437,6 +531,7 @@ export const MESSAGING_OPERATIONS = [
   handOff,
   listMessagesOp,
   getMessageOp,
+  getThreadOp,
   getMessagePayloadOp,
   listRecipientsOp,
   listTemplatesOp,
@@ -445,4 +540,8 @@ export const MESSAGING_OPERATIONS = [
   countWaitingMessagesOp,
   releaseDeadLetterOp,
   purgeDeadLetterOp,
+  listApprovalsOp,
+  getApprovalOp,
+  approveMessageOp,
+  rejectMessageOp,
 ] as const;

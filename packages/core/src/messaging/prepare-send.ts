@@ -11,6 +11,7 @@ import { parseOptionalText } from "./message-fields.ts";
 import { MESSAGING_LIMITS } from "./messaging-limits.ts";
 import { checkSendGuards } from "../screening/check-send-guards.ts";
 import { resolveRecipient } from "./recipient-cache.ts";
+import { resolveReplyTo } from "./threads.ts";
 import { credentialCaller } from "../access/principal.ts";
 
 /** The body of a send (and of validate): REST `{ envelope, payload }`. */
@@ -22,6 +23,8 @@ export interface SendMessageInput {
     correlation_id?: string | null;
     ttl?: string;
     deliver_after?: string;
+    /** The id of a message the sender sent or received that this one answers (DESIGN §2c). */
+    reply_to?: string | null;
   };
   payload?: unknown;
 }
@@ -37,7 +40,8 @@ export interface PreparedSend {
 /**
  * Every check of a send, without writing: field limits, recipient resolution in the sender's
  * workspace, template and payload. Shared by send and validate so the dry run is the real path.
- * The sender is always the principal's account. Last come the guard rails (`checkSendGuards`:
+ * The sender is always the principal's account. A `reply_to` must name a message the sender
+ * sent or received (one more read, only then). Last come the guard rails (`checkSendGuards`:
  * sanctions, policy gate, monthly plan cap).
  * - `dryRun` (validate): resolves the recipient afresh, reads the policy gate, and does not
  *   count the message towards the monthly cap.
@@ -46,7 +50,7 @@ export interface PreparedSend {
  *   which checks both in its own statement (`MessageStore.acceptSend`): one database round trip
  *   for the whole send when the cache holds the recipient.
  * @throws DomainError SVC_MALFORMED_REQUEST (details.field, or details.errors for the payload),
- *   SVC_RECIPIENT_RESOLUTION_FAILED, and the guard refusals (SVC_SANCTIONS_BLOCKED,
+ *   SVC_RECIPIENT_RESOLUTION_FAILED, SVC_RESOURCE_NOT_FOUND (envelope.reply_to), and the guard refusals (SVC_SANCTIONS_BLOCKED,
  *   SVC_SANCTIONS_REVIEW_PENDING, SVC_POLICY_NOT_ACKNOWLEDGED, SVC_PLAN_LIMIT_EXCEEDED).
  */
 export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: SendMessageInput, opts: { dryRun?: boolean; freshRecipient?: boolean } = {}): Promise<PreparedSend> {
@@ -77,10 +81,12 @@ export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: 
     throw malformed(`The payload does not satisfy template ${template.name}.`, { field: "payload", template: template.name, errors });
   }
 
+  const sender = credentialCaller(ctx.principal).account;
+  const thread = await resolveReplyTo(deps, { workspaceId, senderId: sender.id, replyTo: env.reply_to });
+
   await checkSendGuards(deps, ctx, recipient, { dryRun, policyGateInWrite: !dryRun });
 
   const acceptedAt = deps.clock.now();
-  const sender = credentialCaller(ctx.principal).account;
   return {
     recipient,
     recipientCached,
@@ -100,6 +106,8 @@ export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: 
       expiresAt: new Date(acceptedAt.getTime() + ttlMs),
       // What the edge hands in is client-controlled: only a valid traceparent is stored.
       traceparent: validTraceparent(ctx.traceparent),
+      inReplyTo: thread.inReplyTo,
+      threadId: thread.threadId,
     },
   };
 }

@@ -45,7 +45,7 @@ describe("sendMessage and validateMessage", () => {
     const r = await sendMessage(world.deps, ctxFor(input), input);
     expect(r.status).toBe(201);
     const now = world.clock.now();
-    expect(r.body).toEqual({ message_id: (expect.any(String) as string), state: "pending", accepted_at: now.toISOString(), expires_at: new Date(now.getTime() + 7 * DAY_MS).toISOString(), recipient: { ai_account_id: bob.account.id, friendly_name: "bob" } });
+    expect(r.body).toEqual({ message_id: (expect.any(String) as string), state: "pending", accepted_at: now.toISOString(), expires_at: new Date(now.getTime() + 7 * DAY_MS).toISOString(), recipient: { ai_account_id: bob.account.id, friendly_name: "bob" }, thread_id: (r.body as { message_id: string }).message_id });
     const { items } = await claimMessages(world.deps, callContext(bob), {});
     expect(items).toHaveLength(1);
     expect(items[0]?.envelope).toMatchObject({ message_id: (r.body as { message_id: string }).message_id, sender: { ai_account_id: alice.account.id, friendly_name: "alice" }, priority: "high", correlation_id: "c-1", delivery_count: 1, template: "directive" });
@@ -159,7 +159,7 @@ describe("sendMessage and validateMessage", () => {
 
   it("validate is a dry run: 200-shaped answer, nothing stored, no key spent", async () => {
     const input = body();
-    expect(await validateMessage(world.deps, callContext(alice, { idempotencyKey: "dry" }), input)).toEqual({ valid: true, recipient: { ai_account_id: bob.account.id, friendly_name: "bob" }, template: "directive" });
+    expect(await validateMessage(world.deps, callContext(alice, { idempotencyKey: "dry" }), input)).toEqual({ valid: true, recipient: { ai_account_id: bob.account.id, friendly_name: "bob" }, template: "directive", held_for_approval: false });
     expect((await claimMessages(world.deps, callContext(bob), {})).items).toEqual([]);
     expect(await world.deps.stores.idempotency.find({ workspaceId: alice.workspace.id, accountId: alice.account.id, key: "dry" })).toBeNull();
   });

@@ -5,6 +5,9 @@ import { DomainError, isDomainError } from "../errors.ts";
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { replayOrConflict } from "../idempotency/replay.ts";
 import type { OperationContext, OperationResult } from "../operation.ts";
+import { threadIdOf } from "./message.ts";
+import { heldSendBody } from "./approvals.ts";
+import { mailApprovers } from "./approval-mail.ts";
 import { messageAuditEntry } from "./message-audit.ts";
 import type { AccountRef } from "./message-views.ts";
 import { prepareSend, type SendMessageInput } from "./prepare-send.ts";
@@ -12,13 +15,15 @@ import { auditSendRefusal } from "../screening/check-send-guards.ts";
 import { checkPolicyGate, policyNotAcknowledged } from "../policies/workspace-policies.ts";
 import { callerKey } from "../access/principal.ts";
 
-/** The 201 body of a send (DESIGN §2). */
+/** The 201 body of a send (DESIGN §2); a send an approval policy holds says so (DESIGN §2c, `heldSendBody`). */
 export interface SendMessageResponse {
   message_id: string;
-  state: "pending";
+  state: "pending" | "held_for_approval";
   accepted_at: string;
   expires_at: string;
   recipient: AccountRef;
+  /** The thread the message is in (its own id when it starts one; DESIGN §2c). */
+  thread_id: string;
 }
 
 /**
@@ -79,6 +84,7 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
     accepted_at: message.acceptedAt.toISOString(),
     expires_at: message.expiresAt.toISOString(),
     recipient: { ai_account_id: recipient.id, friendly_name: recipient.friendlyName },
+    thread_id: threadIdOf(message),
   };
   const bodyText = JSON.stringify(body);
   const idempotency: IdempotencyRecord | null =
@@ -89,15 +95,20 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
     messageId: message.id,
     activity: "message.sent",
     occurredAt: message.acceptedAt,
-    details: { recipient_id: recipient.id, template: message.template, priority: message.priority, correlation_id: message.correlationId, deliver_at: message.visibleAt.toISOString(), expires_at: body.expires_at },
+    details: { recipient_id: recipient.id, template: message.template, priority: message.priority, correlation_id: message.correlationId, deliver_at: message.visibleAt.toISOString(), expires_at: body.expires_at, ...(message.inReplyTo === null ? {} : { in_reply_to: message.inReplyTo, thread_id: body.thread_id }) },
   });
-  const result = await deps.stores.messages.acceptSend({ message, audit, idempotency, caller: callerGuardOf(ctx.principal) });
+  const result = await deps.stores.messages.acceptSend({ message, audit, heldAuditId: deps.ids.next(), idempotency, caller: callerGuardOf(ctx.principal) });
   if (result.kind === "caller_refused") return "caller_refused";
   if (result.kind !== "accepted") ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
   switch (result.kind) {
     case "accepted":
       // acceptSend ran on the pool's stores: the send has committed.
       deps.meter?.count("sent", 1, message.workspaceId);
+      if (result.heldBy !== undefined) {
+        // Held for approval: the approvers hear of it (at most one mail a minute), without delaying the answer.
+        void mailApprovers(deps, { workspaceName: ctx.principal.workspace.name, message: result.message, policyName: result.heldBy.policyName });
+        return { status: 201, body: heldSendBody(JSON.parse(bodyText) as Record<string, unknown>, result.heldBy) };
+      }
       return { status: 201, body: JSON.parse(bodyText) as unknown };
     case "idempotency_exists":
       return replayOrConflict(result.record, ctx);

@@ -73,6 +73,20 @@ export async function enrollTotp(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "
 }
 
 /**
+ * The TOTP enrolment a person started and has not confirmed: its secret and otpauth URI, so a
+ * wrong confirmation code can be retried against the entry already scanned. Null when MFA is on
+ * or no enrolment is pending.
+ */
+export async function pendingTotpEnrolment(deps: Pick<CoreDeps, "stores" | "people">, principal: PersonPrincipal): Promise<{ secret: string; otpauthUri: string } | null> {
+  const people = requirePeople(deps);
+  const { person } = principal;
+  if (person.mfaEnabledAt !== null) return null;
+  const mfa = await deps.stores.people.loadMfa({ workspaceId: person.workspaceId, personId: person.id });
+  const secret = mfa?.totpPendingSealed == null ? null : people.sealer.open(mfa.totpPendingSealed);
+  return secret === null ? null : { secret, otpauthUri: otpauthUri(secret, person.email) };
+}
+
+/**
  * Confirms TOTP with a code from the pending secret: MFA on, ten single-use recovery codes (only
  * their keyed hashes kept; any earlier ones dropped), and every session of the person created
  * without MFA ended, the current one included (the spec: enabling MFA signs out every session

@@ -7,11 +7,27 @@ import { listPolicyAcknowledgements } from "./policy-acknowledgements.ts";
 import { defineOperation } from "../operation.ts";
 import { callerKey } from "../access/principal.ts";
 
+const NullableNames = Type.Union([Type.Array(Type.String()), Type.Null()]);
+const HoldNames = (what: string) => Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50, description: `Approval: hold sends ${what}.` }));
+
 const PolicyFields = {
   id: Type.String({ description: "ULID of the policy (the same for all its versions)." }),
   name: Type.String({ description: "The policy's name, unique in the workspace." }),
   version: Type.Integer({ description: "The current version (1, 2, ...)." }),
   required: Type.Boolean({ description: "Whether AI accounts must acknowledge this version before they send (409 SVC_POLICY_NOT_ACKNOWLEDGED otherwise)." }),
+  kind: Type.Union([Type.Literal("acknowledgement"), Type.Literal("approval")], { description: "acknowledgement, or approval: matching sends wait for a person's approval." }),
+  holds: Type.Optional(
+    Type.Object(
+      {
+        templates: NullableNames,
+        recipients: NullableNames,
+        senders: NullableNames,
+        priorities: NullableNames,
+        require_step_up: Type.Boolean({ description: "A person's session must step up to decide." }),
+      },
+      { description: "What an approval policy holds (null: any)." },
+    ),
+  ),
   body: Type.String({ description: "The policy text." }),
   published_at: Type.String({ format: "date-time", description: "When this version was published." }),
 };
@@ -28,7 +44,7 @@ const PolicyListItemSchema = Type.Object(
 
 const publishPolicyOp = defineOperation({
   name: "publish_policy",
-  summary: "Publish a new version of a named workspace policy (version 1 for a new name), optionally required: AI accounts must then acknowledge it before they send.",
+  summary: "Publish a new version of a named workspace policy (version 1 for a new name): required ones AI accounts acknowledge before they send; kind approval holds matching sends for a person's approval.",
   http: { method: "POST", path: "/v1/policies" },
   // manage_policies is retired (gates nothing): any administrative credential publishes.
   auth: { kind: "credential", tier: "administrative", scope: null },
@@ -38,6 +54,12 @@ const publishPolicyOp = defineOperation({
     name: Type.String({ minLength: 1, maxLength: 63, description: "The policy's name: 1-63 characters of a-z, 0-9, '.', '_' or '-'. Publishing an existing name adds a version." }),
     body: Type.String({ minLength: 1, maxLength: 65_536, description: "The policy text." }),
     required: Type.Optional(Type.Boolean({ description: "Whether sends need an acknowledgement of this version (default false)." })),
+    kind: Type.Optional(Type.Union([Type.Literal("acknowledgement"), Type.Literal("approval")], { description: "Default acknowledgement; approval holds the sends it names until a person approves them." })),
+    templates: HoldNames("of these templates"),
+    recipients: HoldNames("to these friendly names"),
+    senders: HoldNames("from these friendly names"),
+    priorities: HoldNames("of these priorities"),
+    require_step_up: Type.Optional(Type.Boolean({ description: "Approval: a person's session must step up (MFA) to approve or reject." })),
   }),
   output: PolicySchema,
   successStatus: 201,

@@ -1,3 +1,5 @@
+import type { ApprovalHolds, PolicyKind } from "./approval-holds.ts";
+
 /** One version of a workspace policy: the current one, as stores return it. */
 export interface Policy {
   workspaceId: string;
@@ -7,8 +9,12 @@ export interface Policy {
   name: string;
   /** 1 for the first publication, then +1 for each. */
   version: number;
-  /** Whether AI accounts must acknowledge this version before they send. */
+  /** Whether AI accounts must acknowledge this version before they send (never for an approval policy). */
   required: boolean;
+  /** `acknowledgement` (agents read and acknowledge it) or `approval` (it holds matching sends for a person's approval). */
+  kind: PolicyKind;
+  /** What an approval policy holds; null for an acknowledgement policy. */
+  holds: ApprovalHolds | null;
   /** The policy text. */
   body: string;
   publishedAt: Date;

@@ -5,6 +5,7 @@ import type { OperationContext } from "../operation.ts";
 import type { Stores } from "../ports.ts";
 import { auditRefusal } from "../audit/refusal-audit.ts";
 import { POLICY_LIMITS, type Policy, type PolicyListItem } from "./policy.ts";
+import { POLICY_KINDS, namesApprovalFields, parseApprovalHolds, type ApprovalHolds, type ApprovalHoldsInput, type PolicyKind } from "./approval-holds.ts";
 import { auditEntry } from "../audit/audit-entry.ts";
 import { credentialCaller } from "../access/principal.ts";
 
@@ -14,6 +15,9 @@ export interface PolicyView {
   name: string;
   version: number;
   required: boolean;
+  kind: PolicyKind;
+  /** What an approval policy holds (null dimensions: any); absent on an acknowledgement policy. */
+  holds?: { templates: string[] | null; recipients: string[] | null; senders: string[] | null; priorities: string[] | null; require_step_up: boolean };
   body: string;
   published_at: string;
 }
@@ -28,7 +32,17 @@ export interface PolicyListView extends PolicyView {
 
 /** The wire form of a policy version. */
 export function policyView(p: Policy): PolicyView {
-  return { id: p.id, name: p.name, version: p.version, required: p.required, body: p.body, published_at: p.publishedAt.toISOString() };
+  const h = p.holds;
+  return {
+    id: p.id,
+    name: p.name,
+    version: p.version,
+    required: p.required,
+    kind: p.kind,
+    ...(h === null ? {} : { holds: { templates: h.templates, recipients: h.recipients, senders: h.senders, priorities: h.priorities, require_step_up: h.requireStepUp } }),
+    body: p.body,
+    published_at: p.publishedAt.toISOString(),
+  };
 }
 
 /** The wire form of a policy in a caller's list. */
@@ -45,18 +59,39 @@ function policyAudit(deps: Pick<CoreDeps, "ids">, ctx: OperationContext, p: { ac
   return auditEntry(deps, ctx.principal, { workspaceId: ctx.principal.workspace.id, occurredAt: p.occurredAt, activity: p.activity, subjectType: "policy", subjectId: p.policy.id, details: p.details, requestId: ctx.requestId });
 }
 
+/** The body of a publish: an acknowledgement policy, or (DESIGN §2c) an approval policy with what it holds. */
+export interface PublishPolicyInput extends ApprovalHoldsInput {
+  name: string;
+  body: string;
+  required?: boolean;
+  kind?: string;
+}
+
 /**
  * Publishes a new version of a workspace policy (version 1 for a new name), with its audit row
  * `policy.published`, in the caller's transaction. From then on, when `required`, sends of AI
- * accounts that have not acknowledged this version are refused.
- * @throws DomainError SVC_MALFORMED_REQUEST (name pattern, body empty or too long).
+ * accounts that have not acknowledged this version are refused. A policy of kind `approval`
+ * (never required: agents do not acknowledge it) holds the sends its dimensions match for a
+ * person's approval; a later version decides again (of either kind).
+ * @throws DomainError SVC_MALFORMED_REQUEST (name pattern, body empty or too long, kind, the
+ *   approval dimensions, required or a dimension on the wrong kind).
  */
-export async function publishPolicy(deps: Pick<CoreDeps, "ids" | "clock">, stores: Stores, ctx: OperationContext, input: { name: string; body: string; required?: boolean }): Promise<Policy> {
+export async function publishPolicy(deps: Pick<CoreDeps, "ids" | "clock">, stores: Stores, ctx: OperationContext, input: PublishPolicyInput): Promise<Policy> {
   if (!POLICY_LIMITS.namePattern.test(input.name)) throw malformed("name must be 1 to 63 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit.", { field: "name" });
   if (input.body.trim() === "" || input.body.length > POLICY_LIMITS.bodyMaxLength) throw malformed(`body must be 1 to ${POLICY_LIMITS.bodyMaxLength} characters.`, { field: "body" });
+  const kind = input.kind ?? "acknowledgement";
+  if (!(POLICY_KINDS as readonly string[]).includes(kind)) throw malformed(`kind must be one of ${POLICY_KINDS.join(", ")}.`, { field: "kind", allowed: [...POLICY_KINDS] });
+  let holds: ApprovalHolds | null = null;
+  if (kind === "approval") {
+    if (input.required === true) throw malformed("An approval policy is not acknowledged by agents: required must be false.", { field: "required" });
+    holds = parseApprovalHolds(input);
+  } else if (namesApprovalFields(input)) {
+    throw malformed("templates, recipients, senders, priorities and require_step_up belong to a policy of kind approval.", { field: "kind" });
+  }
   const now = deps.clock.now();
-  const policy = await stores.policies.publish({ workspaceId: ctx.principal.workspace.id, name: input.name, newId: deps.ids.next(), required: input.required ?? false, body: input.body, publishedAt: now, publishedBy: ctx.principal.kind === "person" ? null : ctx.principal.account.id });
-  await stores.audit.append({ entry: policyAudit(deps, ctx, { activity: "policy.published", policy, occurredAt: now, details: { name: policy.name, version: policy.version, required: policy.required } }) });
+  const policy = await stores.policies.publish({ workspaceId: ctx.principal.workspace.id, name: input.name, newId: deps.ids.next(), required: input.required ?? false, kind: kind as PolicyKind, holds, body: input.body, publishedAt: now, publishedBy: ctx.principal.kind === "person" ? null : ctx.principal.account.id });
+  const view = policyView(policy);
+  await stores.audit.append({ entry: policyAudit(deps, ctx, { activity: "policy.published", policy, occurredAt: now, details: { name: policy.name, version: policy.version, required: policy.required, ...(holds === null ? {} : { kind: policy.kind, holds: view.holds }) } }) });
   return policy;
 }
 

@@ -84,10 +84,11 @@ export interface AuditLog {
   append(p: { entry: NewAuditEntry }): Promise<void>;
   /**
    * Rows newest first (occurredAt descending, id descending), optionally filtered by activity
-   * and by message; operator-significant rows only when asked. `after` is an opaque position
-   * returned by `positionOf`.
+   * (exactly, or `activityContains`: activities containing that text) and by message;
+   * operator-significant rows only when asked. `after` is an opaque position returned by
+   * `positionOf`.
    */
-  list(p: { workspaceId: string; activity: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: string | null; limit: number }): Promise<AuditEntry[]>;
+  list(p: { workspaceId: string; activity: string | null; activityContains?: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: string | null; limit: number }): Promise<AuditEntry[]>;
   /** The keyset position of a row for `list`'s `after`. */
   positionOf(entry: AuditEntry): string;
   /** Every row about one message, oldest first (its timeline). */

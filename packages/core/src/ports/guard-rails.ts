@@ -1,4 +1,5 @@
 import type { Policy, PolicyListItem } from "../policies/policy.ts";
+import type { ApprovalHolds, PolicyKind } from "../policies/approval-holds.ts";
 import type { WorkspacePlan } from "../plans/plan-limits.ts";
 
 // The guard-rail seam: policies, plans, rate limits, anonymous limits and sanctions screening.
@@ -9,10 +10,12 @@ export interface PolicyStore {
   /**
    * Publishes a new version of the workspace's policy named `name`: version 1 under the new id
    * `newId` when the name is new, else the current version + 1 under the policy's existing id.
-   * `required` and `body` are those of the new version. Concurrent publishes of one name are
-   * serialized (each gets its own version; in PostgreSQL a row lock on the policy).
+   * `required`, `kind`, `holds` and `body` are those of the new version. Concurrent publishes of
+   * one name are serialized (each gets its own version; in PostgreSQL a row lock on the policy).
    */
-  publish(p: { workspaceId: string; name: string; newId: string; required: boolean; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy>;
+  publish(p: { workspaceId: string; name: string; newId: string; required: boolean; kind: PolicyKind; holds: ApprovalHolds | null; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy>;
+  /** The workspace's policies whose current version is of kind approval, by name (DESIGN §2c). */
+  listApproval(p: { workspaceId: string }): Promise<Policy[]>;
   /** The current version of the policy, or null. */
   findCurrent(p: { workspaceId: string; policyId: string }): Promise<Policy | null>;
   /**

@@ -14,7 +14,8 @@ export type LeaseWriteResult =
 
 /** What `MessageStore.acceptSend` did. */
 export type AcceptSendResult =
-  | { kind: "accepted"; message: MessageRecord }
+  /** Written; `heldBy` names the approval policy that held it (its state then `held_for_approval`). */
+  | { kind: "accepted"; message: MessageRecord; heldBy?: { policyId: string; policyName: string } }
   | { kind: "idempotency_exists"; record: IdempotencyRecord }
   | { kind: "recipient_gone" }
   | { kind: "policy_unacknowledged" }
@@ -85,8 +86,16 @@ export interface MessageStore {
    * - `caller_refused`: with `caller`, the sender's account is not active in an active
    *   workspace (checked in the same statement, before the key): nothing was written. The
    *   message row's sender name is then the account's name as the statement reads it.
+   * Approval (DESIGN §2c), decided in the same statement: when the current version of an
+   * approval policy of the workspace holds the send (`holdsSend`: template, recipient name,
+   * sender name as written, priority; the first by name), the message is stored
+   * `held_for_approval` with that policy's id, no one is woken and no webhook delivery is
+   * written; the stored idempotent response then says so (`state: "held_for_approval"`,
+   * `approval: {policy_id, policy_name}`), and, with `heldAuditId`, a second audit row
+   * `message.held_for_approval` under that id (actor, time and request of `audit`; details
+   * `policy_id`, `policy_name`).
    */
-  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult>;
+  acceptSend(p: { message: NewMessage; audit: NewAuditEntry; heldAuditId?: string | null; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult>;
 
   /**
    * Claims up to `max` claimable messages of the recipient in dequeue order (priority
@@ -97,9 +106,11 @@ export interface MessageStore {
    * deliveryCount + 1, and one audit row `message.claimed` (ids from `auditIds` in order).
    * A candidate whose deliveryCount is already >= maxDeliveries is dead-lettered instead (audit
    * row `message.dead_lettered`) and reported in `deadLettered`.
+   * With `threadId`, only messages of that thread are candidates (the thread's first message and
+   * those whose threadId is it).
    * Concurrency: two concurrent claims never return the same message (SKIP LOCKED).
    */
-  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }>;
+  claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null; threadId?: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }>;
 
   /**
    * Acknowledges a held message: guarded by recipient, lease id and lease still live
@@ -144,8 +155,31 @@ export interface MessageStore {
    */
   handOffIfHeld(p: { workspaceId: string; messageId: string; recipientId: string; leaseId: string; to: { accountId: string; friendlyName: string }; audit: NewAuditEntry }): Promise<HandOffResult>;
 
+  /**
+   * Decides on a message held for approval (DESIGN §2c), in one guarded write with its audit row:
+   * guarded by state held_for_approval and not expired (by the store clock). Approved: pending,
+   * visible at max(visibleAt, now), one webhook delivery per live matching webhook of the
+   * recipient (as a send writes them) and a wake-up when claimable now. Rejected: the terminal
+   * `rejected`. `refused`: nothing written; the message as it stands (null when missing) and the
+   * clock the guard used. `now` is that clock either way.
+   */
+  decideApproval(p: { workspaceId: string; messageId: string; approve: boolean; audit: NewAuditEntry }): Promise<{ kind: "decided"; message: MessageRecord; now: Date } | { kind: "refused"; snapshot: MessageRecord | null; now: Date }>;
+
+  /** How many messages of the workspace wait for approval (held, not expired), counting up to `limit` (one bounded read of an index). */
+  countHeldForApproval(p: { workspaceId: string; limit: number }): Promise<number>;
+
+  /** Messages of the workspace held for approval and not expired, oldest first (id ascending) after the id `after`; at most `limit + 1`. */
+  listHeldForApproval(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]>;
+
   /** The message if `accountId` is its sender or recipient (null: any message of the workspace, for a person's session), else null. */
   findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null>;
+
+  /**
+   * A page of a thread (DESIGN §2c): its first message (id `threadId`) and the messages whose
+   * threadId is it, those `accountId` sent or received (null: every one, for a person's
+   * session), oldest first (id ascending), after the id `after`; at most `limit + 1`.
+   */
+  listThread(p: { workspaceId: string; threadId: string; accountId: string | null; after: string | null; limit: number }): Promise<MessageRecord[]>;
 
   /** The store's clock (the database clock for PostgreSQL). */
   now(): Promise<Date>;

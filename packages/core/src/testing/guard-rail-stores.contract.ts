@@ -19,18 +19,33 @@ export function describePolicyStoreContract(make: MessagingHarnessFactory): void
       h = await make();
       w = await seedWorkspace(h.stores);
     });
-    const publish = (name: string, required: boolean, body = "text", workspaceId = w.workspace.id) => h.stores.policies.publish({ workspaceId, name, newId: fixtureId(), required, body, publishedAt: AT, publishedBy: w.sender.id });
+    const publish = (name: string, required: boolean, body = "text", workspaceId = w.workspace.id) => h.stores.policies.publish({ workspaceId, name, newId: fixtureId(), required, kind: "acknowledgement", holds: null, body, publishedAt: AT, publishedBy: w.sender.id });
     const ack = (policyId: string, version: number, accountId = w.sender.id) => h.stores.policies.acknowledge({ workspaceId: w.workspace.id, policyId, accountId, version, now: AT });
     const gate = (accountId = w.sender.id) => h.stores.policies.unacknowledgedRequired({ workspaceId: w.workspace.id, accountId, limit: 10 });
 
     it("publishes version 1 under a new id and later versions under the same id; concurrent publishes get distinct versions", async () => {
       const v1 = await publish("conduct", true, "be kind");
-      expect(v1).toEqual({ workspaceId: w.workspace.id, id: v1.id, name: "conduct", version: 1, required: true, body: "be kind", publishedAt: AT, publishedBy: w.sender.id });
+      expect(v1).toEqual({ workspaceId: w.workspace.id, id: v1.id, name: "conduct", version: 1, required: true, kind: "acknowledgement", holds: null, body: "be kind", publishedAt: AT, publishedBy: w.sender.id });
       const more = await Promise.all(Array.from({ length: 5 }, (_, i) => publish("conduct", false, `v${i}`)));
       expect(new Set(more.map((p) => p.id))).toEqual(new Set([v1.id]));
       expect(more.map((p) => p.version).sort()).toEqual([2, 3, 4, 5, 6]);
       expect(await h.stores.policies.findCurrent({ workspaceId: w.workspace.id, policyId: v1.id })).toEqual(more.find((p) => p.version === 6));
       expect(await h.stores.policies.findCurrent({ workspaceId: w.workspace.id, policyId: fixtureId() })).toBeNull();
+    });
+
+    it("keeps an approval version's holds; lists the policies whose current version is an approval, by name", async () => {
+      const holds = { templates: ["directive"], recipients: null, senders: ["planner", "ops"], priorities: ["urgent" as const], requireStepUp: true };
+      const approval = await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "hold-urgent", newId: fixtureId(), required: false, kind: "approval", holds, body: "A person decides.", publishedAt: AT, publishedBy: null });
+      expect(approval).toMatchObject({ kind: "approval", holds, version: 1 });
+      await publish("conduct", true);
+      const other = await seedWorkspace(h.stores);
+      await h.stores.policies.publish({ workspaceId: other.workspace.id, name: "elsewhere", newId: fixtureId(), required: false, kind: "approval", holds, body: "x", publishedAt: AT, publishedBy: null });
+      expect(await h.stores.policies.findCurrent({ workspaceId: w.workspace.id, policyId: approval.id })).toEqual(approval);
+      expect((await h.stores.policies.listApproval({ workspaceId: w.workspace.id })).map((p) => [p.name, p.holds])).toEqual([["hold-urgent", holds]]);
+      // A later acknowledgement version ends it; the approval version keeps its holds in the history.
+      await publish("hold-urgent", false);
+      expect(await h.stores.policies.listApproval({ workspaceId: w.workspace.id })).toEqual([]);
+      expect(await gate()).toEqual([expect.objectContaining({ name: "conduct" })]);
     });
 
     it("acknowledges only the current version; the gate lists required policies not acknowledged at their current version", async () => {
@@ -95,7 +110,7 @@ export function describePolicyStoreContract(make: MessagingHarnessFactory): void
     it("leaves nothing behind when the publishing or acknowledging transaction rolls back", async () => {
       await expect(
         h.tx.run(async (stores) => {
-          await stores.policies.publish({ workspaceId: w.workspace.id, name: "gone", newId: fixtureId(), required: true, body: "x", publishedAt: AT, publishedBy: null });
+          await stores.policies.publish({ workspaceId: w.workspace.id, name: "gone", newId: fixtureId(), required: true, kind: "acknowledgement", holds: null, body: "x", publishedAt: AT, publishedBy: null });
           throw new Error("rollback");
         }),
       ).rejects.toThrow("rollback");

@@ -18,9 +18,9 @@ export class InMemoryAuditLog implements AuditLog {
     appendAuditRow(this.tables, this.tx, p.entry);
   }
 
-  async list(p: { workspaceId: string; activity: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: string | null; limit: number }): Promise<AuditEntry[]> {
+  async list(p: { workspaceId: string; activity: string | null; activityContains?: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: string | null; limit: number }): Promise<AuditEntry[]> {
     const rows = this.rowsWithLinks(p.workspaceId)
-      .filter((r) => (p.activity === null || r.activity === p.activity) && (p.messageId === null || r.messageId === p.messageId) && (p.includeOperatorSignificant || !r.operatorSignificant))
+      .filter((r) => (p.activity === null || r.activity === p.activity) && (p.activityContains == null || r.activity.includes(p.activityContains)) && (p.messageId === null || r.messageId === p.messageId) && (p.includeOperatorSignificant || !r.operatorSignificant))
       .sort((a, b) => compareDesc(this.positionOf(a), this.positionOf(b)));
     const after = p.after;
     return (after === null ? rows : rows.filter((r) => this.positionOf(r) < after)).slice(0, p.limit + 1);

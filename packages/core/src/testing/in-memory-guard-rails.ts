@@ -2,6 +2,7 @@ import type { AiAccount } from "../access/model.ts";
 import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { WorkspacePlan } from "../plans/plan-limits.ts";
 import type { Policy, PolicyListItem } from "../policies/policy.ts";
+import type { ApprovalHolds, PolicyKind } from "../policies/approval-holds.ts";
 import type { PlanStore, PolicyStore } from "../ports.ts";
 import { InMemoryTable, type InMemoryTransaction } from "./in-memory-transaction.ts";
 
@@ -39,13 +40,21 @@ export class InMemoryPolicyStore implements PolicyStore {
     private readonly tx: InMemoryTransaction | null = null,
   ) {}
 
-  async publish(p: { workspaceId: string; name: string; newId: string; required: boolean; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy> {
+  async publish(p: { workspaceId: string; name: string; newId: string; required: boolean; kind: PolicyKind; holds: ApprovalHolds | null; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy> {
     const existing = this.tables.policies.values().find((r) => r.workspaceId === p.workspaceId && r.name === p.name);
     const row: PolicyRow = existing ?? { workspaceId: p.workspaceId, id: p.newId, name: p.name, versions: [] };
-    const policy: Policy = { workspaceId: p.workspaceId, id: row.id, name: p.name, version: row.versions.length + 1, required: p.required, body: p.body, publishedAt: p.publishedAt, publishedBy: p.publishedBy };
+    const policy: Policy = { workspaceId: p.workspaceId, id: row.id, name: p.name, version: row.versions.length + 1, required: p.required, kind: p.kind, holds: p.holds, body: p.body, publishedAt: p.publishedAt, publishedBy: p.publishedBy };
     row.versions.push(policy);
     this.tables.policies.set(this.tx, `${p.workspaceId}/${row.id}`, row);
     return policy;
+  }
+
+  async listApproval(p: { workspaceId: string }): Promise<Policy[]> {
+    return this.tables.policies
+      .values()
+      .filter((r) => r.workspaceId === p.workspaceId && current(r).kind === "approval")
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map(current);
   }
 
   async findCurrent(p: { workspaceId: string; policyId: string }): Promise<Policy | null> {

@@ -2,9 +2,12 @@ import type { NewAuditEntry } from "../audit/audit-entry.ts";
 import type { CallerGuard } from "../access/caller-guard.ts";
 import type { AiAccount, Workspace } from "../access/model.ts";
 import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
-import { PRIORITY_RANK, shownState, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
+import { LIVE_STATES, PRIORITY_RANK, shownState, threadIdOf, type MessageRecord, type MessageState, type NewMessage, type Priority } from "../messaging/message.ts";
 import type { AcceptSendResult, Clock, HandOffResult, IdSource, LeaseWriteResult, MessageMatch, MessageStore, WaitingCounts, WakeupNotifier, InboxSnapshot, WatchedRecipient } from "../ports.ts";
 import { appendAuditRow } from "./in-memory-audit-log.ts";
+import { holdsSend } from "../policies/approval-holds.ts";
+import type { Policy } from "../policies/policy.ts";
+import { heldSendBody } from "../messaging/approvals.ts";
 import { idempotencyKeyOf, type InMemoryMessagingTables } from "./in-memory-messaging-tables.ts";
 import { afterCommit, type InMemoryTransaction } from "./in-memory-transaction.ts";
 import { writeSendOutboxRows, type InMemoryWebhookTables } from "./in-memory-webhooks.ts";
@@ -14,9 +17,10 @@ export interface RecipientLookup {
   findById(p: { workspaceId: string; accountId: string }): Promise<AiAccount | null>;
 }
 
-/** How InMemoryMessageStore checks a send's policy gate. */
+/** How InMemoryMessageStore checks a send's policy gate and its approval policies. */
 export interface PolicyGateLookup {
   unacknowledgedRequired(p: { workspaceId: string; accountId: string; limit: number }): Promise<unknown[]>;
+  listApproval?(p: { workspaceId: string }): Promise<Policy[]>;
 }
 
 /** How InMemoryMessageStore checks a caller guard (the account and its workspace). */
@@ -71,7 +75,7 @@ export class InMemoryMessageStore implements MessageStore {
     afterCommit(this.tx, () => void this.deps.notifier.notifyMessages({ workspaceId, recipientId }));
   }
 
-  async acceptSend(p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
+  async acceptSend(p: { message: NewMessage; audit: NewAuditEntry; heldAuditId?: string | null; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendResult> {
     const caller = await this.guardedCaller(p.message.workspaceId, p.caller);
     if (caller === false) return { kind: "caller_refused" };
     // As the PostgreSQL statement does: with a guard, the sender's name is the account's as read now.
@@ -79,6 +83,8 @@ export class InMemoryMessageStore implements MessageStore {
     for (;;) {
       const recipient = this.deps.accounts ? await this.deps.accounts.findById({ workspaceId: p.message.workspaceId, accountId: p.message.recipientId }) : null;
       const unacknowledged = this.deps.policies ? await this.deps.policies.unacknowledgedRequired({ workspaceId: p.message.workspaceId, accountId: p.message.senderId, limit: 1 }) : [];
+      const approvals = (await this.deps.policies?.listApproval?.({ workspaceId: p.message.workspaceId })) ?? [];
+      const holder = approvals.find((a) => a.holds !== null && holdsSend(a.holds, p.message)) ?? null;
       // From here to the end of the write there is no await: the check and the inserts are atomic.
       if (p.idempotency) {
         const k = idempotencyKeyOf(p.idempotency);
@@ -92,10 +98,15 @@ export class InMemoryMessageStore implements MessageStore {
       }
       if (this.deps.accounts && (recipient === null || recipient.state === "revoked" || recipient.friendlyName !== p.message.recipientName)) return { kind: "recipient_gone" };
       if (unacknowledged.length > 0) return { kind: "policy_unacknowledged" };
-      if (p.idempotency) this.tables.idempotency.set(this.tx, idempotencyKeyOf(p.idempotency), p.idempotency);
+      const heldBy = holder === null ? null : { policyId: holder.id, policyName: holder.name };
+      if (p.idempotency) {
+        const record = heldBy === null || p.idempotency.bodyText === null ? p.idempotency : { ...p.idempotency, bodyText: JSON.stringify(heldSendBody(JSON.parse(p.idempotency.bodyText) as Record<string, unknown>, heldBy)) };
+        this.tables.idempotency.set(this.tx, idempotencyKeyOf(p.idempotency), record);
+      }
       const message: MessageRecord = {
         ...p.message,
-        state: "pending",
+        approvalPolicyId: heldBy?.policyId ?? null,
+        state: heldBy === null ? "pending" : "held_for_approval",
         deliveryCount: 0,
         leaseId: null,
         leaseClaimedAt: null,
@@ -108,18 +119,24 @@ export class InMemoryMessageStore implements MessageStore {
       };
       this.tables.messages.set(this.tx, message.id, message);
       appendAuditRow(this.tables, this.tx, p.audit);
+      if (heldBy !== null) {
+        if (p.heldAuditId) appendAuditRow(this.tables, this.tx, { ...p.audit, id: p.heldAuditId, activity: "message.held_for_approval", details: { policy_id: heldBy.policyId, policy_name: heldBy.policyName } });
+        return { kind: "accepted", message: structuredClone(message), heldBy };
+      }
       if (this.deps.webhooks) writeSendOutboxRows(this.deps.webhooks, this.tx, this.deps.ids, message);
       this.wake(message.workspaceId, message.recipientId);
       return { kind: "accepted", message: structuredClone(message) };
     }
   }
 
-  async claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
+  async claimBatch(p: { workspaceId: string; recipientId: string; max: number; visibilityTimeoutMs: number; maxDeliveries: number; auditIds: readonly string[]; requestId: string | null; credentialId: string | null; caller?: CallerGuard | null; threadId?: string | null }): Promise<{ claimed: MessageRecord[]; deadLettered: string[] }> {
     if (!(await this.callerActive(p.workspaceId, p.caller))) return { claimed: [], deadLettered: [] };
     const now = this.nowMs();
+    const threadId = p.threadId ?? null;
     const candidates = this.tables.messages
       .values()
       .filter((m) => m.workspaceId === p.workspaceId && m.recipientId === p.recipientId && (m.state === "pending" || m.state === "held") && m.visibleAt.getTime() <= now && m.expiresAt.getTime() > now)
+      .filter((m) => threadId === null || threadIdOf(m) === threadId)
       .sort((a, b) => PRIORITY_RANK[b.priority] - PRIORITY_RANK[a.priority] || a.acceptedAt.getTime() - b.acceptedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, Math.min(p.max, p.auditIds.length));
     const claimed: MessageRecord[] = [];
@@ -210,6 +227,35 @@ export class InMemoryMessageStore implements MessageStore {
     return { kind: "handed_off", message: next };
   }
 
+  async decideApproval(p: { workspaceId: string; messageId: string; approve: boolean; audit: NewAuditEntry }): Promise<{ kind: "decided"; message: MessageRecord; now: Date } | { kind: "refused"; snapshot: MessageRecord | null; now: Date }> {
+    const now = this.nowMs();
+    const m = this.tables.messages.get(p.messageId);
+    const mine = m !== undefined && m.workspaceId === p.workspaceId ? m : null;
+    if (mine === null || mine.state !== "held_for_approval" || mine.expiresAt.getTime() <= now) return { kind: "refused", snapshot: mine, now: new Date(now) };
+    const next: MessageRecord = p.approve ? { ...mine, state: "pending", visibleAt: new Date(Math.max(mine.visibleAt.getTime(), now)) } : { ...mine, state: "rejected" };
+    this.tables.messages.set(this.tx, mine.id, next);
+    appendAuditRow(this.tables, this.tx, p.audit);
+    if (p.approve) {
+      if (this.deps.webhooks) writeSendOutboxRows(this.deps.webhooks, this.tx, this.deps.ids, next);
+      if (next.visibleAt.getTime() <= now) this.wake(next.workspaceId, next.recipientId);
+    }
+    return { kind: "decided", message: next, now: new Date(now) };
+  }
+
+  async countHeldForApproval(p: { workspaceId: string; limit: number }): Promise<number> {
+    return Math.min(p.limit, (await this.listHeldForApproval({ workspaceId: p.workspaceId, after: null, limit: p.limit })).length);
+  }
+
+  async listHeldForApproval(p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    const now = this.nowMs();
+    const after = p.after;
+    return this.tables.messages
+      .values()
+      .filter((m) => m.workspaceId === p.workspaceId && m.state === "held_for_approval" && m.expiresAt.getTime() > now && (after === null || m.id > after))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, p.limit + 1);
+  }
+
   async findForParticipant(p: { workspaceId: string; messageId: string; accountId: string | null }): Promise<MessageRecord | null> {
     const m = this.tables.messages.get(p.messageId);
     return m && m.workspaceId === p.workspaceId && (p.accountId === null || m.senderId === p.accountId || m.recipientId === p.accountId) ? m : null;
@@ -233,6 +279,17 @@ export class InMemoryMessageStore implements MessageStore {
       .filter((m) => (p.match?.search ?? null) === null || m.id === p.match?.search || m.correlationId === p.match?.search)
       .filter((m) => after === null || m.id < after)
       .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, p.limit + 1);
+  }
+
+  async listThread(p: { workspaceId: string; threadId: string; accountId: string | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+    const after = p.after;
+    return this.tables.messages
+      .values()
+      .filter((m) => m.workspaceId === p.workspaceId && threadIdOf(m) === p.threadId)
+      .filter((m) => p.accountId === null || m.senderId === p.accountId || m.recipientId === p.accountId)
+      .filter((m) => after === null || m.id > after)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, p.limit + 1);
   }
 
@@ -343,7 +400,7 @@ export class InMemoryMessageStore implements MessageStore {
     const now = this.nowMs();
     const due = this.tables.messages
       .values()
-      .filter((m) => (m.state === "pending" || m.state === "held") && m.expiresAt.getTime() <= now)
+      .filter((m) => LIVE_STATES.includes(m.state) && m.expiresAt.getTime() <= now)
       .slice(0, p.auditIds.length);
     due.forEach((m, i) => {
       this.tables.messages.set(this.tx, m.id, { ...m, state: "expired", leaseId: m.state === "held" ? m.leaseId : null });

@@ -6,6 +6,8 @@ import { leaseRefusal, type LeaseOperation } from "../messaging/lease-refusal.ts
 import type { MessageRecord, NewMessage, Priority } from "../messaging/message.ts";
 import { MESSAGING_LIMITS } from "../messaging/messaging-limits.ts";
 import type { HandOffResult, LeaseWriteResult } from "../ports.ts";
+import type { ApprovalHolds } from "../policies/approval-holds.ts";
+import type { IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from "../time/duration.ts";
 import { fixtureId } from "./access-fixtures.ts";
 import { seedWorkspace, type MessagingHarness, type MessagingHarnessFactory, type SeededWorkspace } from "./messaging-harness.ts";
@@ -161,9 +163,9 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
 
       it("refuses a sender that has not acknowledged a required policy, writing nothing, and accepts once it has", async () => {
         const t = await now();
-        const policy = await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, body: "Be kind.", publishedAt: t, publishedBy: null });
+        const policy = await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, kind: "acknowledgement", holds: null, body: "Be kind.", publishedAt: t, publishedBy: null });
         // A policy that is not required gates nothing.
-        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "newsletter", newId: fixtureId(), required: false, body: "Optional.", publishedAt: t, publishedBy: null });
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "newsletter", newId: fixtureId(), required: false, kind: "acknowledgement", holds: null, body: "Optional.", publishedAt: t, publishedBy: null });
         const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t });
         const record = makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: t }, { status: 201, bodyText: "{}" });
         const audit = makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, occurredAt: t });
@@ -176,7 +178,7 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         await h.stores.policies.acknowledge({ workspaceId: w.workspace.id, policyId: policy.id, accountId: w.sender.id, version: policy.version, now: await now() });
         expect((await h.stores.messages.acceptSend({ message, audit, idempotency: record })).kind).toBe("accepted");
         // A stored key wins over a gate closed since: a new version is required again.
-        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, body: "Be kinder.", publishedAt: await now(), publishedBy: null });
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "acceptable-use", newId: fixtureId(), required: true, kind: "acknowledgement", holds: null, body: "Be kinder.", publishedAt: await now(), publishedBy: null });
         const again = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: await now() });
         expect(await h.stores.messages.acceptSend({ message: again, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: again.id, occurredAt: again.acceptedAt }), idempotency: record })).toMatchObject({ kind: "idempotency_exists", record: { key: record.key } });
         expect((await h.stores.messages.acceptSend({ message: again, audit: makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: again.id, occurredAt: again.acceptedAt }), idempotency: null })).kind).toBe("policy_unacknowledged");
@@ -427,6 +429,107 @@ export function describeMessageStoreContract(make: MessagingHarnessFactory): voi
         await h.stores.accounts.transition({ workspaceId: w.workspace.id, accountId: w.bystander.id, from: ["active"], to: "revoked", now: await now() });
         expect((await handOff(c, c.leaseId, w.bystander)).kind).toBe("recipient_gone");
         expect((await ack(c, c.leaseId)).ok).toBe(true);
+      });
+    });
+
+    describe("held for approval (acceptSend with an approval policy, decideApproval)", () => {
+      const holdBy = async (name: string, holds: Partial<ApprovalHolds>) =>
+        h.stores.policies.publish({ workspaceId: w.workspace.id, name, newId: fixtureId(), required: false, kind: "approval", holds: { templates: null, recipients: null, senders: null, priorities: null, requireStepUp: false, ...holds }, body: "A person decides.", publishedAt: await now(), publishedBy: null });
+      const sendHeld = async (overrides: Partial<NewMessage> = {}, idempotency: IdempotencyRecord | null = null) => {
+        const t = await now();
+        const message = makeNewMessage({ sender: w.sender, recipient: w.recipient, now: t }, overrides);
+        const audit = makeAuditEntry(w.workspace.id, { activity: "message.sent", messageId: message.id, subjectType: "message", subjectId: message.id, occurredAt: t });
+        // After the sent row's id, as the send use case takes it: the timeline orders rows of one instant by id.
+        const heldAuditId = fixtureId();
+        const r = await h.stores.messages.acceptSend({ message, audit, heldAuditId, idempotency });
+        if (r.kind !== "accepted") throw new Error(`send: ${r.kind}`);
+        return r;
+      };
+      const decide = async (m: { id: string }, approve: boolean) => h.stores.messages.decideApproval({ workspaceId: w.workspace.id, messageId: m.id, approve, audit: await auditOf(m.id, approve ? "message.approved" : "message.rejected") });
+
+      it("holds a send every populated dimension of a current approval policy matches; it is never claimed; the idempotent body says so", async () => {
+        const policy = await holdBy("hold-directives", { templates: ["directive"], recipients: [w.recipient.friendlyName], priorities: ["normal"] });
+        await holdBy("hold-urgent-elsewhere", { priorities: ["urgent"], senders: [w.bystander.friendlyName] });
+        const record = makeIdempotencyRecord({ workspaceId: w.workspace.id, accountId: w.sender.id, now: await now() }, { status: 201, bodyText: JSON.stringify({ message_id: "m", state: "pending" }) });
+        const held = await sendHeld({}, record);
+        expect(held.heldBy).toEqual({ policyId: policy.id, policyName: policy.name });
+        expect(held.message).toMatchObject({ state: "held_for_approval", approvalPolicyId: policy.id });
+        expect(JSON.parse((await h.stores.idempotency.find({ workspaceId: w.workspace.id, accountId: w.sender.id, key: record.key }))?.bodyText ?? "{}")).toEqual({ message_id: "m", state: "held_for_approval", approval: { policy_id: policy.id, policy_name: policy.name } });
+        expect(await activities(held.message)).toEqual(["message.sent", "message.held_for_approval"]);
+        const free = await sendHeld({ priority: "urgent" }, null);
+        expect(free.heldBy).toBeUndefined();
+        const note = await sendHeld({ template: "note", payload: { text: "x" } });
+        expect(note.message.state).toBe("pending");
+        expect((await claim()).claimed.map((m) => m.id).sort()).toEqual([free.message.id, note.message.id].sort());
+        expect(await h.stores.messages.countHeldForApproval({ workspaceId: w.workspace.id, limit: 10 })).toBe(1);
+        expect((await h.stores.messages.listHeldForApproval({ workspaceId: w.workspace.id, after: null, limit: 10 })).map((m) => m.id)).toEqual([held.message.id]);
+        // A later version of kind acknowledgement ends the hold.
+        await h.stores.policies.publish({ workspaceId: w.workspace.id, name: "hold-directives", newId: fixtureId(), required: false, kind: "acknowledgement", holds: null, body: "No more.", publishedAt: await now(), publishedBy: null });
+        expect((await sendHeld()).message.state).toBe("pending");
+      });
+
+      it("approves (pending, claimable at once) or rejects (terminal) once; refuses an expired one; writes nothing when refused", async () => {
+        await holdBy("hold-all-directives", { templates: ["directive"] });
+        const a = (await sendHeld()).message;
+        const b = (await sendHeld()).message;
+        const c = (await sendHeld({ expiresAt: new Date((await now()).getTime() + 5 * SECOND_MS) })).message;
+        const approved = await decide(a, true);
+        expect(approved).toMatchObject({ kind: "decided", message: { id: a.id, state: "pending" } });
+        expect((await decide(a, false)).kind).toBe("refused");
+        const rejected = await decide(b, false);
+        expect(rejected).toMatchObject({ kind: "decided", message: { id: b.id, state: "rejected" } });
+        const again = await decide(b, true);
+        expect(again).toMatchObject({ kind: "refused", snapshot: { id: b.id, state: "rejected" } });
+        expect((await claim()).claimed.map((m) => m.id)).toEqual([a.id]);
+        await h.advance(6 * SECOND_MS);
+        const late = await decide(c, true);
+        expect(late.kind).toBe("refused");
+        if (late.kind === "refused") expect(late.snapshot?.state).toBe("held_for_approval");
+        expect(await h.stores.messages.listHeldForApproval({ workspaceId: w.workspace.id, after: null, limit: 10 })).toEqual([]);
+        expect(await h.stores.messages.expireDue({ auditIds: ids(10) })).toBeGreaterThanOrEqual(1);
+        expect(await find(c, w.sender)).toMatchObject({ state: "expired" });
+        expect(await activities(b)).toEqual(["message.sent", "message.held_for_approval", "message.rejected"]);
+        // Another workspace decides nothing.
+        const other = await seedWorkspace(h.stores);
+        const foreign = await h.stores.messages.decideApproval({ workspaceId: other.workspace.id, messageId: c.id, approve: true, audit: await auditOf(c.id, "message.approved", other.workspace.id) });
+        expect(foreign).toMatchObject({ kind: "refused", snapshot: null });
+      });
+    });
+
+    describe("threads (listThread, claimBatch with threadId)", () => {
+      const thread = (threadId: string, account: AiAccount | null, after: string | null = null, limit = 10) =>
+        h.stores.messages.listThread({ workspaceId: w.workspace.id, threadId, accountId: account?.id ?? null, after, limit });
+
+      it("stores in_reply_to and thread_id; lists a thread's messages oldest first, the account's own only, paged after an id", async () => {
+        const root = await send();
+        const reply = await send({ inReplyTo: root.id, threadId: root.id }, w.recipient, w.sender);
+        const aside = await send({ inReplyTo: reply.id, threadId: root.id }, w.sender, w.bystander);
+        await send();
+        expect(reply).toMatchObject({ inReplyTo: root.id, threadId: root.id });
+        expect(await find(reply, w.sender)).toMatchObject({ inReplyTo: root.id, threadId: root.id });
+        expect(root).toMatchObject({ inReplyTo: null, threadId: null });
+        expect((await thread(root.id, null)).map((m) => m.id)).toEqual([root.id, reply.id, aside.id]);
+        expect((await thread(root.id, w.recipient)).map((m) => m.id)).toEqual([root.id, reply.id]);
+        expect((await thread(root.id, w.bystander)).map((m) => m.id)).toEqual([aside.id]);
+        expect((await thread(root.id, w.sender, root.id, 1)).map((m) => m.id)).toEqual([reply.id, aside.id]);
+        expect((await thread(root.id, w.sender, null, 0)).map((m) => m.id)).toEqual([root.id]);
+        // A reply's id names no thread of its own; another workspace sees nothing.
+        expect(await thread(reply.id, null)).toEqual([]);
+        const other = await seedWorkspace(h.stores);
+        expect(await h.stores.messages.listThread({ workspaceId: other.workspace.id, threadId: root.id, accountId: null, after: null, limit: 10 })).toEqual([]);
+      });
+
+      it("claims only the thread's messages when a thread is named (its first message included)", async () => {
+        const root = await send({}, w.recipient, w.sender);
+        const before = await send();
+        const answer = await send({ inReplyTo: root.id, threadId: root.id });
+        const ownRoot = await send();
+        const claimThread = (threadId: string) =>
+          h.stores.messages.claimBatch({ workspaceId: w.workspace.id, recipientId: w.recipient.id, max: 10, visibilityTimeoutMs: 60 * SECOND_MS, maxDeliveries: 10, auditIds: ids(10), requestId: null, credentialId: null, threadId });
+        expect((await claimThread(root.id)).claimed.map((m) => m.id)).toEqual([answer.id]);
+        expect((await claimThread(root.id)).claimed).toEqual([]);
+        expect((await claimThread(ownRoot.id)).claimed.map((m) => m.id)).toEqual([ownRoot.id]);
+        expect((await claim()).claimed.map((m) => m.id)).toEqual([before.id]);
       });
     });
 

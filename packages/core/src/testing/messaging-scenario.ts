@@ -25,7 +25,7 @@ export async function createMessagingScenario(opts?: { maxDeliveries?: number })
   const ws = await seedTestWorkspace(world.deps.stores, { maxDeliveries: opts?.maxDeliveries ?? 10 });
   const alice = await seedPrincipal(world.deps.stores, ws, { friendlyName: "alice" });
   const bob = await seedPrincipal(world.deps.stores, ws, { friendlyName: "bob" });
-  const admin = await seedPrincipal(world.deps.stores, ws, { friendlyName: "admin", tier: "administrative", scopes: ["manage_ai_accounts", "manage_credentials", "manage_webhooks"] });
+  const admin = await seedPrincipal(world.deps.stores, ws, { friendlyName: "admin", tier: "administrative", scopes: ["manage_ai_accounts", "manage_credentials", "manage_webhooks", "approve_messages"] });
   return {
     world,
     alice,

@@ -57,12 +57,13 @@ function withLinkColumns(sql: SqlClient) {
 }
 
 /** A page of the workspace's rows, newest first (occurred_at, id descending), after the keyset position; at most `limit + 1`; each with its link, if sealed. */
-export async function auditLogList(sql: SqlClient, p: { workspaceId: string; activity: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: { occurredAt: Date; id: string } | null; limit: number }): Promise<AuditEntry[]> {
+export async function auditLogList(sql: SqlClient, p: { workspaceId: string; activity: string | null; activityContains?: string | null; messageId: string | null; includeOperatorSignificant: boolean; after: { occurredAt: Date; id: string } | null; limit: number }): Promise<AuditEntry[]> {
   const rows = await sql<AuditRow[]>`
     select ${withLinkColumns(sql)} from audit_log a
     left join audit_chain c on c.workspace_id = a.workspace_id and c.audit_id = a.id
     where a.workspace_id = ${p.workspaceId}
       and (${p.activity}::text is null or a.activity = ${p.activity})
+      and (${p.activityContains ?? null}::text is null or strpos(a.activity, ${p.activityContains ?? null}) > 0)
       and (${p.messageId}::text is null or a.message_id = ${p.messageId})
       and (${p.includeOperatorSignificant}::boolean or not a.operator_significant)
       and (${p.after === null}::boolean or (a.occurred_at, a.id) < (${p.after?.occurredAt ?? null}::timestamptz, ${p.after?.id ?? null}::text))

@@ -36,6 +36,9 @@ interface MessageRow {
   outcome_summary: string | null;
   dead_lettered_at: Date | null;
   traceparent: string | null;
+  in_reply_to: string | null;
+  thread_id: string | null;
+  approval_policy_id: string | null;
 }
 
 function toMessage(r: MessageRow): MessageRecord {
@@ -64,6 +67,9 @@ function toMessage(r: MessageRow): MessageRecord {
     outcomeSummary: r.outcome_summary,
     deadLetteredAt: r.dead_lettered_at,
     traceparent: r.traceparent,
+    inReplyTo: r.in_reply_to,
+    threadId: r.thread_id,
+    approvalPolicyId: r.approval_policy_id ?? null,
   };
 }
 
@@ -73,7 +79,7 @@ function ms(sql: SqlClient, value: number) {
 }
 
 /** The result of `messagesAcceptSend`. */
-export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | { kind: "idempotency_exists" } | { kind: "recipient_gone" } | { kind: "policy_unacknowledged" } | { kind: "caller_refused" };
+export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord; heldBy?: { policyId: string; policyName: string } } | { kind: "idempotency_exists" } | { kind: "recipient_gone" } | { kind: "policy_unacknowledged" } | { kind: "caller_refused" };
 
 /**
  * The whole write of a send in ONE statement (CTEs), so it is atomic even outside a transaction:
@@ -89,14 +95,18 @@ export type AcceptSendOutcome = { kind: "accepted"; message: MessageRecord } | {
  * 3. only when the record went in (or no key was given): the message, its audit row and one
  *    outbox row per live webhook of the recipient whose filter matches (template, priority);
  * 4. pg_notify on the wake-up channel when the message is claimable now (delivered at commit).
+ * Approval (DESIGN §2c): the first approval policy (by name) whose current version holds the send
+ * (`approvalHolding`, through policies_approval_idx: one empty index probe for a workspace with
+ * none) makes the message `held_for_approval`: no wake-up, no outbox row, the idempotent body
+ * says so, and with `heldAuditId` a `message.held_for_approval` row.
  * Isolation: READ COMMITTED is enough; no lock but the idempotency key's row lock is taken.
  */
-export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessage; audit: NewAuditEntry; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendOutcome> {
+export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessage; audit: NewAuditEntry; heldAuditId?: string | null; idempotency: IdempotencyRecord | null; caller?: CallerGuard | null }): Promise<AcceptSendOutcome> {
   const m = p.message;
   const a = p.audit;
   const k = p.idempotency;
   const hasKey = k !== null;
-  const [row] = await sql<(Partial<MessageRow> & { caller_ok: boolean; recipient_ok: boolean; policy_ok: boolean; idempotency_inserted: boolean; key_exists: boolean; woke: number })[]>`
+  const [row] = await sql<(Partial<MessageRow> & { caller_ok: boolean; recipient_ok: boolean; policy_ok: boolean; idempotency_inserted: boolean; key_exists: boolean; woke: number; approval_policy_name: string | null })[]>`
     with caller as (
       -- With a caller guard, the sender's name comes from the account row read here (the caller's cached name may be a few seconds old).
       select ${p.caller == null}::boolean or ca.id is not null as ok, coalesce(ca.friendly_name, ${m.senderName}::text) as name
@@ -118,10 +128,12 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
     guards as (
       select 1 where exists (select 1 from recipient) and not exists (select 1 from policy_gate) and (select ok from caller)
     ),
+    approval as (${approvalHolding(sql, { workspaceId: m.workspaceId, template: m.template, recipientName: m.recipientName, senderName: sql`(select name from caller)`, priority: m.priority })}),
     idempotency as (
       insert into idempotency_keys (workspace_id, account_id, key, fingerprint, request_id, status, body_text, created_at, expires_at)
       select ${k?.workspaceId ?? null}::text, ${k?.accountId ?? null}::text, ${k?.key ?? null}::text, ${k?.fingerprint ?? null}::text, ${k?.requestId ?? null}::text,
-             ${k?.status ?? null}::smallint, ${k?.bodyText ?? null}::text, ${k?.createdAt ?? null}::timestamptz, ${k?.expiresAt ?? null}::timestamptz
+             ${k?.status ?? null}::smallint, ${heldBodyText(sql, sql`${k?.bodyText ?? null}::text`, sql`(select id from approval)`, sql`(select name from approval)`)},
+             ${k?.createdAt ?? null}::timestamptz, ${k?.expiresAt ?? null}::timestamptz
       where ${hasKey}::boolean and exists (select 1 from guards)
       on conflict (workspace_id, account_id, key) do update
         set fingerprint = excluded.fingerprint, request_id = excluded.request_id, status = excluded.status, body_text = excluded.body_text,
@@ -133,9 +145,10 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       select 1 where exists (select 1 from guards) and (not ${hasKey}::boolean or exists (select 1 from idempotency))
     ),
     message as (
-      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, traceparent)
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_policy_id, traceparent)
       select ${m.workspaceId}, ${m.id}, ${m.senderId}, (select name from caller), ${m.recipientId}, ${m.recipientName}, ${m.template}, ${PRIORITY_RANK[m.priority]}, ${m.correlationId},
-             ${sql.json(m.payload as postgres.JSONValue)}::jsonb, 'pending', ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}, ${m.traceparent}::text
+             ${sql.json(m.payload as postgres.JSONValue)}::jsonb, case when exists (select 1 from approval) then 'held_for_approval' else 'pending' end,
+             ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}, ${m.inReplyTo}::text, ${m.threadId}::text, (select id from approval), ${m.traceparent}::text
       from proceed
       returning *
     ),
@@ -144,6 +157,13 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       select ${a.workspaceId}, ${a.id}, ${a.occurredAt}, ${a.activity}, ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
              ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
       from message
+    ),
+    held_audit as (
+      insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
+      select ${a.workspaceId}, ${p.heldAuditId ?? null}::text, ${a.occurredAt}, 'message.held_for_approval', ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
+             jsonb_build_object('policy_id', approval.id, 'policy_name', approval.name), ${a.operatorSignificant}, ${a.requestId}
+      from message join approval on true
+      where ${p.heldAuditId != null}::boolean
     ),
     outbox as (
       insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
@@ -160,12 +180,13 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
              'pending', 0, message.accepted_at, message.accepted_at, message.traceparent
       from message
       join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
-      where (w.filter_templates is null or message.template = any(w.filter_templates))
+      where message.state = 'pending'
+        and (w.filter_templates is null or message.template = any(w.filter_templates))
         and (w.filter_min_priority_rank is null or message.priority_rank >= w.filter_min_priority_rank)
       returning 1
     ),
     wake as (
-      select pg_notify(${WAKEUP_CHANNEL}, message.workspace_id || ':' || message.recipient_id) from message where message.visible_at <= now()
+      select pg_notify(${WAKEUP_CHANNEL}, message.workspace_id || ':' || message.recipient_id) from message where message.visible_at <= now() and message.state = 'pending'
       -- The dispatchers' wake-up, only when a delivery was queued (notifying transactions serialise their commits).
       union all
       select pg_notify(${OUTBOX_CHANNEL}, '') where exists (select 1 from outbox)
@@ -180,6 +201,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
              where workspace_id = ${k?.workspaceId ?? null}::text and account_id = ${k?.accountId ?? null}::text and key = ${k?.key ?? null}::text and expires_at > now()
            ) end) as key_exists,
            (select count(*) from wake)::int as woke,
+           (select name from approval) as approval_policy_name,
            message.*
     from (select 1) as one left join message on true`;
   if (!row) throw new Error("messagesAcceptSend: no row");
@@ -188,13 +210,49 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
   if (!row.recipient_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "recipient_gone" };
   if (!row.policy_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "policy_unacknowledged" };
   if (row.id == null) return { kind: "idempotency_exists" };
-  return { kind: "accepted", message: toMessage(row as MessageRow) };
+  return accepted(row as MessageRow & { approval_policy_name: string | null });
+}
+
+/** An accepted send's outcome, naming the approval policy that held it, if one did. */
+function accepted(row: MessageRow & { approval_policy_name: string | null }): AcceptSendOutcome {
+  const message = toMessage(row);
+  if (message.approvalPolicyId === null || row.approval_policy_name === null) return { kind: "accepted", message };
+  return { kind: "accepted", message, heldBy: { policyId: message.approvalPolicyId, policyName: row.approval_policy_name } };
+}
+
+/**
+ * The approval policy that holds a send (DESIGN §2c), as a subquery: the first by name among the
+ * workspace's policies whose current version is of kind approval and whose every populated
+ * dimension matches (core `holdsSend`). Reached through policies_approval_idx, so a workspace
+ * without approval policies costs one empty index probe.
+ */
+function approvalHolding(sql: SqlClient, p: { workspaceId: SqlPart; template: SqlPart; recipientName: SqlPart; senderName: SqlPart; priority: SqlPart }) {
+  return sql`
+      select ap.id, ap.name from policies ap
+      join policy_versions av on av.workspace_id = ap.workspace_id and av.policy_id = ap.id and av.version = ap.current_version
+      where ap.workspace_id = ${p.workspaceId} and ap.current_approval
+        and (av.hold_templates is null or ${p.template}::text = any(av.hold_templates))
+        and (av.hold_recipients is null or ${p.recipientName}::text = any(av.hold_recipients))
+        and (av.hold_senders is null or ${p.senderName}::text = any(av.hold_senders))
+        and (av.hold_priorities is null or ${p.priority}::text = any(av.hold_priorities))
+      order by ap.name
+      limit 1`;
+}
+
+/** A value or an SQL fragment, as a statement builder takes them. */
+type SqlPart = string | postgres.Fragment;
+
+/** The stored idempotent body of a send: as given, or, held by a policy, with `state: "held_for_approval"` and `approval` (core `heldSendBody`). */
+function heldBodyText(sql: SqlClient, body: postgres.Fragment, policyId: postgres.Fragment, policyName: postgres.Fragment) {
+  return sql`case when ${policyId} is null then ${body}
+    else jsonb_set(jsonb_set((${body})::jsonb, '{state}', '"held_for_approval"'), '{approval}', jsonb_build_object('policy_id', ${policyId}, 'policy_name', ${policyName}))::text end`;
 }
 
 /** One send of `messagesAcceptSends`: the parameters of `messagesAcceptSend`. */
 export interface AcceptSendItem {
   message: NewMessage;
   audit: NewAuditEntry;
+  heldAuditId?: string | null;
   idempotency: IdempotencyRecord | null;
   caller?: CallerGuard | null;
 }
@@ -212,7 +270,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
   if (items.length === 0) return [];
   const col = <T>(f: (i: AcceptSendItem) => T) => items.map(f);
   const iso = (d: Date | null | undefined) => (d == null ? null : d.toISOString());
-  const rows = await sql<(Partial<MessageRow> & { ord: string; caller_ok: boolean; recipient_ok: boolean; policy_ok: boolean; key_exists: boolean; woke: number })[]>`
+  const rows = await sql<(Partial<MessageRow> & { ord: string; caller_ok: boolean; recipient_ok: boolean; policy_ok: boolean; key_exists: boolean; woke: number; approval_policy_name: string | null })[]>`
     with items as (
       select * from unnest(
         ${col((i) => i.message.workspaceId)}::text[], ${col((i) => i.message.id)}::text[], ${col((i) => i.message.senderId)}::text[], ${col((i) => i.message.senderName)}::text[],
@@ -220,7 +278,8 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
         ${col((i) => PRIORITY_RANK[i.message.priority])}::int4[], ${col((i) => i.message.priority)}::text[], ${col((i) => i.message.correlationId)}::text[],
         ${col((i) => JSON.stringify(i.message.payload))}::text[], ${col((i) => iso(i.message.acceptedAt))}::text[]::timestamptz[],
         ${col((i) => iso(i.message.expiresAt))}::text[]::timestamptz[], ${col((i) => iso(i.message.visibleAt))}::text[]::timestamptz[],
-        ${col((i) => i.caller?.accountId ?? null)}::text[], ${col((i) => i.message.traceparent)}::text[],
+        ${col((i) => i.caller?.accountId ?? null)}::text[], ${col((i) => i.message.inReplyTo)}::text[], ${col((i) => i.message.threadId)}::text[], ${col((i) => i.heldAuditId ?? null)}::text[],
+        ${col((i) => i.message.traceparent)}::text[],
         ${col((i) => i.audit.workspaceId)}::text[], ${col((i) => i.audit.id)}::text[], ${col((i) => iso(i.audit.occurredAt))}::text[]::timestamptz[],
         ${col((i) => i.audit.activity)}::text[], ${col((i) => i.audit.actorAccountId)}::text[], ${col((i) => i.audit.actorCredentialId)}::text[],
         ${col((i) => i.audit.subjectType)}::text[], ${col((i) => i.audit.subjectId)}::text[], ${col((i) => i.audit.messageId)}::text[],
@@ -229,7 +288,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
         ${col((i) => i.idempotency?.fingerprint ?? null)}::text[], ${col((i) => i.idempotency?.requestId ?? null)}::text[], ${col((i) => i.idempotency?.status ?? null)}::int4[],
         ${col((i) => i.idempotency?.bodyText ?? null)}::text[], ${col((i) => iso(i.idempotency?.createdAt))}::text[]::timestamptz[], ${col((i) => iso(i.idempotency?.expiresAt))}::text[]::timestamptz[]
       ) with ordinality as u(workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, priority, correlation_id,
-                             payload, accepted_at, expires_at, visible_at, caller_id, traceparent,
+                             payload, accepted_at, expires_at, visible_at, caller_id, in_reply_to, thread_id, held_audit_id, traceparent,
                              a_workspace_id, a_id, a_occurred_at, a_activity, a_actor_account_id, a_actor_credential_id, a_subject_type, a_subject_id, a_message_id,
                              a_details, a_operator_significant, a_request_id,
                              k_workspace_id, k_account_id, k_key, k_fingerprint, k_request_id, k_status, k_body_text, k_created_at, k_expires_at, ord)
@@ -243,20 +302,22 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
                select 1 from policies p
                left join policy_acknowledgements pa on pa.workspace_id = p.workspace_id and pa.policy_id = p.id and pa.account_id = i.sender_id
                where p.workspace_id = i.workspace_id and p.current_required and pa.version is distinct from p.current_version
-             ) as policy_ok
+             ) as policy_ok,
+             held.id as approval_id, held.name as approval_name
       from items i
       left join lateral (
         select a.id, a.friendly_name from ai_accounts a join workspaces w on w.id = a.workspace_id
         where a.workspace_id = i.workspace_id and a.id = i.caller_id and a.state = 'active' and w.state = 'active'
       ) as ca on true
+      left join lateral (${approvalHolding(sql, { workspaceId: sql`i.workspace_id`, template: sql`i.template`, recipientName: sql`i.recipient_name`, senderName: sql`coalesce(ca.friendly_name, i.sender_name)`, priority: sql`i.priority` })}) as held on true
     ),
     passed as (
-      select i.*, c.sender_name as checked_sender_name from items i join checks c on c.ord = i.ord
+      select i.*, c.sender_name as checked_sender_name, c.approval_id, c.approval_name from items i join checks c on c.ord = i.ord
       where c.caller_ok and c.recipient_ok and c.policy_ok
     ),
     idempotency as (
       insert into idempotency_keys (workspace_id, account_id, key, fingerprint, request_id, status, body_text, created_at, expires_at)
-      select k_workspace_id, k_account_id, k_key, k_fingerprint, k_request_id, k_status::smallint, k_body_text, k_created_at, k_expires_at
+      select k_workspace_id, k_account_id, k_key, k_fingerprint, k_request_id, k_status::smallint, ${heldBodyText(sql, sql`k_body_text`, sql`approval_id`, sql`approval_name`)}, k_created_at, k_expires_at
       from passed where k_key is not null
       order by k_workspace_id, k_account_id, k_key
       on conflict (workspace_id, account_id, key) do update
@@ -270,8 +331,9 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
       where p.k_key is null or exists (select 1 from idempotency k where k.workspace_id = p.k_workspace_id and k.account_id = p.k_account_id and k.key = p.k_key)
     ),
     message as (
-      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, traceparent)
-      select workspace_id, id, sender_id, checked_sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload::jsonb, 'pending', accepted_at, expires_at, visible_at, traceparent
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_policy_id, traceparent)
+      select workspace_id, id, sender_id, checked_sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload::jsonb,
+             case when approval_id is null then 'pending' else 'held_for_approval' end, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_id, traceparent
       from proceed
       returning *
     ),
@@ -280,6 +342,11 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
       select p.a_workspace_id, p.a_id, p.a_occurred_at, p.a_activity, p.a_actor_account_id, p.a_actor_credential_id, p.a_subject_type, p.a_subject_id, p.a_message_id,
              p.a_details::jsonb, p.a_operator_significant, p.a_request_id
       from proceed p join message on message.id = p.id
+      union all
+      select p.a_workspace_id, p.held_audit_id, p.a_occurred_at, 'message.held_for_approval', p.a_actor_account_id, p.a_actor_credential_id, p.a_subject_type, p.a_subject_id, p.a_message_id,
+             jsonb_build_object('policy_id', p.approval_id, 'policy_name', p.approval_name), p.a_operator_significant, p.a_request_id
+      from proceed p join message on message.id = p.id
+      where p.approval_id is not null and p.held_audit_id is not null
     ),
     outbox as (
       insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
@@ -297,13 +364,14 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
       from message
       join proceed p on p.id = message.id
       join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
-      where (w.filter_templates is null or message.template = any(w.filter_templates))
+      where message.state = 'pending'
+        and (w.filter_templates is null or message.template = any(w.filter_templates))
         and (w.filter_min_priority_rank is null or message.priority_rank >= w.filter_min_priority_rank)
       returning 1
     ),
     wake as (
       select pg_notify(${WAKEUP_CHANNEL}, r.workspace_id || ':' || r.recipient_id)
-      from (select distinct workspace_id, recipient_id from message where visible_at <= now()) as r
+      from (select distinct workspace_id, recipient_id from message where visible_at <= now() and state = 'pending') as r
       union all
       select pg_notify(${OUTBOX_CHANNEL}, '') where exists (select 1 from outbox)
     )
@@ -314,6 +382,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
              where k.workspace_id = i.k_workspace_id and k.account_id = i.k_account_id and k.key = i.k_key and k.expires_at > now()
            ) end) as key_exists,
            (select count(*) from wake)::int as woke,
+           c.approval_name as approval_policy_name,
            message.*
     from checks c
     join items i on i.ord = c.ord
@@ -325,7 +394,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
     if (!row.recipient_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "recipient_gone" };
     if (!row.policy_ok) return row.key_exists ? { kind: "idempotency_exists" } : { kind: "policy_unacknowledged" };
     if (row.id == null) return { kind: "idempotency_exists" };
-    return { kind: "accepted", message: toMessage(row as MessageRow) };
+    return accepted(row as MessageRow & { approval_policy_name: string | null });
   });
 }
 
@@ -357,6 +426,8 @@ export interface ClaimBatchParams {
   credentialId: string | null;
   /** The caller guard: claims nothing unless the account is active in an active workspace. */
   caller?: CallerGuard | null;
+  /** Only this thread's messages (its first message and the replies naming it). */
+  threadId?: string | null;
 }
 
 /** The claim statement itself (exported so a test can EXPLAIN exactly what runs). */
@@ -366,7 +437,7 @@ export function messagesClaimBatchStatement(sql: SqlClient, p: ClaimBatchParams,
       select id, delivery_count, priority_rank, accepted_at
       from messages
       where workspace_id = ${p.workspaceId} and recipient_id = ${p.recipientId} and state in ('pending', 'held')
-        and visible_at <= now() and expires_at > now() and ${callerIsActive(sql, p.workspaceId, p.caller)}
+        and visible_at <= now() and expires_at > now() and ${callerIsActive(sql, p.workspaceId, p.caller)}${inThread(sql, p.threadId)}
       order by priority_rank desc nulls last, accepted_at, id
       limit ${limit}
       for update skip locked
@@ -410,6 +481,16 @@ export function messagesClaimBatchStatement(sql: SqlClient, p: ClaimBatchParams,
     select (select coalesce(array_agg(id order by n), '{}') from dead) as dead_ids, claimed.*
     from (select 1) as one left join claimed on true
     order by claimed.n`;
+}
+
+/**
+ * A claim's thread filter: nothing without a thread (the claim statement stays as it is), else
+ * the thread's first message (by primary key; a reply's own id names no thread) or its replies
+ * (messages_thread_idx).
+ */
+function inThread(sql: SqlClient, threadId: string | null | undefined) {
+  if (threadId == null) return sql``;
+  return sql` and ((id = ${threadId} and thread_id is null) or thread_id = ${threadId})`;
 }
 
 /** The guard every lease write shares: the recipient's message, held under this lease, live by the database clock and not expired. */
@@ -647,6 +728,90 @@ export async function messagesFindForParticipant(sql: SqlClient, p: { workspaceI
   return row ? toMessage(row) : null;
 }
 
+/**
+ * A page of a thread: its first message and its replies that the account sent or received (every
+ * one with a null account), oldest first (id ascending), after `after`; at most `limit + 1`.
+ * The first message by primary key, the replies by messages_thread_idx.
+ */
+export async function messagesListThread(sql: SqlClient, p: { workspaceId: string; threadId: string; accountId: string | null; after: string | null; limit: number }): Promise<MessageRecord[]> {
+  const participant = p.accountId === null ? sql`true` : sql`(sender_id = ${p.accountId} or recipient_id = ${p.accountId})`;
+  const rows = await sql<MessageRow[]>`
+    select * from messages
+    where workspace_id = ${p.workspaceId} and ((id = ${p.threadId} and thread_id is null) or thread_id = ${p.threadId}) and ${participant}
+      and (${p.after}::text is null or id > ${p.after})
+    order by id
+    limit ${p.limit + 1}`;
+  return rows.map(toMessage);
+}
+
+/**
+ * Decides on a message held for approval in ONE guarded UPDATE (state held_for_approval, not
+ * expired by the database clock; the row lock serialises two decisions, and the second finds the
+ * guard false) with its audit row. Approved: pending, visible at greatest(visible_at, now()),
+ * the recipient's webhook deliveries as a send writes them, and the wake-ups at commit; rejected:
+ * the terminal state `rejected`. Null when the guard matched nothing; `db_now` either way.
+ */
+export async function messagesDecideApproval(sql: SqlClient, p: { workspaceId: string; messageId: string; approve: boolean; audit: NewAuditEntry }): Promise<{ message: MessageRecord | null; now: Date }> {
+  const [row] = await sql<(Partial<MessageRow> & { db_now: Date; woke: number })[]>`
+    with changed as (
+      update messages
+      set state = case when ${p.approve}::boolean then 'pending' else 'rejected' end,
+          visible_at = case when ${p.approve}::boolean then greatest(visible_at, now()) else visible_at end
+      where workspace_id = ${p.workspaceId} and id = ${p.messageId} and state = 'held_for_approval' and expires_at > now()
+      returning *
+    ),
+    audit as (${auditFromChanged(sql, p.audit)}),
+    outbox as (
+      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
+      select w.workspace_id, agentq_ulid(), w.id, changed.id, ${MESSAGE_SENT_EVENT},
+             jsonb_build_object(
+               'message_id', changed.id,
+               'sender', jsonb_build_object('ai_account_id', changed.sender_id, 'friendly_name', changed.sender_name),
+               'recipient', jsonb_build_object('ai_account_id', changed.recipient_id, 'friendly_name', changed.recipient_name),
+               'template', changed.template,
+               'priority', (${[...PRIORITIES]}::text[])[changed.priority_rank + 1],
+               'correlation_id', changed.correlation_id,
+               'accepted_at', to_char(changed.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'expires_at', to_char(changed.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+             'pending', 0, now(), now(), changed.traceparent
+      from changed
+      join webhooks w on w.workspace_id = changed.workspace_id and w.ai_account_id = changed.recipient_id and w.deleted_at is null and w.state = 'active'
+      where changed.state = 'pending'
+        and (w.filter_templates is null or changed.template = any(w.filter_templates))
+        and (w.filter_min_priority_rank is null or changed.priority_rank >= w.filter_min_priority_rank)
+      returning 1
+    ),
+    wake as (
+      select pg_notify(${WAKEUP_CHANNEL}, changed.workspace_id || ':' || changed.recipient_id) from changed where changed.state = 'pending' and changed.visible_at <= now()
+      union all
+      select pg_notify(${OUTBOX_CHANNEL}, '') where exists (select 1 from outbox)
+    )
+    select now() as db_now, (select count(*) from wake)::int as woke, changed.*
+    from (select 1) as one left join changed on true`;
+  if (!row) throw new Error("messagesDecideApproval: no row");
+  return { message: row.id == null ? null : toMessage(row as MessageRow), now: row.db_now };
+}
+
+/** How many of the workspace's messages wait for approval (held, not expired), up to `limit` (messages_held_for_approval_idx). */
+export async function messagesCountHeldForApproval(sql: SqlClient, p: { workspaceId: string; limit: number }): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from (
+      select 1 from messages where workspace_id = ${p.workspaceId} and state = 'held_for_approval' and expires_at > now() limit ${p.limit}
+    ) as waiting`;
+  return row?.n ?? 0;
+}
+
+/** A page of the workspace's messages held for approval and not expired, oldest first (messages_held_for_approval_idx); at most `limit + 1`. */
+export async function messagesListHeldForApproval(sql: SqlClient, p: { workspaceId: string; after: string | null; limit: number }): Promise<MessageRecord[]> {
+  const rows = await sql<MessageRow[]>`
+    select * from messages
+    where workspace_id = ${p.workspaceId} and state = 'held_for_approval' and expires_at > now()
+      and (${p.after}::text is null or id > ${p.after})
+    order by id
+    limit ${p.limit + 1}`;
+  return rows.map(toMessage);
+}
+
 /** The database clock. */
 export async function messagesNow(sql: SqlClient): Promise<Date> {
   const [row] = await sql<{ now: Date }[]>`select now() as now`;
@@ -663,7 +828,7 @@ export async function messagesListForParticipant(sql: SqlClient, p: { workspaceI
     where workspace_id = ${p.workspaceId} and ${role}
       and (${p.after}::text is null or id < ${p.after})
       and (${p.state}::text is null
-           or (case when state in ('pending', 'held') and expires_at <= now() then 'expired'
+           or (case when state in ('pending', 'held', 'held_for_approval') and expires_at <= now() then 'expired'
                     when state = 'held' and visible_at <= now() then 'pending' else state end) = ${p.state})
       and (${p.match?.recipientName ?? null}::text is null or recipient_name = ${p.match?.recipientName ?? null})
       and (${p.match?.senderName ?? null}::text is null or sender_name = ${p.match?.senderName ?? null})
@@ -703,7 +868,7 @@ export async function messagesCountWaiting(sql: SqlClient, p: { workspaceId: str
 function columnsWithoutPayload(sql: SqlClient) {
   return sql`m.workspace_id, m.id, m.sender_id, m.sender_name, m.recipient_id, m.recipient_name, m.template, m.priority_rank, m.correlation_id,
     null::jsonb as payload, m.state, m.accepted_at, m.expires_at, m.visible_at, m.delivery_count, m.lease_id, m.lease_claimed_at, m.lease_extensions,
-    m.last_extended_at, m.last_nacked_at, m.acknowledged_at, m.outcome_summary, m.dead_lettered_at, m.traceparent`;
+    m.last_extended_at, m.last_nacked_at, m.acknowledged_at, m.outcome_summary, m.dead_lettered_at, m.in_reply_to, m.thread_id, m.traceparent`;
 }
 
 /**
@@ -876,7 +1041,7 @@ export async function messagesExpireDue(sql: SqlClient, p: { auditIds: readonly 
   const [row] = await sql<{ count: number }[]>`
     with due as (
       select workspace_id, id from messages
-      where state in ('pending', 'held') and expires_at <= now()
+      where state in ('pending', 'held', 'held_for_approval') and expires_at <= now()
       order by expires_at
       limit ${p.auditIds.length}
       for update skip locked

@@ -1,4 +1,4 @@
-import type { Policy, PolicyListItem } from "@agentq/core";
+import type { ApprovalHolds, Policy, PolicyKind, PolicyListItem, Priority } from "@agentq/core";
 import type { SqlClient } from "../sql-client.ts";
 
 interface PolicyRow {
@@ -7,13 +7,26 @@ interface PolicyRow {
   name: string;
   version: number;
   required: boolean;
+  kind: PolicyKind;
+  hold_templates: string[] | null;
+  hold_recipients: string[] | null;
+  hold_senders: string[] | null;
+  hold_priorities: string[] | null;
+  require_step_up: boolean;
   body: string;
   published_at: Date;
   published_by: string | null;
 }
 
 function toPolicy(r: PolicyRow): Policy {
-  return { workspaceId: r.workspace_id, id: r.id, name: r.name, version: r.version, required: r.required, body: r.body, publishedAt: r.published_at, publishedBy: r.published_by };
+  const holds: ApprovalHolds | null =
+    r.kind === "approval" ? { templates: r.hold_templates, recipients: r.hold_recipients, senders: r.hold_senders, priorities: r.hold_priorities as Priority[] | null, requireStepUp: r.require_step_up } : null;
+  return { workspaceId: r.workspace_id, id: r.id, name: r.name, version: r.version, required: r.required, kind: r.kind, holds, body: r.body, publishedAt: r.published_at, publishedBy: r.published_by };
+}
+
+/** The version columns of a policy read (`v` is policy_versions). */
+function versionColumns(sql: SqlClient) {
+  return sql`v.version, v.required, v.kind, v.hold_templates, v.hold_recipients, v.hold_senders, v.hold_priorities, v.require_step_up, v.body, v.published_at, v.published_by`;
 }
 
 /**
@@ -22,21 +35,24 @@ function toPolicy(r: PolicyRow): Policy {
  * incremented; the version row follows. The conflict path locks the policy row, so concurrent
  * publishes of one name serialise and each gets its own version.
  */
-export async function policiesPublish(sql: SqlClient, p: { workspaceId: string; name: string; newId: string; required: boolean; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy> {
+export async function policiesPublish(sql: SqlClient, p: { workspaceId: string; name: string; newId: string; required: boolean; kind: PolicyKind; holds: ApprovalHolds | null; body: string; publishedAt: Date; publishedBy: string | null }): Promise<Policy> {
+  const h = p.holds;
   const [row] = await sql<PolicyRow[]>`
     with policy as (
-      insert into policies (workspace_id, id, name, current_version, current_required, created_at)
-      values (${p.workspaceId}, ${p.newId}, ${p.name}, 1, ${p.required}, ${p.publishedAt})
+      insert into policies (workspace_id, id, name, current_version, current_required, current_approval, created_at)
+      values (${p.workspaceId}, ${p.newId}, ${p.name}, 1, ${p.required}, ${p.kind === "approval"}, ${p.publishedAt})
       on conflict (workspace_id, name) do update
-        set current_version = policies.current_version + 1, current_required = excluded.current_required
+        set current_version = policies.current_version + 1, current_required = excluded.current_required, current_approval = excluded.current_approval
       returning workspace_id, id, name, current_version
     ),
     version as (
-      insert into policy_versions (workspace_id, policy_id, version, required, body, published_at, published_by)
-      select workspace_id, id, current_version, ${p.required}, ${p.body}, ${p.publishedAt}, ${p.publishedBy} from policy
+      insert into policy_versions (workspace_id, policy_id, version, required, kind, hold_templates, hold_recipients, hold_senders, hold_priorities, require_step_up, body, published_at, published_by)
+      select workspace_id, id, current_version, ${p.required}, ${p.kind}, ${h?.templates ?? null}::text[], ${h?.recipients ?? null}::text[], ${h?.senders ?? null}::text[],
+             ${h?.priorities ?? null}::text[], ${h?.requireStepUp ?? false}, ${p.body}, ${p.publishedAt}, ${p.publishedBy} from policy
       returning *
     )
-    select policy.workspace_id, policy.id, policy.name, version.version, version.required, version.body, version.published_at, version.published_by
+    select policy.workspace_id, policy.id, policy.name, version.version, version.required, version.kind, version.hold_templates, version.hold_recipients,
+           version.hold_senders, version.hold_priorities, version.require_step_up, version.body, version.published_at, version.published_by
     from policy join version on true`;
   if (!row) throw new Error("policiesPublish: no row");
   return toPolicy(row);
@@ -45,16 +61,26 @@ export async function policiesPublish(sql: SqlClient, p: { workspaceId: string; 
 /** The current version of the policy, or null. */
 export async function policiesFindCurrent(sql: SqlClient, p: { workspaceId: string; policyId: string }): Promise<Policy | null> {
   const [row] = await sql<PolicyRow[]>`
-    select p.workspace_id, p.id, p.name, v.version, v.required, v.body, v.published_at, v.published_by
+    select p.workspace_id, p.id, p.name, ${versionColumns(sql)}
     from policies p join policy_versions v on v.workspace_id = p.workspace_id and v.policy_id = p.id and v.version = p.current_version
     where p.workspace_id = ${p.workspaceId} and p.id = ${p.policyId}`;
   return row ? toPolicy(row) : null;
 }
 
+/** The workspace's policies whose current version is of kind approval, by name (policies_approval_idx). */
+export async function policiesListApproval(sql: SqlClient, p: { workspaceId: string }): Promise<Policy[]> {
+  const rows = await sql<PolicyRow[]>`
+    select p.workspace_id, p.id, p.name, ${versionColumns(sql)}
+    from policies p join policy_versions v on v.workspace_id = p.workspace_id and v.policy_id = p.id and v.version = p.current_version
+    where p.workspace_id = ${p.workspaceId} and p.current_approval
+    order by p.name`;
+  return rows.map(toPolicy);
+}
+
 /** A page of the workspace's policies by name, current versions with the account's acknowledgement; at most `limit + 1`. */
 export async function policiesListCurrent(sql: SqlClient, p: { workspaceId: string; accountId: string; after: string | null; limit: number }): Promise<PolicyListItem[]> {
   const rows = await sql<(PolicyRow & { acknowledged_version: number | null; acknowledged_at: Date | null })[]>`
-    select p.workspace_id, p.id, p.name, v.version, v.required, v.body, v.published_at, v.published_by,
+    select p.workspace_id, p.id, p.name, ${versionColumns(sql)},
            a.version as acknowledged_version, a.acknowledged_at
     from policies p
     join policy_versions v on v.workspace_id = p.workspace_id and v.policy_id = p.id and v.version = p.current_version
@@ -94,7 +120,7 @@ export async function policiesAcknowledge(sql: SqlClient, p: { workspaceId: stri
 /** One version of a policy (versions never change once published), or null. */
 export async function policyVersionsFind(sql: SqlClient, p: { workspaceId: string; policyId: string; version: number }): Promise<Policy | null> {
   const [row] = await sql<PolicyRow[]>`
-    select p.workspace_id, p.id, p.name, v.version, v.required, v.body, v.published_at, v.published_by
+    select p.workspace_id, p.id, p.name, ${versionColumns(sql)}
     from policies p join policy_versions v on v.workspace_id = p.workspace_id and v.policy_id = p.id
     where p.workspace_id = ${p.workspaceId} and p.id = ${p.policyId} and v.version = ${p.version}`;
   return row ? toPolicy(row) : null;

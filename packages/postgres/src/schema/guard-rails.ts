@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Workspace policies: one row per named policy holding its current version and whether that
@@ -14,12 +14,16 @@ export const policies = pgTable(
     name: text("name").notNull(),
     currentVersion: integer("current_version").notNull(),
     currentRequired: boolean("current_required").notNull(),
+    /** The current version is of kind approval (DESIGN §2c): a send reads its holds through `policies_approval_idx`. */
+    currentApproval: boolean("current_approval").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   },
   (t) => [
     primaryKey({ name: "policies_pkey", columns: [t.workspaceId, t.id] }),
     uniqueIndex("policies_name_key").on(t.workspaceId, t.name),
     index("policies_required_idx").on(t.workspaceId, t.name).where(sql`current_required`),
+    // Only approval policies: a workspace without one costs a send one empty index probe.
+    index("policies_approval_idx").on(t.workspaceId, t.name).where(sql`current_approval`),
   ],
 );
 
@@ -31,11 +35,22 @@ export const policyVersions = pgTable(
     policyId: text("policy_id").notNull(),
     version: integer("version").notNull(),
     required: boolean("required").notNull(),
+    /** `acknowledgement` or `approval`. */
+    kind: text("kind").notNull().default("acknowledgement"),
+    /** An approval version's holds (null: any value of that dimension); all null for an acknowledgement. */
+    holdTemplates: text("hold_templates").array(),
+    holdRecipients: text("hold_recipients").array(),
+    holdSenders: text("hold_senders").array(),
+    holdPriorities: text("hold_priorities").array(),
+    requireStepUp: boolean("require_step_up").notNull().default(false),
     body: text("body").notNull(),
     publishedAt: timestamp("published_at", { withTimezone: true, precision: 3 }).notNull(),
     publishedBy: text("published_by"),
   },
-  (t) => [primaryKey({ name: "policy_versions_pkey", columns: [t.workspaceId, t.policyId, t.version] })],
+  (t) => [
+    primaryKey({ name: "policy_versions_pkey", columns: [t.workspaceId, t.policyId, t.version] }),
+    check("policy_versions_kind_check", sql`${t.kind} in ('acknowledgement', 'approval')`),
+  ],
 );
 
 /** The version of each policy each AI account last acknowledged. */

@@ -38,6 +38,12 @@ export const messages = pgTable(
     traceparent: text("traceparent"),
     /** The state a withheld message had (DESIGN §2b); null unless state is 'withheld'. */
     withheldFromState: text("withheld_from_state"),
+    /** The message this one answers (a send's reply_to, DESIGN §2c); null otherwise. */
+    inReplyTo: text("in_reply_to"),
+    /** The thread's first message; null when the message starts its thread (its id is the thread's). */
+    threadId: text("thread_id"),
+    /** The approval policy that held the send (DESIGN §2c); null when none did. */
+    approvalPolicyId: text("approval_policy_id"),
   },
   (t) => [
     primaryKey({ name: "messages_pkey", columns: [t.workspaceId, t.id] }),
@@ -46,12 +52,17 @@ export const messages = pgTable(
     index("messages_claim_idx")
       .on(t.workspaceId, t.recipientId, t.priorityRank.desc(), t.acceptedAt, t.id)
       .where(sql`state in ('pending', 'held')`),
-    // The expiry sweep walks only live rows.
-    index("messages_expiry_idx").on(t.expiresAt).where(sql`state in ('pending', 'held')`),
+    // The expiry sweep walks only live rows (a message held for approval expires too).
+    index("messages_expiry_idx").on(t.expiresAt).where(sql`state in ('pending', 'held', 'held_for_approval')`),
+    // What waits for a person's approval, per workspace, oldest first.
+    index("messages_held_for_approval_idx").on(t.workspaceId, t.id).where(sql`state = 'held_for_approval'`),
     index("messages_recipient_idx").on(t.workspaceId, t.recipientId, t.id),
     index("messages_sender_idx").on(t.workspaceId, t.senderId, t.id),
+    // A thread's replies (its first message is found by the primary key); only replies are
+    // indexed, so a send that starts a thread writes no entry here.
+    index("messages_thread_idx").on(t.workspaceId, t.threadId, t.id).where(sql`thread_id is not null`),
     index("messages_dead_lettered_idx").on(t.workspaceId, t.id).where(sql`state = 'dead_lettered'`),
-    check("messages_state_check", sql`${t.state} in ('pending', 'held', 'acknowledged', 'expired', 'dead_lettered', 'withheld')`),
+    check("messages_state_check", sql`${t.state} in ('pending', 'held', 'acknowledged', 'expired', 'dead_lettered', 'withheld', 'held_for_approval', 'rejected')`),
     check("messages_withheld_from_check", sql`(${t.state} = 'withheld') = (${t.withheldFromState} is not null)`),
     check("messages_priority_rank_check", sql`${t.priorityRank} between 0 and 3`),
   ],

@@ -23,6 +23,7 @@ export interface NamedResource {
 /** A's records each path parameter can name. Add one here when a new kind of record appears. */
 export const PATH_FIXTURES: Readonly<Record<string, (a: IsolationWorld["a"]) => NamedResource[]>> = {
   message_id: (a) => [{ label: "leased message", id: a.leasedMessageId }, { label: "dead letter", id: a.deadLetterId }],
+  thread_id: (a) => [{ label: "thread (of the leased message)", id: a.leasedMessageId }],
   ai_account_id: (a) => [{ label: "worker account", id: a.worker.id }, { label: "admin account", id: a.admin.accountId }],
   credential_id: (a) => [{ label: "worker credential", id: a.worker.credentialId }, { label: "admin credential", id: a.admin.credentialId }],
   webhook_id: (a) => [{ label: "webhook", id: a.webhookId }],

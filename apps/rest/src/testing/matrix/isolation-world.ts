@@ -156,8 +156,17 @@ let keys = 0;
 const key = () => `isolation-setup-${++keys}`;
 
 async function admin(target: MatrixTarget, name: string, setup?: (workspaceId: string) => Promise<void>): Promise<MatrixAdmin> {
-  const { workspaceId, authorization } = await target.bootstrap(name);
+  const bootstrapped = await target.bootstrap(name);
+  const workspaceId = bootstrapped.workspaceId;
   await setup?.(workspaceId);
+  const first = ok(await matrixCall(target.client, "GET", "/v1/me", { authorization: bootstrapped.authorization }), "admin me");
+  // The bootstrap credential holds the scopes DESIGN §2 names; the matrix's admin holds every
+  // administrative scope (approve_messages too), so no call of B's is refused for a scope alone.
+  const issued = ok(
+    await matrixCall(target.client, "POST", "/v1/credentials", { authorization: bootstrapped.authorization, key: key(), body: { ai_account_id: first.body.ai_account.id, tier: "administrative", scopes: ADMINISTRATIVE_SCOPES, name: `${name}-all-admin` } }),
+    "issue every administrative scope",
+  );
+  const authorization = `Bearer ${issued.body.token as string}`;
   const me = ok(await matrixCall(target.client, "GET", "/v1/me", { authorization }), "admin me");
   const scopes = me.body.credential.scopes as string[];
   if (ADMINISTRATIVE_SCOPES.some((s) => !scopes.includes(s))) throw new Error(`${name}'s admin lacks an administrative scope: ${me.text}`);

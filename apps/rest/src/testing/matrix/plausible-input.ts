@@ -12,6 +12,8 @@ function knownFields(a: WorkspaceRecords): Record<string, unknown> {
   return {
     ai_account_id: a.worker.id,
     message_id: a.leasedMessageId,
+    // Every message starts a thread of its own (DESIGN §2c): A's leased message names one.
+    thread_id: a.leasedMessageId,
     lease_id: a.leaseId,
     version: 1,
     overlap_window: "PT1S",
@@ -40,7 +42,7 @@ function knownFields(a: WorkspaceRecords): Record<string, unknown> {
 
 /** Input fields (top level, outside the path) that the field table aims at one of A's records. */
 export const AIMED_FIELDS: readonly string[] = [
-  "ai_account_id", "message_id", "lease_id", "build_session_id", "chain_root_id", "discovered_from_id", "duplicate_of_id", "assignee_ai_account_id",
+  "ai_account_id", "message_id", "thread_id", "lease_id", "build_session_id", "chain_root_id", "discovered_from_id", "duplicate_of_id", "assignee_ai_account_id",
   "lesson_id", "into_lesson_id", "superseded_by_id", "source_lesson_id", "candidate_id", "supersedes_rule_id", "project_id",
 ];
 

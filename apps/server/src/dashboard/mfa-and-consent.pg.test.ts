@@ -1,0 +1,88 @@
+import { expectCleanPage, launchChromium, type PageProblems, watchPage } from "@agentq/dashboard/testing";
+import { createHash, randomBytes } from "node:crypto";
+import * as OTPAuth from "otpauth";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionHeaders } from "../testing/people.ts";
+import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
+import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashboard-people.ts";
+
+// Two-step verification's set-up survives a wrong code (the same secret, the error shown), and
+// the OAuth consent page preselects no AI account (approving without a choice is not possible)
+// and shows each radio button beside its label. In real Chromium.
+const REDIRECT = "http://127.0.0.1:33419/callback";
+
+describe("dashboard: MFA set-up and the consent page in Chromium", () => {
+  let served: ServedService;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  let owner: DashboardPerson;
+
+  beforeAll(async () => {
+    served = await serveComposed();
+    owner = await signUpForDashboard(served, { email: "owner@twostep.test", password: "a long and quiet river", workspaceName: "Two Step Works", aiAccount: "coder" });
+    await fetch(`${served.baseUrl}/v1/ai-accounts`, { method: "POST", headers: sessionHeaders(served.baseUrl, owner.cookie), body: JSON.stringify({ friendly_name: "reviewer" }) });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    problems = watchPage(page);
+    await signInOnPage(page, served.baseUrl, owner);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it("the consent page preselects no AI account, refuses an approval without one, and puts each label beside its radio", async () => {
+    const registered = await fetch(`${served.baseUrl}/oauth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ client_name: "Careful editor", redirect_uris: [REDIRECT] }) });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const verifier = randomBytes(32).toString("base64url");
+    const query = new URLSearchParams({ response_type: "code", client_id, redirect_uri: REDIRECT, code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256", state: "s1", scope: "send get_pending" });
+    await page.goto(`${served.baseUrl}/oauth/authorize?${query.toString()}`);
+    const radios = page.locator("input[type=radio][name=ai_account]");
+    expect(await radios.count()).toBe(3);
+    expect(await page.locator("input[type=radio][name=ai_account]:checked").count()).toBe(0);
+    for (const name of ["coder", "reviewer"]) {
+      const radio = await page.getByRole("radio", { name }).boundingBox();
+      const label = await page.locator("label", { hasText: name }).boundingBox();
+      // Beside: on the same line, the label to the right of its radio.
+      expect(Math.abs((radio?.y ?? 0) + (radio?.height ?? 0) / 2 - ((label?.y ?? 0) + (label?.height ?? 0) / 2))).toBeLessThan(8);
+      expect(label?.x ?? 0).toBeGreaterThan(radio?.x ?? 0);
+    }
+    await expectCleanPage(page, problems, "consent-choose-account");
+    // Approve without a choice: the browser asks for one and nothing is sent.
+    await page.getByRole("button", { name: "Approve" }).click();
+    expect(page.url()).toContain("/oauth/authorize?");
+    expect(await page.getByRole("radio", { name: "reviewer" }).evaluate((r) => (r as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).toBe(true);
+    await page.getByRole("radio", { name: "reviewer" }).check();
+    const redirected = page.waitForRequest((r) => r.url().startsWith(REDIRECT));
+    await page.getByRole("button", { name: "Approve" }).click();
+    const url = new URL((await redirected).url());
+    expect(url.searchParams.get("code")).toMatch(/.+/);
+    const [grant] = await served.db.sql<{ friendly_name: string }[]>`SELECT a.friendly_name FROM oauth_authorization_codes g JOIN ai_accounts a ON a.id = g.ai_account_id WHERE g.client_id = ${client_id}`;
+    expect(grant?.friendly_name).toBe("reviewer");
+    // The browser follows the redirect to a client that is not listening: let that settle.
+    await page.waitForURL((u) => !u.href.startsWith(served.baseUrl));
+  });
+
+  it("a wrong code during MFA set-up keeps the set-up: the same secret, the error shown; the right code then turns it on", async () => {
+    await page.goto(`${served.baseUrl}/settings`);
+    await page.getByRole("button", { name: "Set up two-step verification" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Set up two-step verification");
+    const secret = ((await page.locator("#totp-secret").textContent()) ?? "").trim();
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+    const wrong = totp.generate() === "000000" ? "111111" : "000000";
+    await page.getByLabel("Code from the app").fill(wrong);
+    await page.getByRole("button", { name: "Turn it on" }).click();
+    await expect.poll(() => page.locator("[data-error-code]").getAttribute("data-error-code")).toBe("SVC_UNAUTHENTICATED");
+    expect(((await page.locator("#totp-secret").textContent()) ?? "").trim()).toBe(secret);
+    expect(await page.locator("[data-qr]").count()).toBe(1);
+    expect((await page.locator("[data-error-code]").textContent()) ?? "").toContain("the code was not right");
+    problems.clear(); // the 401 of the wrong code
+    await page.getByLabel("Code from the app").fill(totp.generate());
+    await page.getByRole("button", { name: "Turn it on" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Two-step verification is on");
+    expect(((await page.locator("#recovery-codes").textContent()) ?? "").trim().split("\n")).toHaveLength(10);
+  });
+});
