@@ -55,7 +55,7 @@ function unreachableResult(error: CliError): CallToolResult {
 export async function runMcpStdio(config: ServiceConfig, io: CliIo): Promise<void> {
   const client = new Client(PROXY_INFO);
   const upstream = new StreamableHTTPClientTransport(new URL(`${config.baseUrl}/mcp`), {
-    requestInit: { headers: { Authorization: `Bearer ${config.credential}` } },
+    requestInit: { headers: { Authorization: `Bearer ${config.credential}`, ...(config.traceparent == null ? {} : { traceparent: config.traceparent }) } },
     fetch: config.fetch,
   });
   try {

@@ -1,3 +1,4 @@
+import { validTraceparent } from "@agentq/core";
 import { DEFAULT_SERVICE_URL } from "@agentq/runtime/default-address";
 import { randomUUID } from "node:crypto";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
@@ -41,6 +42,15 @@ export function resolveBaseUrl(flag: string | undefined, env: CliIo["env"]): str
   return raw.replace(/\/+$/, "");
 }
 
+/**
+ * The caller's trace context from TRACEPARENT (W3C Trace Context, as a parent process or a CI
+ * system sets it), sent on every request so that a send from the command line joins the
+ * caller's trace (DESIGN §2c Telemetry); an invalid value is ignored.
+ */
+function resolveTraceparent(env: CliIo["env"]): string | null {
+  return validTraceparent(env["TRACEPARENT"]?.trim());
+}
+
 /** The credential from SVC_CREDENTIAL (the only place it is read from: never a flag, never printed). */
 export function resolveCredential(env: CliIo["env"]): string {
   const credential = env["SVC_CREDENTIAL"]?.trim();
@@ -59,7 +69,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
   const program = new Command("agentq");
   const config = (): ServiceConfig => {
     const opts = program.opts<GlobalOptions>();
-    return { baseUrl: resolveBaseUrl(opts.baseUrl, io.env), credential: resolveCredential(io.env), fetch: io.fetch ?? globalThis.fetch };
+    return { baseUrl: resolveBaseUrl(opts.baseUrl, io.env), credential: resolveCredential(io.env), fetch: io.fetch ?? globalThis.fetch, traceparent: resolveTraceparent(io.env) };
   };
   const json = (): boolean => program.opts<GlobalOptions>().json === true;
   const print = async (req: OperationRequest, render: (body: unknown) => string): Promise<void> => {
@@ -174,7 +184,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     .description("serve the agentq MCP tools on standard input/output, forwarding every call to the service")
     .action(async () => {
       const opts = program.opts<GlobalOptions>();
-      await runMcpStdio({ baseUrl: resolveBaseUrl(opts.baseUrl, io.env), credential: resolveCredential(io.env), fetch: io.fetch ?? globalThis.fetch }, io);
+      await runMcpStdio({ baseUrl: resolveBaseUrl(opts.baseUrl, io.env), credential: resolveCredential(io.env), fetch: io.fetch ?? globalThis.fetch, traceparent: resolveTraceparent(io.env) }, io);
     });
 
   try {

@@ -8,6 +8,8 @@ export interface ServiceConfig {
   /** The bearer credential (from SVC_CREDENTIAL); never printed. */
   credential: string;
   fetch: typeof fetch;
+  /** The caller's traceparent (TRACEPARENT), sent as the `traceparent` header of every request; null or absent for none. */
+  traceparent?: string | null;
 }
 
 /** What `call` sends: an operation of the catalogue by name, its input, and an optional Idempotency-Key. */
@@ -61,6 +63,7 @@ export async function callOperation(config: ServiceConfig, req: OperationRequest
   const headers: Record<string, string> = { Authorization: `Bearer ${config.credential}`, Accept: "application/json", "User-Agent": USER_AGENT };
   if (body !== null) headers["Content-Type"] = "application/json";
   if (req.idempotencyKey !== undefined) headers["Idempotency-Key"] = req.idempotencyKey;
+  if (config.traceparent != null) headers["traceparent"] = config.traceparent;
   let response: Response;
   let text: string;
   try {

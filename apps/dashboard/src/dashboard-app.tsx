@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ERROR_CATALOGUE, toErrorEnvelope, type CoreDeps } from "@agentq/core";
-import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, createSessionEdge, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, reportFaultTo, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, createSessionEdge, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, reportFaultTo, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type OriginSettings, type ServedRequest, traceRequests, type EdgeTracing } from "@agentq/http";
 import { Hono, type Context } from "hono";
 import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
@@ -34,6 +34,8 @@ import { loadStaticAssets, type StaticAssets } from "./static-assets.ts";
 export interface DashboardOptions {
   /** Told about every request answered (the server's access log); default none. */
   onRequestServed?: (entry: ServedRequest) => void;
+  /** OpenTelemetry at the edge: an HTTP span per request; default none. */
+  tracing?: EdgeTracing;
   /** Where server faults are logged; default stderr. */
   logger?: DashboardLogger;
   /** Where requests come from (trusted proxies, country header): the same settings as REST's. */
@@ -72,6 +74,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
     render: (c, err) => (wantsHtml(c) ? errorPage(c, assets, err) : errorEnvelopeResponse(c, err)),
   });
 
+  if (options.tracing !== undefined) app.use("*", traceRequests(options.tracing));
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   // A form refused before it was read to its end (413) is answered on a closing connection.
   app.use("*", closeAfterUnreadBody());

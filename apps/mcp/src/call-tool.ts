@@ -1,5 +1,6 @@
 import { executeOperation, isDomainError, requestFingerprint, toErrorEnvelope } from "@agentq/core";
-import type { CoreDeps, ErrorEnvelope, Principal, RateLimitStatus } from "@agentq/core";
+import { traceOperation, type EdgeTracing, type OperationTrace } from "@agentq/http";
+import type { CoreDeps, ErrorEnvelope, OperationContext, Principal, RateLimitStatus } from "@agentq/core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { restRequestOf } from "./rest-request.ts";
 import type { ToolBinding } from "./tool-binding.ts";
@@ -20,6 +21,10 @@ export interface ToolCallContext {
   onRateLimit?: (status: RateLimitStatus) => void;
   /** Told about errors that are not DomainErrors (server faults), for logging. */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** The messaging spans (`traceOperation`), when tracing is on. */
+  tracing?: EdgeTracing;
+  /** Where the call's trace comes from: the HTTP request's span and traceparent header, and the call's own `params._meta.traceparent`. */
+  trace?: OperationTrace;
 }
 
 /** A successful tool result: the REST response body as structured content and as JSON text. */
@@ -68,22 +73,22 @@ export async function callTool(binding: ToolBinding, args: Record<string, unknow
   try {
     if (cx.caller.kind === "refused") throw cx.caller.error;
     const call = binding.toOperationCall(args, cx.newIdempotencyKey);
-    const result = await executeOperation(
-      cx.deps,
-      binding.operation,
-      {
-        principal: cx.caller.principal,
-        requestId: cx.requestId,
-        idempotencyKey: call.idempotencyKey,
-        fingerprint: requestFingerprint(restRequestOf(binding.operation, call.input)),
-        // A getter: the signal is read only by an operation that waits (a long-polling claim).
-        get signal() {
-          return cx.signal;
-        },
-        ...(cx.onRateLimit === undefined ? {} : { onRateLimit: cx.onRateLimit }),
+    const ctx: OperationContext = {
+      principal: cx.caller.principal,
+      requestId: cx.requestId,
+      idempotencyKey: call.idempotencyKey,
+      fingerprint: requestFingerprint(restRequestOf(binding.operation, call.input)),
+      // A getter: the signal is read only by an operation that waits (a long-polling claim).
+      get signal() {
+        return cx.signal;
       },
-      call.input,
-    );
+      ...(cx.onRateLimit === undefined ? {} : { onRateLimit: cx.onRateLimit }),
+    };
+    const trace = cx.trace;
+    const result =
+      cx.tracing === undefined && (trace === undefined || (trace.headerTraceparent == null && trace.callTraceparent == null))
+        ? await executeOperation(cx.deps, binding.operation, ctx, call.input)
+        : await traceOperation(cx.tracing, binding.operation, ctx, call.input, trace ?? {}, (traced) => executeOperation(cx.deps, binding.operation, traced, call.input));
     return toolSuccess(result.body);
   } catch (e) {
     if (!isDomainError(e)) cx.onUnexpectedError?.(e, cx.requestId);

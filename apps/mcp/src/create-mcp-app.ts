@@ -1,10 +1,10 @@
-import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, credentialCaller, isDomainError, requirePublicBaseUrl } from "@agentq/core";
+import { DomainError, OPERATIONAL_SCOPES, OPERATIONS, createAuthenticator, credentialCaller, isDomainError, requirePublicBaseUrl, validTraceparent } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, Principal, RateLimitStatus } from "@agentq/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
-import { accessLog, closeAfterUnreadBody, errorEnvelopeResponse, errorHandler, nodeBodyOf, publicOriginOf, refuseForeignOrigin, refuseUnsafeQuery, requestId, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, errorEnvelopeResponse, errorHandler, nodeBodyOf, publicOriginOf, refuseForeignOrigin, refuseUnsafeQuery, requestId, type ServedRequest, traceRequests, type EdgeTracing, type TraceContext } from "@agentq/http";
 import { callTool, type ToolCallContext, type ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
 import { readMcpBody } from "./read-mcp-body.ts";
@@ -34,6 +34,8 @@ export interface McpAppOptions {
   onUnexpectedError?: (error: unknown, requestId: string) => void;
   /** Told about every request answered, once its response is ready, for an access log (default: none). Never carries bodies or tokens. */
   onRequestServed?: (entry: ServedRequest) => void;
+  /** OpenTelemetry at the edge (an HTTP span per request, the messaging spans); default none: no span is started. */
+  tracing?: EdgeTracing;
   /**
    * This process's MCP sessions (default: a new `McpSessions(deps)`). The composition root
    * passes its own so that it can close them when the server drains (their GET streams would
@@ -42,7 +44,7 @@ export interface McpAppOptions {
   sessions?: McpSessions;
 }
 
-type Env = { Variables: { requestId: string; principal?: Principal } };
+type Env = { Variables: { requestId: string; principal?: Principal; traceContext?: TraceContext } };
 
 /**
  * The MCP server of agentq as a Hono app: Streamable HTTP at `/mcp`, with one tool per
@@ -83,6 +85,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   const sessions = options.sessions ?? new McpSessions(deps);
 
   const app = new Hono<Env>();
+  if (options.tracing !== undefined) app.use("*", traceRequests(options.tracing));
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
   app.use("*", requestId(deps.ids));
@@ -171,6 +174,8 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
       caller,
       requestId: c.get("requestId"),
       newIdempotencyKey,
+      ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
+      trace: { requestContext: c.get("traceContext"), headerTraceparent: validTraceparent(c.req.header("traceparent")) },
       // Read lazily: under @hono/node-server the signal builds a whole web Request; only a long-polling claim needs it.
       get signal() {
         return c.req.raw.signal;

@@ -15,6 +15,7 @@ runServiceProcess(
       publicBaseUrl: wired.publicBaseUrl,
       onUnexpectedError: (error, requestId) => wired.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
       onRequestServed: (entry) => wired.onRequestServed(entry),
+      ...(wired.tracing === undefined ? {} : { tracing: wired.tracing }),
     });
     return {
       fetch: (request, env) => mcp.fetch(request, env),

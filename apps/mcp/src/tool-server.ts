@@ -1,5 +1,6 @@
 // The low-level Server (marked "for advanced use cases") is used on purpose: tool input schemas are published as the catalogue's
 // JSON Schema (TypeBox) directly, which the high-level McpServer would force through zod.
+import { validTraceparent } from "@agentq/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { callTool } from "./call-tool.ts";
@@ -40,7 +41,10 @@ export function createToolServer(bindings: readonly ToolBinding[], cx: ToolCallC
     const binding = byName.get(request.params.name);
     if (binding === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const signals = [extra.signal, ...(cx.signal === undefined ? [] : [cx.signal])];
-    return callTool(binding, request.params.arguments ?? {}, { ...cx, signal: AbortSignal.any(signals) });
+    // A traceparent in the call's _meta (MCP's place for it) wins over the HTTP request's header.
+    const callTraceparent = validTraceparent(request.params._meta?.["traceparent"]);
+    const trace = callTraceparent === null ? cx.trace : { ...cx.trace, callTraceparent };
+    return callTool(binding, request.params.arguments ?? {}, { ...cx, signal: AbortSignal.any(signals), ...(trace === undefined ? {} : { trace }) });
   });
   return server;
 }

@@ -1,6 +1,6 @@
 import { assertSafeStrings, handleTokenRequest, isDomainError, isOAuthError, limitAnonymousRequest, oauthEndpoints, OAuthError, registerClient, requirePublicBaseUrl, revokeOAuthToken } from "@agentq/core";
 import type { CoreDeps, Principal } from "@agentq/core";
-import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, requestId, requestOrigin, RouteTable, routeNotFound, trustedProxyMatcher, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, requestId, requestOrigin, RouteTable, routeNotFound, trustedProxyMatcher, type OriginSettings, type ServedRequest, traceRequests, type EdgeTracing } from "@agentq/http";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
@@ -15,6 +15,8 @@ export interface OAuthAppOptions {
   onUnexpectedError?: (error: unknown, requestId: string) => void;
   /** Told about every request answered, for the access log (never bodies, tokens or query strings). */
   onRequestServed?: (entry: ServedRequest) => void;
+  /** OpenTelemetry at the edge: an HTTP span per request; default none. */
+  tracing?: EdgeTracing;
   /** Trusted proxies, for the client address of the per-address registration limit (default: none trusted). */
   origin?: OriginSettings;
 }
@@ -49,6 +51,7 @@ export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): H
   const origin = options.origin ?? DEFAULT_ORIGIN_SETTINGS;
   const isTrustedProxy = trustedProxyMatcher(origin.trustedProxies);
   const app = new Hono<Env>();
+  if (options.tracing !== undefined) app.use("*", traceRequests(options.tracing));
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
   app.use("*", requestId(deps.ids));

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
+import { traceRequests, type EdgeTracing } from "@agentq/http";
 import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, refuseUnsafeQuery, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
@@ -30,6 +31,8 @@ export interface RestAppOptions {
    * none). The entry never carries bodies, tokens, headers or the query string.
    */
   onRequestServed?: (entry: ServedRequest) => void;
+  /** OpenTelemetry at the edge (an HTTP span per request, the messaging spans); default none: no span is started. */
+  tracing?: EdgeTracing;
   /** The source commit shown by GET /v1/version. */
   commit?: string;
   /**
@@ -88,6 +91,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   const sessions = createSessionEdge(deps, options.origin);
   const app = new Hono<RestEnv>();
 
+  if (options.tracing !== undefined) app.use("*", traceRequests(options.tracing));
   if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
   app.use("*", closeAfterUnreadBody());
   app.use("*", requestId(options.requestIds ?? ulidSource()));
@@ -114,7 +118,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   });
 
   const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
-  registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger, sessions, afterAnswer });
+  registerOperationRoutes(app, operations, routes, { core: coreDeps, authenticator, logger, sessions, afterAnswer, ...(options.tracing === undefined ? {} : { tracing: options.tracing }) });
 
   app.notFound(routeNotFound(routes));
   app.onError((err, c) => errorResponse(c, err, logger));

@@ -15,6 +15,7 @@ runServiceProcess(
       afterAnswer,
       logger: wired.logger,
       onRequestServed: (entry) => wired.onRequestServed(entry),
+      ...(wired.tracing === undefined ? {} : { tracing: wired.tracing }),
       origin: wired.origin,
       ...(wired.env.commit === null ? {} : { commit: wired.env.commit }),
     });

@@ -5,6 +5,7 @@ import { PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq
 import { McpSessions, createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
 import { listenForOutboxDeliveries, type PgDeps } from "@agentq/postgres";
+import type { EdgeTracing } from "@agentq/http";
 import { afterAnswerWorkLoggedTo, createRestApp, LOG_KEY_PATH, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
 import { ACCESS_LOG_MESSAGE, createServiceDeps, type Logger } from "@agentq/runtime";
 import type postgres from "postgres";
@@ -73,13 +74,16 @@ export function composeService(p: {
   onRequestServed?: (entry: ServedRequest) => void;
   /** Every webhook dispatcher pass, beside the exhausted deliveries' log lines (the delivery metrics); default none. */
   onWebhookPass?: (pass: DispatchPass) => void;
+  /** OpenTelemetry at the edges (runService's, when OTLP export is configured); default none: no span is started. */
+  tracing?: EdgeTracing;
 }): ComposedService {
   const { deps, authenticator, rateLimiter, webhookTransport } = createServiceDeps({ ...p, ...(p.webhooks?.transport === undefined ? {} : { webhookTransport: p.webhooks.transport }) });
   // Work after an answer (sign-ups, password resets; REST and the dashboard) is logged when it fails, never lost silently.
   const afterAnswer = afterAnswerWorkLoggedTo(p.logger);
   // The access log: one info line per request answered, REST and MCP alike (README, Operating it).
   const onRequestServed = p.onRequestServed ?? ((entry: ServedRequest) => p.logger.info(entry, ACCESS_LOG_MESSAGE));
-  const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, afterAnswer, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
+  const tracing = p.tracing === undefined ? {} : { tracing: p.tracing };
+  const rest = createRestApp(deps, { authenticator, logger: p.logger, onRequestServed, afterAnswer, ...tracing, ...(p.commit === undefined ? {} : { commit: p.commit }), ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   // This process's MCP sessions: ended when draining starts (their streams would hold the drain) and on close.
   // A server of several workers (AGENTQ_WORKERS) answers MCP statelessly: node:cluster hands each
   // connection to any worker, so a session's later requests could reach a process without it.
@@ -90,13 +94,15 @@ export function composeService(p: {
     publicBaseUrl: p.publicBaseUrl,
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "mcp tool fault"),
     onRequestServed,
+    ...tracing,
   });
-  const dashboard = createDashboardApp(deps, { onRequestServed, logger: p.logger, afterAnswer, ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
+  const dashboard = createDashboardApp(deps, { onRequestServed, logger: p.logger, afterAnswer, ...tracing, ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }) });
   const oauth = createOAuthApp(deps, {
     publicBaseUrl: p.publicBaseUrl,
     ...(p.people?.origin === undefined ? {} : { origin: p.people.origin }),
     onUnexpectedError: (error, requestId) => p.logger.error({ err: error, request_id: requestId }, "oauth fault"),
     onRequestServed,
+    ...tracing,
   });
   return {
     deps,

@@ -14,6 +14,7 @@ runServiceProcess(
       mcpSessions: wired.worker === null,
       onRequestServed: (entry) => wired.onRequestServed(entry),
       onWebhookPass: (pass) => wired.onWebhookPass(pass),
+      ...(wired.tracing === undefined ? {} : { tracing: wired.tracing }),
       ...(wired.env.commit === null ? {} : { commit: wired.env.commit }),
     });
     return {

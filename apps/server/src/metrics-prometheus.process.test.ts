@@ -127,6 +127,14 @@ describe("Prometheus metrics (METRICS_PORT)", () => {
     expect(await valueOf('agentq_messages_acknowledged_total{job="agentq"}', 1)).toBe(1);
     expect(await valueOf('agentq_messages_claimed_total{job="agentq"}', 1)).toBe(1);
     expect(await valueOf('agentq_messages_pending{job="agentq"}', 2)).toBe(2);
+
+    // A send an approval policy holds counts in its own gauge, not among the pending.
+    const policy = await call(admin.token, "POST", "/v1/policies", { name: "hold-high", body: "A person approves these.", kind: "approval", priorities: ["high"] }, { "Idempotency-Key": "policy" });
+    expect(policy.status).toBe(201);
+    const heldSend = await call(sender, "POST", "/v1/messages/send", { envelope: { recipient: { friendly_name: "builder" }, template: "directive", priority: "high" }, payload: { directive_kind: "build", summary: "s", instructions: "i" } }, { "Idempotency-Key": "held" });
+    expect(heldSend.body.state).toBe("held_for_approval");
+    expect(await valueOf('agentq_messages_held_for_approval{job="agentq"}', 1)).toBe(1);
+    expect(await valueOf('agentq_messages_pending{job="agentq"}', 2)).toBe(2);
   }, 120_000);
 });
 

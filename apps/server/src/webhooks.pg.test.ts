@@ -66,11 +66,11 @@ describe("webhooks through the composed server (REST routes, dispatcher in start
     await db.drop();
   });
 
-  const call = async (token: string, method: string, path: string, body?: unknown, key: string | null = `k-${++keys}`) => {
+  const call = async (token: string, method: string, path: string, body?: unknown, key: string | null = `k-${++keys}`, headers: Record<string, string> = {}) => {
     const res = await service.fetch(
       new Request(`http://agentq.test${path}`, {
         method,
-        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...(method === "GET" || key === null ? {} : { "Idempotency-Key": key }) },
+        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...(method === "GET" || key === null ? {} : { "Idempotency-Key": key }), ...headers },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     );
@@ -103,11 +103,15 @@ describe("webhooks through the composed server (REST routes, dispatcher in start
       expect(rx.requests).toHaveLength(1);
       expect(signedWith(secret, rx.requests[0]!)).toBe(true);
 
-      const sent = await call(token, "POST", "/v1/messages/send", { envelope: { recipient: { friendly_name: "worker" }, template: "note" }, payload: { text: "hi" } });
+      // The sender's trace context goes on with the delivery (issue 29), as in a claimed envelope.
+      const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+      const sent = await call(token, "POST", "/v1/messages/send", { envelope: { recipient: { friendly_name: "worker" }, template: "note" }, payload: { text: "hi" } }, undefined, { traceparent });
       expect(sent.status).toBe(201);
       await rx.waitFor(2);
       const delivery = rx.requests[1]!;
       expect(JSON.parse(delivery.body)).toMatchObject({ type: "message.sent", data: { message_id: sent.body.message_id } });
+      expect(delivery.headers["traceparent"]).toBe(traceparent);
+      expect(rx.requests[0]!.headers["traceparent"]).toBeUndefined();
       expect(signedWith(secret, delivery)).toBe(true);
 
       let listed = await call(admin, "GET", `/v1/webhooks/${id}/deliveries`);

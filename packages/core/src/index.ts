@@ -124,6 +124,8 @@ export type { DeadLetterItem } from "./messaging/dead-letters.ts";
 export { expireDueMessages } from "./messaging/expire-due-messages.ts";
 export { recordMinuteStats, purgeMinuteStats, getWorkspaceStats, MINUTE_STATS_RETENTION_MS, STATS_WINDOWS } from "./telemetry/minute-series.ts";
 export type { StatsWindow, WorkspaceStatsView, MinuteStatsView } from "./telemetry/minute-series.ts";
+export { formatTraceparent, parseTraceparent, validTraceparent, TRACEPARENT_LENGTH } from "./telemetry/traceparent.ts";
+export type { TraceContextIds } from "./telemetry/traceparent.ts";
 export { envelopeView } from "./messaging/message-views.ts";
 export { readInbox, admitToInbox, INBOX_AUTH, INBOX_COUNT_LIMIT } from "./messaging/read-inbox.ts";
 export type { InboxView, InboxAccess } from "./messaging/read-inbox.ts";

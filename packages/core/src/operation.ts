@@ -90,6 +90,17 @@ export interface OperationContext {
    * reason only, never the address, the text or a token.
    */
   onMailNotSent?: (what: string, error: unknown) => void;
+  /**
+   * The W3C traceparent a send stores with its message (DESIGN §2c Telemetry): the edge's `send`
+   * span, or the caller's own traceparent when tracing is off. Ignored unless valid.
+   */
+  traceparent?: string | null;
+  /**
+   * Told of each message a settling write (ack, ack_batch, nack, hand_off) just committed, with
+   * the traceparent stored with it, so that a tracing edge can record its `settle` span under
+   * the sender's trace. Must not throw.
+   */
+  onMessageSettled?: (m: { messageId: string; recipientName: string; traceparent: string | null }) => void;
 }
 
 /** What a handler returns: the HTTP-style status and the response body. */

@@ -59,7 +59,7 @@ const isWildcard = (path: string): boolean => path.endsWith("*");
  * refusal before any handler ran), the route is the first non-wildcard route matched after it:
  * the handler that would have run. Only catch-alls means that no route matched.
  */
-function answeringRoute(c: Context): string | null {
+export function answeringRoute(c: Context): string | null {
   const routes = matchedRoutes(c);
   const index = c.req.routeIndex;
   const answered = routes[index]?.path ?? "";

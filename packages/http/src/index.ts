@@ -26,3 +26,7 @@ export { decodeUtf8, nodeBodyOf, readRequestBytes, readRequestText, REQUEST_BODY
 export { readJsonBody } from "./body/read-json-body.ts";
 export { readFormFields, type FormFields } from "./body/read-form-body.ts";
 export { assertJsonDepth } from "./body/json-depth.ts";
+// Tracing at the edge (DESIGN §2c Telemetry): the request span, the messaging spans, the trace context.
+export { contextOf, traceparentOf, traceRequests, type EdgeTracing, type TraceEnv } from "./tracing/edge-tracing.ts";
+export { traceOperation, type OperationTrace } from "./tracing/messaging-spans.ts";
+export type { Context as TraceContext } from "@opentelemetry/api";

@@ -71,6 +71,13 @@ export interface ServerEnv {
    * listener, prom-client is never loaded (docs/operations.md).
    */
   metrics: { port: number; host: string; workspaceLabels: boolean; queueStatsIntervalMs: number } | null;
+  /**
+   * True when OTLP trace export is configured: OTEL_EXPORTER_OTLP_ENDPOINT or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set, and neither OTEL_SDK_DISABLED=true nor
+   * OTEL_TRACES_EXPORTER=none. False: the OpenTelemetry SDK is never loaded and no span is
+   * started (docs/operations.md). The exporter reads the other OTEL_* variables itself.
+   */
+  tracing: boolean;
   /** MAIL_FROM: the sender of every mail (`Name <address>` or an address); default `agentq <no-reply@HOST>` with PUBLIC_BASE_URL's host name. */
   mailFrom: string;
   /**
@@ -141,7 +148,16 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     countryHeader: env.SVC_COUNTRY_HEADER?.trim() || null,
     oidc: readOidc(env),
     metrics: readMetrics(env),
+    tracing: readTracing(env),
   };
+}
+
+/** Whether OTLP trace export is configured (see `ServerEnv.tracing`). */
+function readTracing(env: NodeJS.ProcessEnv): boolean {
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || "";
+  if (endpoint === "") return false;
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
+  return (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() ?? "otlp") !== "none";
 }
 
 /** METRICS_PORT, METRICS_HOST, METRICS_WORKSPACE_LABELS, METRICS_QUEUE_STATS_SECONDS (see `ServerEnv.metrics`). */

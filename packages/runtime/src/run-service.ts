@@ -1,5 +1,5 @@
 import { DomainError, forgetWorkspaceLimits, toErrorEnvelope, ulidSource, type CoreDeps, type Mailer, type OidcProvider, type SanctionsScreen, type ServerSecrets } from "@agentq/core";
-import { listenHttp, type OriginSettings, type ServedRequest } from "@agentq/http";
+import { listenHttp, type EdgeTracing, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { PLAN_CHANGED_CHANNEL } from "@agentq/postgres";
 import type postgres from "postgres";
 import { openDatabase } from "./database.ts";
@@ -16,6 +16,8 @@ import { startQueueStatsTask } from "./telemetry/queue-stats-task.ts";
 import { isBackgroundWorker, readWorkerCount, shouldSupervise, superviseWorkers, workerIndex } from "./workers.ts";
 
 const DRAIN_TIMEOUT_MS = 25_000;
+/** How long a stopping server waits for its last spans to reach the OTLP collector. */
+const TRACE_FLUSH_TIMEOUT_MS = 2_000;
 
 /** The message of the access-log line written for every request answered (`msg` in the JSON). */
 export const ACCESS_LOG_MESSAGE = "request served";
@@ -61,6 +63,8 @@ export interface ServiceProcess {
   onRequestServed(entry: ServedRequest): void;
   /** Told of every webhook dispatcher pass (the delivery metrics when METRICS_PORT is set; else nothing). */
   onWebhookPass(pass: WebhookPassCounts): void;
+  /** The edges' tracing when OTLP export is configured (pass it to the apps), else undefined: no span is started. */
+  tracing: EdgeTracing | undefined;
 }
 
 /** What a composition root serves: built by it from the `ServiceProcess`, run by `runService`. */
@@ -129,6 +133,8 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
   });
   // Metrics only when METRICS_PORT is set: prom-client is never loaded otherwise.
   const metrics: ServiceMetrics | null = env.metrics === null ? null : await loadMetrics(env.metrics);
+  // Tracing only when OTLP export is configured: the OpenTelemetry SDK is never loaded otherwise.
+  const tracing = env.tracing ? (await import("./telemetry/otlp-tracing.ts")).startOtlpTracing() : undefined;
   const db = await openDatabase(env, { max: env.poolMax, onNotice: (text) => logger.debug({ notice: text }, "postgres notice") });
   logger.info({ database: db.kind }, "database ready, migrations applied");
   const { secrets, source } = loadSecrets(env);
@@ -212,6 +218,7 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
             metrics.requestServed(entry);
           },
     onWebhookPass: (pass) => metrics?.webhookPass(pass),
+    tracing,
   });
   holder.service = service;
   const started: Stoppable[] = [];
@@ -224,7 +231,7 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
   }
   // The timeouts are read back from the listening server, so the log says what it really does.
   logger.info(
-    { host: listener.address.address, port: listener.address.port, base_url: publicBaseUrl, ...options.describe, ...(worker === null ? {} : { worker, background }), keep_alive_timeout_ms: server.keepAliveTimeout, headers_timeout_ms: server.headersTimeout },
+    { host: listener.address.address, port: listener.address.port, base_url: publicBaseUrl, ...options.describe, tracing: tracing !== undefined, ...(worker === null ? {} : { worker, background }), keep_alive_timeout_ms: server.keepAliveTimeout, headers_timeout_ms: server.headersTimeout },
     "agentq listening",
   );
 
@@ -243,6 +250,19 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
     await closing;
     for (const task of started) await task.stop();
     await metricsEndpoint?.close();
+    // The last spans (the drain's own requests included) go out before the process exits, for
+    // at most TRACE_FLUSH_TIMEOUT_MS: an unreachable collector must not hold the stop.
+    if (tracing !== undefined) {
+      const flushed = tracing.shutdown().then(
+        () => true,
+        (error: unknown) => {
+          logger.warn({ err: error }, "tracing: the last spans could not be exported");
+          return true;
+        },
+      );
+      const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), TRACE_FLUSH_TIMEOUT_MS).unref());
+      if (!(await Promise.race([flushed, timeout]))) logger.warn({ timeout_ms: TRACE_FLUSH_TIMEOUT_MS }, "tracing: the last spans were not exported in time");
+    }
     await service.close?.();
     await db.close();
     logger.info("stopped cleanly");

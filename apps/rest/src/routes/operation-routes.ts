@@ -1,4 +1,4 @@
-import { executeOperation, requestFingerprint } from "@agentq/core";
+import { executeOperation, requestFingerprint, validTraceparent } from "@agentq/core";
 import type { Authenticator, CoreDeps, Operation, OperationContext, OperationResult, Principal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import { errorResponse } from "../error-response.ts";
@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { changesState, clearCookieHeader, failureReason, fromOwnOrigin, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, type AfterAnswerWork, type RouteTable, type SessionEdge } from "@agentq/http";
+import { changesState, clearCookieHeader, failureReason, fromOwnOrigin, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, traceOperation, type AfterAnswerWork, type EdgeTracing, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -20,6 +20,8 @@ export interface OperationRouteDeps {
   sessions: SessionEdge;
   /** Where a result's work after the answer runs (`OperationResult.afterAnswer`). */
   afterAnswer: AfterAnswerWork;
+  /** The messaging spans (`traceOperation`), when tracing is on. */
+  tracing?: EdgeTracing;
 }
 
 /**
@@ -123,7 +125,12 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
     origin,
     onMailNotSent: (what, error) => deps.logger.error({ request_id: c.get("requestId"), mail: what, reason: failureReason(error) }, "mail not sent"),
   };
-  const result = await executeOperation(deps.core, op, ctx, rawInput);
+  // The request's traceparent: the parent of its HTTP span when tracing is on, else stored with a send as it came.
+  const traceparent = request.headers.get("traceparent");
+  const result =
+    traceparent === null && deps.tracing === undefined
+      ? await executeOperation(deps.core, op, ctx, rawInput)
+      : await traceOperation(deps.tracing, op, ctx, rawInput, { requestContext: c.get("traceContext"), headerTraceparent: validTraceparent(traceparent) }, (traced) => executeOperation(deps.core, op, traced, rawInput));
   if (result.afterAnswer !== undefined) deps.afterAnswer.run({ what: result.afterAnswer.what, requestId: ctx.requestId }, result.afterAnswer.work);
   const res = result.chunks === undefined ? renderResult(result, op.http.textBody) : renderStream(result, result.chunks, (error) => deps.logger.error({ request_id: ctx.requestId, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, "export failed while streaming"));
   if (result.session !== undefined) for (const cookie of sessionIntentCookies(deps.sessions.cookies, result.session)) res.headers.append("Set-Cookie", cookie);

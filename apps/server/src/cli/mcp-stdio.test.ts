@@ -27,12 +27,12 @@ afterAll(async () => {
 });
 
 /** The real `agentq mcp stdio` process, driven by the SDK client over its stdin/stdout. */
-async function stdioClient(token: string): Promise<Client> {
+async function stdioClient(token: string, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: "stdio-test", version: "0.0.0" });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, "mcp", "stdio"],
-    env: { PATH: process.env["PATH"] ?? "", SVC_BASE_URL: service.url, SVC_CREDENTIAL: token },
+    env: { PATH: process.env["PATH"] ?? "", SVC_BASE_URL: service.url, SVC_CREDENTIAL: token, ...env },
     stderr: "pipe",
   });
   await client.connect(transport);
@@ -48,7 +48,9 @@ describe("agentq mcp stdio (real subprocess)", () => {
   it("lists exactly the tools of the HTTP endpoint and forwards calls: send -> get_pending -> ack", async () => {
     const alice = await service.agent();
     const bob = await service.agent();
-    const viaStdio = await stdioClient(alice.token);
+    // The caller's TRACEPARENT goes upstream with every call (issue 29): the message carries it.
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const viaStdio = await stdioClient(alice.token, { TRACEPARENT: traceparent });
     const viaHttp = new Client({ name: "http-test", version: "0.0.0" });
     await viaHttp.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${alice.token}` } } }));
     clients.push(viaHttp);
@@ -60,8 +62,9 @@ describe("agentq mcp stdio (real subprocess)", () => {
 
     const bobStdio = await stdioClient(bob.token);
     const pending = await bobStdio.callTool({ name: "get_pending", arguments: {} });
-    const item = (structured(pending)["items"] as { envelope: { message_id: string }; lease: { lease_id: string } }[])[0]!;
+    const item = (structured(pending)["items"] as { envelope: { message_id: string; traceparent: string | null }; lease: { lease_id: string } }[])[0]!;
     expect(item.envelope.message_id).toBe(messageId);
+    expect(item.envelope.traceparent).toBe(traceparent);
     const acked = await bobStdio.callTool({ name: "ack", arguments: { message_id: messageId, lease_id: item.lease.lease_id } });
     expect(structured(acked)).toMatchObject({ message_id: messageId, state: "acknowledged" });
   }, SUBPROCESS_TIMEOUT_MS);

@@ -42,7 +42,10 @@ export async function ackMessage(deps: CoreDeps, ctx: OperationContext, input: A
     await verifyCaller(deps, ctx.principal);
     r = await ack(null);
   }
-  if (r.ok) deps.meter?.count("acknowledged", 1, ctx.principal.workspace.id);
+  if (r.ok) {
+    deps.meter?.count("acknowledged", 1, ctx.principal.workspace.id);
+    ctx.onMessageSettled?.({ messageId, recipientName: r.message.recipientName, traceparent: r.message.traceparent });
+  }
   if (r.ok) return { message_id: messageId, state: "acknowledged", acknowledged_at: (r.message.acknowledgedAt ?? r.message.visibleAt).toISOString() };
   const s = r.snapshot;
   if (s !== null && s.state === "acknowledged" && s.leaseId === leaseId && s.acknowledgedAt !== null) {

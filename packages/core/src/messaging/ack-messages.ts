@@ -87,6 +87,7 @@ export async function ackMessages(deps: CoreDeps, ctx: OperationContext, input: 
     }
     const acknowledged = written.filter((r) => r?.ok === true).length;
     if (acknowledged > 0) deps.meter?.count("acknowledged", acknowledged, ctx.principal.workspace.id);
+    for (const r of written) if (r?.ok === true) ctx.onMessageSettled?.({ messageId: r.message.id, recipientName: r.message.recipientName, traceparent: r.message.traceparent });
     valid.forEach((item, k) => {
       const r = written[k];
       if (r === undefined) throw new Error("ackBatchIfHeld answered fewer results than items");

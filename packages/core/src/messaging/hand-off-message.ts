@@ -67,6 +67,8 @@ export async function handOffMessage(deps: CoreDeps, ctx: OperationContext, inpu
     const r = await deps.stores.messages.handOffIfHeld({ workspaceId, messageId, recipientId: caller.id, leaseId, to: { accountId: to.id, friendlyName: to.friendlyName }, audit });
     switch (r.kind) {
       case "handed_off":
+        // The settle is the caller's (the recipient that handed it off).
+        ctx.onMessageSettled?.({ messageId, recipientName: caller.friendlyName, traceparent: r.message.traceparent });
         return {
           message_id: messageId,
           state: "pending",

@@ -29,7 +29,7 @@ describe("message reads: get_message, list_messages, list_recipients", () => {
     const id = await s.send({ correlation_id: "c", ttl: "P1D" });
     const view = await getMessage(s.world.deps, callContext(s.alice), { message_id: id });
     expect(view).toEqual({
-      envelope: { message_id: id, sender: { ai_account_id: s.alice.account.id, friendly_name: "alice" }, recipient: { ai_account_id: s.bob.account.id, friendly_name: "bob" }, template: "directive", priority: "normal", correlation_id: "c", accepted_at: s.world.clock.now().toISOString(), expires_at: new Date(s.world.clock.now().getTime() + DAY_MS).toISOString(), delivery_count: 0, in_reply_to: null, thread_id: id },
+      envelope: { message_id: id, sender: { ai_account_id: s.alice.account.id, friendly_name: "alice" }, recipient: { ai_account_id: s.bob.account.id, friendly_name: "bob" }, template: "directive", priority: "normal", correlation_id: "c", accepted_at: s.world.clock.now().toISOString(), expires_at: new Date(s.world.clock.now().getTime() + DAY_MS).toISOString(), delivery_count: 0, in_reply_to: null, thread_id: id, traceparent: null },
       state: "pending",
       lease: null,
       payload_bytes: 58,

@@ -17,6 +17,8 @@ export interface EnvelopeView {
   accepted_at: string;
   expires_at: string;
   delivery_count: number;
+  /** The W3C traceparent stored with the message at its send, or null (DESIGN §2c Telemetry). */
+  traceparent: string | null;
   /** The message this one answers (DESIGN §2c), or null. */
   in_reply_to: string | null;
   /** The id of the thread's first message (the message's own id when it starts the thread). */
@@ -35,6 +37,7 @@ export function envelopeView(m: MessageRecord): EnvelopeView {
     accepted_at: m.acceptedAt.toISOString(),
     expires_at: m.expiresAt.toISOString(),
     delivery_count: m.deliveryCount,
+    traceparent: m.traceparent,
     in_reply_to: m.inReplyTo,
     thread_id: threadIdOf(m),
   };

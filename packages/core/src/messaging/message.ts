@@ -48,6 +48,12 @@ export interface MessageRecord {
   acknowledgedAt: Date | null;
   outcomeSummary: string | null;
   deadLetteredAt: Date | null;
+  /**
+   * The W3C traceparent stored with the message at its send (the sender's `send` span, or the
+   * caller's own traceparent), handed on in every claimed envelope and webhook delivery, across
+   * nack, lease expiry and dead-letter release (DESIGN §2c Telemetry); null when none.
+   */
+  traceparent: string | null;
   /** The message this one answers (a send's `reply_to`, DESIGN §2c), or null. */
   inReplyTo: string | null;
   /** The id of its thread's first message; null when it starts its thread (its own id is the thread's). */
@@ -72,6 +78,8 @@ export interface NewMessage {
   /** When it first becomes claimable (accepted time plus deliver_after). */
   visibleAt: Date;
   expiresAt: Date;
+  /** The traceparent stored with it (`MessageRecord.traceparent`), or null. */
+  traceparent: string | null;
   /** The message it answers, or null (see MessageRecord.inReplyTo). */
   inReplyTo: string | null;
   /** Its thread's first message, or null when it starts a thread (see MessageRecord.threadId). */

@@ -36,7 +36,10 @@ export async function nackMessage(deps: CoreDeps, ctx: OperationContext, input: 
   const reason = parseOptionalText(input.reason, "reason", MESSAGING_LIMITS.nackReasonMaxLength);
   const audit = messageAuditEntry(deps, ctx, { messageId, activity: "message.nacked", details: { lease_id: leaseId, redeliver_after_ms: redeliverAfterMs, ...(reason === null ? {} : { reason }) } });
   const r = await deps.stores.messages.nackIfHeld({ workspaceId: ctx.principal.workspace.id, messageId, recipientId: credentialCaller(ctx.principal).account.id, leaseId, redeliverAfterMs, minIntervalMs: MESSAGING_LIMITS.nackMinIntervalMs, audit });
-  if (r.ok) deps.meter?.count("nacked", 1, ctx.principal.workspace.id);
+  if (r.ok) {
+    deps.meter?.count("nacked", 1, ctx.principal.workspace.id);
+    ctx.onMessageSettled?.({ messageId, recipientName: r.message.recipientName, traceparent: r.message.traceparent });
+  }
   if (r.ok) return { message_id: messageId, state: "pending", available_at: r.message.visibleAt.toISOString() };
   throw leaseRefusal({ op: { kind: "nack", redeliverAfterMs }, leaseId, snapshot: r.snapshot, now: r.now });
 }

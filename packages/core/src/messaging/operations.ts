@@ -58,6 +58,7 @@ const EnvelopeSchema = Type.Object(
     accepted_at: Timestamp("When the message was accepted."),
     expires_at: Timestamp("When the message expires."),
     delivery_count: Type.Integer({ description: "Claims so far (each claim counts one delivery)." }),
+    traceparent: Type.Union([Type.String(), Type.Null()], { description: "The W3C traceparent stored with the message at its send (the sender's trace), or null; the same on every delivery." }),
     in_reply_to: Type.Union([Type.String(), Type.Null()], { description: "The message this one answers, or null." }),
     thread_id: Type.String({ description: "Its thread: the first message's id." }),
   },

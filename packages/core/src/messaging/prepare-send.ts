@@ -1,3 +1,4 @@
+import { validTraceparent } from "../telemetry/traceparent.ts";
 import { Value } from "@sinclair/typebox/value";
 import type { AiAccount } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -103,6 +104,8 @@ export async function prepareSend(deps: CoreDeps, ctx: OperationContext, input: 
       acceptedAt,
       visibleAt: new Date(acceptedAt.getTime() + deliverAfterMs),
       expiresAt: new Date(acceptedAt.getTime() + ttlMs),
+      // What the edge hands in is client-controlled: only a valid traceparent is stored.
+      traceparent: validTraceparent(ctx.traceparent),
       inReplyTo: thread.inReplyTo,
       threadId: thread.threadId,
     },

@@ -51,6 +51,7 @@ export function writeSendOutboxRows(tables: InMemoryWebhookTables, tx: InMemoryT
       lastError: null,
       deliveredAt: null,
       deadAt: null,
+      traceparent: m.traceparent,
       claimToken: null,
     });
   }

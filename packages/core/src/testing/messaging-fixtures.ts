@@ -24,6 +24,7 @@ export function makeNewMessage(p: { sender: AiAccount; recipient: AiAccount; now
     acceptedAt: p.now,
     visibleAt: p.now,
     expiresAt: new Date(p.now.getTime() + 7 * DAY_MS),
+    traceparent: null,
     inReplyTo: null,
     threadId: null,
     ...overrides,

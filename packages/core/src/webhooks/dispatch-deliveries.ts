@@ -62,7 +62,8 @@ async function attempt(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | 
   const now = deps.clock.now();
   const body = deliveryBody(d);
   const headers = signDelivery({ pepper: deps.secrets.pepper, keys: signingKeysAt(c.signingKeys, now), id: d.id, timestampSeconds: Math.floor(now.getTime() / 1000), body });
-  const result = await s.transport.post({ url: c.url, headers: { ...headers }, body, timeoutMs: s.timeoutMs });
+  // The message's trace goes on to the receiver (W3C Trace Context), as in a claimed envelope.
+  const result = await s.transport.post({ url: c.url, headers: d.traceparent === null ? { ...headers } : { ...headers, traceparent: d.traceparent }, body, timeoutMs: s.timeoutMs });
   if (result.kind === "response" && result.status >= 200 && result.status <= 299) {
     if (await deps.stores.outbox.recordSuccess({ workspaceId: d.workspaceId, deliveryId: d.id, claimToken, status: result.status })) pass.delivered++;
     return;

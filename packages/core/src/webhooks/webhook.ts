@@ -81,6 +81,8 @@ export interface DeliveryRecord {
   lastError: string | null;
   deliveredAt: Date | null;
   deadAt: Date | null;
+  /** The traceparent of the message the delivery is about (sent as the `traceparent` header), or null. */
+  traceparent: string | null;
 }
 
 /** What the management reads show of a webhook's outbox. */

@@ -35,6 +35,7 @@ interface MessageRow {
   acknowledged_at: Date | null;
   outcome_summary: string | null;
   dead_lettered_at: Date | null;
+  traceparent: string | null;
   in_reply_to: string | null;
   thread_id: string | null;
   approval_policy_id: string | null;
@@ -65,6 +66,7 @@ function toMessage(r: MessageRow): MessageRecord {
     acknowledgedAt: r.acknowledged_at,
     outcomeSummary: r.outcome_summary,
     deadLetteredAt: r.dead_lettered_at,
+    traceparent: r.traceparent,
     inReplyTo: r.in_reply_to,
     threadId: r.thread_id,
     approvalPolicyId: r.approval_policy_id ?? null,
@@ -143,10 +145,10 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       select 1 where exists (select 1 from guards) and (not ${hasKey}::boolean or exists (select 1 from idempotency))
     ),
     message as (
-      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_policy_id)
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_policy_id, traceparent)
       select ${m.workspaceId}, ${m.id}, ${m.senderId}, (select name from caller), ${m.recipientId}, ${m.recipientName}, ${m.template}, ${PRIORITY_RANK[m.priority]}, ${m.correlationId},
              ${sql.json(m.payload as postgres.JSONValue)}::jsonb, case when exists (select 1 from approval) then 'held_for_approval' else 'pending' end,
-             ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}, ${m.inReplyTo}::text, ${m.threadId}::text, (select id from approval)
+             ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}, ${m.inReplyTo}::text, ${m.threadId}::text, (select id from approval), ${m.traceparent}::text
       from proceed
       returning *
     ),
@@ -164,7 +166,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       where ${p.heldAuditId != null}::boolean
     ),
     outbox as (
-      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at)
+      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
       select w.workspace_id, agentq_ulid(), w.id, message.id, ${MESSAGE_SENT_EVENT},
              jsonb_build_object(
                'message_id', message.id,
@@ -175,7 +177,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
                'correlation_id', message.correlation_id,
                'accepted_at', ${m.acceptedAt.toISOString()}::text,
                'expires_at', ${m.expiresAt.toISOString()}::text),
-             'pending', 0, message.accepted_at, message.accepted_at
+             'pending', 0, message.accepted_at, message.accepted_at, message.traceparent
       from message
       join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
       where message.state = 'pending'
@@ -277,6 +279,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
         ${col((i) => JSON.stringify(i.message.payload))}::text[], ${col((i) => iso(i.message.acceptedAt))}::text[]::timestamptz[],
         ${col((i) => iso(i.message.expiresAt))}::text[]::timestamptz[], ${col((i) => iso(i.message.visibleAt))}::text[]::timestamptz[],
         ${col((i) => i.caller?.accountId ?? null)}::text[], ${col((i) => i.message.inReplyTo)}::text[], ${col((i) => i.message.threadId)}::text[], ${col((i) => i.heldAuditId ?? null)}::text[],
+        ${col((i) => i.message.traceparent)}::text[],
         ${col((i) => i.audit.workspaceId)}::text[], ${col((i) => i.audit.id)}::text[], ${col((i) => iso(i.audit.occurredAt))}::text[]::timestamptz[],
         ${col((i) => i.audit.activity)}::text[], ${col((i) => i.audit.actorAccountId)}::text[], ${col((i) => i.audit.actorCredentialId)}::text[],
         ${col((i) => i.audit.subjectType)}::text[], ${col((i) => i.audit.subjectId)}::text[], ${col((i) => i.audit.messageId)}::text[],
@@ -285,7 +288,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
         ${col((i) => i.idempotency?.fingerprint ?? null)}::text[], ${col((i) => i.idempotency?.requestId ?? null)}::text[], ${col((i) => i.idempotency?.status ?? null)}::int4[],
         ${col((i) => i.idempotency?.bodyText ?? null)}::text[], ${col((i) => iso(i.idempotency?.createdAt))}::text[]::timestamptz[], ${col((i) => iso(i.idempotency?.expiresAt))}::text[]::timestamptz[]
       ) with ordinality as u(workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, priority, correlation_id,
-                             payload, accepted_at, expires_at, visible_at, caller_id, in_reply_to, thread_id, held_audit_id,
+                             payload, accepted_at, expires_at, visible_at, caller_id, in_reply_to, thread_id, held_audit_id, traceparent,
                              a_workspace_id, a_id, a_occurred_at, a_activity, a_actor_account_id, a_actor_credential_id, a_subject_type, a_subject_id, a_message_id,
                              a_details, a_operator_significant, a_request_id,
                              k_workspace_id, k_account_id, k_key, k_fingerprint, k_request_id, k_status, k_body_text, k_created_at, k_expires_at, ord)
@@ -328,9 +331,9 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
       where p.k_key is null or exists (select 1 from idempotency k where k.workspace_id = p.k_workspace_id and k.account_id = p.k_account_id and k.key = p.k_key)
     ),
     message as (
-      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_policy_id)
+      insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_policy_id, traceparent)
       select workspace_id, id, sender_id, checked_sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload::jsonb,
-             case when approval_id is null then 'pending' else 'held_for_approval' end, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_id
+             case when approval_id is null then 'pending' else 'held_for_approval' end, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_id, traceparent
       from proceed
       returning *
     ),
@@ -346,7 +349,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
       where p.approval_id is not null and p.held_audit_id is not null
     ),
     outbox as (
-      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at)
+      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
       select w.workspace_id, agentq_ulid(), w.id, message.id, ${MESSAGE_SENT_EVENT},
              jsonb_build_object(
                'message_id', message.id,
@@ -357,7 +360,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
                'correlation_id', message.correlation_id,
                'accepted_at', to_char(p.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                'expires_at', to_char(p.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-             'pending', 0, message.accepted_at, message.accepted_at
+             'pending', 0, message.accepted_at, message.accepted_at, message.traceparent
       from message
       join proceed p on p.id = message.id
       join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
@@ -759,7 +762,7 @@ export async function messagesDecideApproval(sql: SqlClient, p: { workspaceId: s
     ),
     audit as (${auditFromChanged(sql, p.audit)}),
     outbox as (
-      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at)
+      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
       select w.workspace_id, agentq_ulid(), w.id, changed.id, ${MESSAGE_SENT_EVENT},
              jsonb_build_object(
                'message_id', changed.id,
@@ -770,7 +773,7 @@ export async function messagesDecideApproval(sql: SqlClient, p: { workspaceId: s
                'correlation_id', changed.correlation_id,
                'accepted_at', to_char(changed.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                'expires_at', to_char(changed.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-             'pending', 0, now(), now()
+             'pending', 0, now(), now(), changed.traceparent
       from changed
       join webhooks w on w.workspace_id = changed.workspace_id and w.ai_account_id = changed.recipient_id and w.deleted_at is null and w.state = 'active'
       where changed.state = 'pending'
@@ -865,7 +868,7 @@ export async function messagesCountWaiting(sql: SqlClient, p: { workspaceId: str
 function columnsWithoutPayload(sql: SqlClient) {
   return sql`m.workspace_id, m.id, m.sender_id, m.sender_name, m.recipient_id, m.recipient_name, m.template, m.priority_rank, m.correlation_id,
     null::jsonb as payload, m.state, m.accepted_at, m.expires_at, m.visible_at, m.delivery_count, m.lease_id, m.lease_claimed_at, m.lease_extensions,
-    m.last_extended_at, m.last_nacked_at, m.acknowledged_at, m.outcome_summary, m.dead_lettered_at, m.in_reply_to, m.thread_id`;
+    m.last_extended_at, m.last_nacked_at, m.acknowledged_at, m.outcome_summary, m.dead_lettered_at, m.in_reply_to, m.thread_id, m.traceparent`;
 }
 
 /**

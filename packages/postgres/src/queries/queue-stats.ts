@@ -9,6 +9,8 @@ export interface WorkspaceQueueStats {
   held: number;
   /** Messages whose lease ran out and that no claim has taken back yet. */
   leaseExpired: number;
+  /** Messages held for an approver's decision (DESIGN §2c), not expired. */
+  heldForApproval: number;
   /** The accepted time of the oldest pending message, or null when none is pending. */
   oldestPendingAt: Date | null;
 }
@@ -17,7 +19,7 @@ export interface WorkspaceQueueStats {
 export interface QueueStats {
   /** The database clock when the statement ran. */
   now: Date;
-  /** Each workspace with pending or held messages. */
+  /** Each workspace with pending, held or held-for-approval messages. */
   workspaces: WorkspaceQueueStats[];
   /** Webhook deliveries not yet delivered or dead (pending or retrying). */
   outboxDepth: number;
@@ -29,15 +31,15 @@ export interface QueueStats {
 
 /**
  * The telemetry's one periodic read, a few times a minute and never per request: pending and
- * held messages per workspace (a range of the partial index on state in ('pending', 'held')),
+ * held messages per workspace (a range of the partial expiry index), those held for approval,
  * the outbox depth (its partial due index), the sealer's backlog and the database's client
  * connections (pg_stat_activity). Takes no lock; every count
  * is read in one snapshot (one statement).
  */
 export async function queueStatsRead(sql: SqlClient): Promise<QueueStats> {
-  const rows = await sql<{ now: Date; workspace_id: string | null; pending: number | null; held: number | null; lease_expired: number | null; oldest_pending_at: Date | null; outbox_depth: number; unsealed: number; connections_open: number; connections_active: number }[]>`
+  const rows = await sql<{ now: Date; workspace_id: string | null; pending: number | null; held: number | null; lease_expired: number | null; held_for_approval: number | null; oldest_pending_at: Date | null; outbox_depth: number; unsealed: number; connections_open: number; connections_active: number }[]>`
     with waiting as (${waitingPerWorkspace(sql)})
-    select now() as now, w.workspace_id, w.pending, w.held, w.lease_expired, w.oldest_pending_at,
+    select now() as now, w.workspace_id, w.pending, w.held, w.lease_expired, w.held_for_approval, w.oldest_pending_at,
            (select count(*) from webhook_outbox where state in ('pending', 'retrying'))::int as outbox_depth,
            (select count(*) from audit_unsealed)::int as unsealed,
            c.connections_open, c.connections_active
@@ -50,7 +52,7 @@ export async function queueStatsRead(sql: SqlClient): Promise<QueueStats> {
     now: first?.now ?? new Date(),
     workspaces: rows
       .filter((r) => r.workspace_id !== null)
-      .map((r) => ({ workspaceId: r.workspace_id as string, pending: r.pending ?? 0, held: r.held ?? 0, leaseExpired: r.lease_expired ?? 0, oldestPendingAt: r.oldest_pending_at })),
+      .map((r) => ({ workspaceId: r.workspace_id as string, pending: r.pending ?? 0, held: r.held ?? 0, leaseExpired: r.lease_expired ?? 0, heldForApproval: r.held_for_approval ?? 0, oldestPendingAt: r.oldest_pending_at })),
     outboxDepth: first?.outbox_depth ?? 0,
     unsealedAuditRows: first?.unsealed ?? 0,
     connections: { open: first?.connections_open ?? 0, active: first?.connections_active ?? 0 },
@@ -59,8 +61,9 @@ export async function queueStatsRead(sql: SqlClient): Promise<QueueStats> {
 
 /**
  * What waits per workspace now: pending, held under a live lease, held with the lease run out,
- * and the oldest pending message's accepted time. A range of the partial index on state in
- * ('pending', 'held'); shared by the gauges and the minute series, so both read the same.
+ * held for approval, and the oldest pending message's accepted time. A range of the partial
+ * expiry index (state in ('pending', 'held', 'held_for_approval'), expires_at); shared by the
+ * gauges and the minute series, so both read the same.
  */
 export function waitingPerWorkspace(sql: SqlClient) {
   return sql`
@@ -68,8 +71,9 @@ export function waitingPerWorkspace(sql: SqlClient) {
              count(*) filter (where state = 'pending')::int as pending,
              count(*) filter (where state = 'held' and visible_at > now())::int as held,
              count(*) filter (where state = 'held' and visible_at <= now())::int as lease_expired,
+             count(*) filter (where state = 'held_for_approval')::int as held_for_approval,
              min(accepted_at) filter (where state = 'pending') as oldest_pending_at
       from messages
-      where state in ('pending', 'held') and expires_at > now()
+      where state in ('pending', 'held', 'held_for_approval') and expires_at > now()
       group by workspace_id`;
 }

@@ -19,6 +19,7 @@ export interface OutboxRow {
   last_error: string | null;
   delivered_at: Date | null;
   dead_at: Date | null;
+  traceparent: string | null;
 }
 
 /** A delivery record from its row. */
@@ -39,13 +40,14 @@ export function toDelivery(r: OutboxRow): DeliveryRecord {
     lastError: r.last_error,
     deliveredAt: r.delivered_at,
     deadAt: r.dead_at,
+    traceparent: r.traceparent,
   };
 }
 
 const DELIVERY_COLUMNS = (sql: SqlClient, alias: string) =>
   sql`${sql(alias)}.workspace_id, ${sql(alias)}.id, ${sql(alias)}.webhook_id, ${sql(alias)}.message_id, ${sql(alias)}.event_type, ${sql(alias)}.payload, ${sql(alias)}.state,
       ${sql(alias)}.attempts, ${sql(alias)}.next_attempt_at, ${sql(alias)}.created_at, ${sql(alias)}.last_attempt_at, ${sql(alias)}.last_status, ${sql(alias)}.last_error,
-      ${sql(alias)}.delivered_at, ${sql(alias)}.dead_at`;
+      ${sql(alias)}.delivered_at, ${sql(alias)}.dead_at, ${sql(alias)}.traceparent`;
 
 /** A page of the webhook's deliveries, newest first, optionally of one state; at most `limit + 1`. */
 export async function webhookOutboxListDeliveries(sql: SqlClient, p: { workspaceId: string; webhookId: string; state: DeliveryState | null; after: string | null; limit: number }): Promise<DeliveryRecord[]> {

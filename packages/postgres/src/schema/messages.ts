@@ -34,6 +34,8 @@ export const messages = pgTable(
     acknowledgedAt: timestamp("acknowledged_at", { withTimezone: true }),
     outcomeSummary: text("outcome_summary"),
     deadLetteredAt: timestamp("dead_lettered_at", { withTimezone: true }),
+    /** The W3C traceparent stored at the send (DESIGN §2c Telemetry), handed on in envelopes and webhook deliveries; null when none. */
+    traceparent: text("traceparent"),
     /** The state a withheld message had (DESIGN §2b); null unless state is 'withheld'. */
     withheldFromState: text("withheld_from_state"),
     /** The message this one answers (a send's reply_to, DESIGN §2c); null otherwise. */

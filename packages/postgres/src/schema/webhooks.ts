@@ -56,6 +56,8 @@ export const webhookOutbox = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     deadAt: timestamp("dead_at", { withTimezone: true }),
     claimToken: text("claim_token"),
+    /** The traceparent of the message the delivery is about (the `traceparent` header of each attempt), or null. */
+    traceparent: text("traceparent"),
   },
   (t) => [
     primaryKey({ name: "webhook_outbox_pkey", columns: [t.workspaceId, t.id] }),

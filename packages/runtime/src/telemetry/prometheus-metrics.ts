@@ -64,6 +64,7 @@ export function createServiceMetrics(o: { workspaceLabels: boolean }): ServiceMe
   const gauge = (name: string, help: string, labelNames: readonly string[] = []) => new Gauge<string>({ name, help, labelNames: [...labelNames], aggregator: "max", registers: [registry] });
   const pending = gauge("agentq_messages_pending", "Messages pending (claimable now or delayed), not expired.", ws);
   const held = gauge("agentq_messages_held", "Messages held under a live lease.", ws);
+  const heldForApproval = gauge("agentq_messages_held_for_approval", "Messages held for an approver's decision, not expired.", ws);
   const leaseExpired = gauge("agentq_leases_expired", "Messages whose lease ran out without an ack or nack, not yet claimed again.", ws);
   const oldest = gauge("agentq_oldest_pending_age_seconds", "Age of the oldest pending message (0 when none is pending): the queue lag.", ws);
   const outbox = gauge("agentq_webhook_outbox_depth", "Webhook deliveries pending or retrying.");
@@ -92,11 +93,12 @@ export function createServiceMetrics(o: { workspaceLabels: boolean }): ServiceMe
       const ageOf = (at: Date | null) => (at === null ? 0 : Math.max(0, (nowMs - at.getTime()) / 1000));
       if (o.workspaceLabels) {
         // A workspace whose queue emptied drops out of the statement: reset, then set who is there.
-        for (const g of [pending, held, leaseExpired, oldest]) g.reset();
+        for (const g of [pending, held, heldForApproval, leaseExpired, oldest]) g.reset();
         for (const w of stats.workspaces) {
           const labels = { workspace_id: w.workspaceId };
           pending.set(labels, w.pending);
           held.set(labels, w.held);
+          heldForApproval.set(labels, w.heldForApproval);
           leaseExpired.set(labels, w.leaseExpired);
           oldest.set(labels, ageOf(w.oldestPendingAt));
         }
@@ -104,6 +106,7 @@ export function createServiceMetrics(o: { workspaceLabels: boolean }): ServiceMe
         const sum = (f: (w: QueueStats["workspaces"][number]) => number) => stats.workspaces.reduce((n, w) => n + f(w), 0);
         pending.set(sum((w) => w.pending));
         held.set(sum((w) => w.held));
+        heldForApproval.set(sum((w) => w.heldForApproval));
         leaseExpired.set(sum((w) => w.leaseExpired));
         oldest.set(stats.workspaces.reduce((age, w) => Math.max(age, ageOf(w.oldestPendingAt)), 0));
       }

@@ -1,0 +1,2 @@
+ALTER TABLE "messages" ADD COLUMN "traceparent" text;--> statement-breakpoint
+ALTER TABLE "webhook_outbox" ADD COLUMN "traceparent" text;
