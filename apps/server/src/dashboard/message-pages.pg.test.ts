@@ -238,8 +238,8 @@ describe("dashboard: a message explains itself in Chromium", () => {
   it("the Overview updates itself within 10 s of a send, without a reload; paused by its button or while the tab is hidden", async () => {
     await page.goto(`${served.baseUrl}/`);
     await page.setViewportSize({ width: 1280, height: 400 });
-    await page.evaluate(() => window.scrollTo(0, 150));
-    const scrolled = await page.evaluate(() => window.scrollY);
+    await page.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 150));
+    const scrolled = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
     await page.evaluate(() => ((globalThis as unknown as { sameDocument: boolean }).sameDocument = true));
     const pending = async () => Number(await page.locator("[data-count=pending]").textContent());
     const before = await pending();
@@ -249,7 +249,7 @@ describe("dashboard: a message explains itself in Chromium", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     // Not a reload: the same document, the same scroll.
     expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(scrolled);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole("button", { name: "Pause live updates" }).click();
     expect(await page.getByRole("button", { name: "Resume live updates" }).getAttribute("aria-pressed")).toBe("true");
@@ -257,11 +257,11 @@ describe("dashboard: a message explains itself in Chromium", () => {
     await page.waitForTimeout(7_000);
     expect(await pending()).toBe(before + 1);
     // Hidden tab: still no update after resuming.
-    await page.evaluate(() => Object.defineProperty(document, "hidden", { configurable: true, get: () => true }));
+    await page.evaluate(() => Object.defineProperty((globalThis as unknown as { document: object }).document, "hidden", { configurable: true, get: () => true }));
     await page.getByRole("button", { name: "Resume live updates" }).click();
     await page.waitForTimeout(7_000);
     expect(await pending()).toBe(before + 1);
-    await page.evaluate(() => Object.defineProperty(document, "hidden", { configurable: true, get: () => false }));
+    await page.evaluate(() => Object.defineProperty((globalThis as unknown as { document: object }).document, "hidden", { configurable: true, get: () => false }));
     await expect.poll(pending, { timeout: 10_000, interval: 250 }).toBe(before + 2);
     expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await checkPage("overview-live");
