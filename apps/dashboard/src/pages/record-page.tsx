@@ -32,7 +32,7 @@ export function RecordPage(props: { kind: string; record: Record<string, unknown
         <Facts
           facts={[
             ...(typeof by === "string" ? [{ term: "By", value: by }] : []),
-            ...facts.map(([k, v]) => ({ term: words(k), value: typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) ? <LocalTime at={v} /> : v === null ? "—" : String(v), attrs: { "data-field": k } })),
+            ...facts.map(([k, v]) => ({ term: words(k), value: typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) ? <LocalTime at={v} /> : v === null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v as string | number | boolean), attrs: { "data-field": k } })),
           ]}
         />
       </section>
