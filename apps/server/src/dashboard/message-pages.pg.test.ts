@@ -142,7 +142,7 @@ describe("dashboard: a message explains itself in Chromium", () => {
     const row = page.locator(`tr[data-message="${ids.nacked}"]`);
     expect(await row.locator("[data-correlation]").textContent()).toBe("job-2");
     expect(await row.getByRole("link", { name: ids.nacked }).count()).toBe(1);
-    await checkPage("messages");
+    await checkPage(); // the docs' messages.png comes from manage-workspace.pg.test.ts
     await page.getByLabel("Message id or correlation id").fill("job-4");
     await page.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL(/search=job-4/);
