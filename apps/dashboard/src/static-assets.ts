@@ -17,6 +17,8 @@ export interface StaticAssets {
   htmx: StaticAsset;
   localTime: StaticAsset;
   copyButton: StaticAsset;
+  /** Loaded by the pages with live regions: pauses their polling while the tab is hidden or by the page's button. */
+  liveRefresh: StaticAsset;
   /** Loaded by the pages of mailed links only: copies the token from the link's fragment into the page's form. */
   fragmentToken: StaticAsset;
   favicon: StaticAsset;
@@ -43,8 +45,9 @@ export function loadStaticAssets(): StaticAssets {
   const htmx = asset("htmx", "js", "text/javascript; charset=utf-8", require.resolve("htmx.org/dist/htmx.min.js"));
   const localTime = asset("local-time", "js", "text/javascript; charset=utf-8", fileURLToPath(new URL("local-time.js", ASSETS_DIR)));
   const copyButton = asset("copy-button", "js", "text/javascript; charset=utf-8", fileURLToPath(new URL("copy-button.js", ASSETS_DIR)));
+  const liveRefresh = asset("live-refresh", "js", "text/javascript; charset=utf-8", fileURLToPath(new URL("live-refresh.js", ASSETS_DIR)));
   const fragmentToken = asset("fragment-token", "js", "text/javascript; charset=utf-8", fileURLToPath(new URL("fragment-token.js", ASSETS_DIR)));
   const favicon = asset("favicon", "svg", "image/svg+xml", fileURLToPath(new URL("favicon.svg", ASSETS_DIR)));
-  const all = new Map([css, htmx, localTime, copyButton, fragmentToken, favicon].map((a) => [a.path, a]));
-  return { css, htmx, localTime, copyButton, fragmentToken, favicon, byPath: (path) => all.get(path) };
+  const all = new Map([css, htmx, localTime, copyButton, liveRefresh, fragmentToken, favicon].map((a) => [a.path, a]));
+  return { css, htmx, localTime, copyButton, liveRefresh, fragmentToken, favicon, byPath: (path) => all.get(path) };
 }

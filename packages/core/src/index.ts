@@ -248,7 +248,7 @@ export { personView, personWorkspaceView } from "./people/people-views.ts";
 export type { PersonView, PersonWorkspaceView } from "./people/people-views.ts";
 export { PersonSchema, PersonWorkspaceSchema, PersonMeSchema, PeopleListItemSchema, InvitationSchema, InvitePersonInput, ChangeRoleInput, PersonIdInput } from "./people/people-schemas.ts";
 export { TOTP_SETTINGS, TOTP_WINDOW, RECOVERY_CODE_COUNT, newTotpSecret, otpauthUri, totpStepOf, newRecoveryCodes, normalizeRecoveryCode, hashRecoveryCode } from "./people/mfa.ts";
-export { enrollTotp, pendingTotpEnrolment, confirmTotp, verifyMfaSignIn, stepUp, SECOND_FACTOR_REFUSED_MESSAGE } from "./people/mfa-flows.ts";
+export { enrollTotp, pendingTotpEnrolment, confirmTotp, disableMfa, regenerateRecoveryCodes, verifyMfaSignIn, stepUp, SECOND_FACTOR_REFUSED_MESSAGE } from "./people/mfa-flows.ts";
 export type { SecondFactorInput } from "./people/mfa-flows.ts";
 export { LESSON_STATUSES, EVIDENCE_KINDS, LESSON_SORTS } from "./session-state/lessons/lesson.ts";
 export { DETECTORS, CANDIDATE_STATUSES } from "./session-state/lesson-candidates/lesson-candidate.ts";

@@ -40,6 +40,12 @@ export class PgPersonStore implements PersonStore {
   countRecoveryCodes(p: { workspaceId: string; personId: string }): Promise<number> {
     return withPgErrors(() => q.recoveryCodesCount(this.sql, p));
   }
+  disableTotp(p: { workspaceId: string; personId: string }): Promise<boolean> {
+    return withPgErrors(() => q.personsDisableTotp(this.sql, p));
+  }
+  replaceRecoveryCodes(p: { workspaceId: string; personId: string; now: Date; recoveryCodeHashes: readonly string[] }): Promise<boolean> {
+    return withPgErrors(() => q.recoveryCodesReplace(this.sql, p));
+  }
 }
 
 /** PersonSessionStore on PostgreSQL. */

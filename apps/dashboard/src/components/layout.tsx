@@ -84,6 +84,7 @@ export function Layout(props: LayoutProps) {
         <script src={props.assets.htmx.path} defer></script>
         <script src={props.assets.localTime.path} defer></script>
         <script src={props.assets.copyButton.path} defer></script>
+        <script src={props.assets.liveRefresh.path} defer></script>
         {(props.scripts ?? []).map((script) => (
           <script src={script.path} defer></script>
         ))}

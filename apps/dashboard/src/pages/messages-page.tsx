@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { ActionForm } from "../components/action-form.tsx";
 import { ConfirmLink } from "../components/confirm.tsx";
+import { LiveRegion, LiveToggle } from "../components/live-region.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
 import { Facts } from "../components/facts.tsx";
@@ -40,6 +41,8 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
           <ConfirmLink href={hrefWith("/dead-letters/purge", bulk)} label="Purge every dead letter this filter selects" />
         </div>
       ) : null}
+      <LiveToggle />
+      <LiveRegion id="live-messages" href={hrefWith("/messages", q)}>
       <DataTable
         label="Messages"
         rows={props.messages.items}
@@ -77,6 +80,7 @@ export function MessagesPage(props: { messages: Page<MessageItemWire>; query: Re
         ]}
       />
       <Pagination path="/messages" query={q} nextCursor={props.messages.next_cursor} trail />
+      </LiveRegion>
     </>
   );
 }

@@ -50,3 +50,14 @@ export function RecoveryCodesPage(props: { codes: string[] }) {
     </div>
   );
 }
+
+/** New recovery codes, shown once; the old ones no longer work. */
+export function NewRecoveryCodesPage(props: { codes: string[] }) {
+  return (
+    <>
+      <PageHeading title="New recovery codes" back={{ href: "/settings", label: "Settings" }} />
+      <p>Keep these somewhere safe. Each works once, in place of a code from the app; the codes you had before no longer work.</p>
+      <SecretReveal label="Your new recovery codes." value={props.codes.join("\n")} id="recovery-codes" />
+    </>
+  );
+}

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { EmptyState } from "../components/empty-state.tsx";
+import { LiveRegion, LiveToggle } from "../components/live-region.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { DataTable } from "../components/data-table.tsx";
 import type { AuditRowWire, WebhookWire } from "../wire.ts";
@@ -19,6 +20,8 @@ export function OverviewPage(props: { workspaceName: string; counts: MessageCoun
   return (
     <>
       <h1>{props.workspaceName}</h1>
+      <LiveToggle />
+      <LiveRegion id="live-overview" href="/">
       <ul class="tiles" aria-label="Counts">
         <li class="tile">
           <span class="count" data-count="pending">{pending}</span>
@@ -77,6 +80,7 @@ export function OverviewPage(props: { workspaceName: string; counts: MessageCoun
           ))}
         </ol>
       )}
+      </LiveRegion>
       <p>
         <a href="/audit">The whole audit log</a>
       </p>

@@ -112,7 +112,7 @@ export function ProjectPage(props: { project: ProjectWire; sessions: BuildSessio
         empty={{ title: "No build sessions yet." }}
         rowAttrs={(s) => ({ "data-session": s.id })}
         columns={[
-          { head: "Title", cell: (s) => s.title },
+          { head: "Title", cell: (s) => <a href={`/projects/${props.project.id}/sessions/${s.id}`}>{s.title}</a> },
           { head: "By", cell: (s) => s.created_by.friendly_name },
           {
             head: "State",
@@ -134,7 +134,7 @@ export function ProjectPage(props: { project: ProjectWire; sessions: BuildSessio
         rowAttrs={(d) => ({ "data-decision": d.id })}
         columns={[
           { head: "#", num: true, cell: (d) => d.number },
-          { head: "Title", cell: (d) => d.title },
+          { head: "Title", cell: (d) => <a href={`/projects/${props.project.id}/decisions/${d.id}`}>{d.title}</a> },
           { head: "Kind", cell: (d) => d.kind },
           { head: "Status", cell: (d) => <StateBadge state={d.status} /> },
           { head: "By", cell: (d) => d.created_by.friendly_name },
@@ -159,7 +159,7 @@ export function ProjectPage(props: { project: ProjectWire; sessions: BuildSessio
         rowAttrs={(b) => ({ "data-backlog": b.id })}
         columns={[
           { head: "#", num: true, cell: (b) => b.number },
-          { head: "Title", cell: (b) => b.title },
+          { head: "Title", cell: (b) => <a href={`/projects/${props.project.id}/backlog/${b.id}`}>{b.title}</a> },
           { head: "Kind", cell: (b) => b.kind },
           { head: "Priority", num: true, cell: (b) => b.priority },
           {

@@ -51,6 +51,20 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
               )}
             </p>
             <StepUpForm />
+            <h3>Recovery codes and turning it off</h3>
+            <p>Each needs a fresh confirmation with a code: without one, you are asked for it first and brought back.</p>
+            <div class="actions">
+              <form method="post" action="/settings/mfa/recovery-codes">
+                <button type="submit" class="secondary">
+                  Get new recovery codes
+                </button>
+              </form>
+              <form method="post" action="/settings/mfa/disable">
+                <button type="submit" class="danger">
+                  Turn two-step verification off
+                </button>
+              </form>
+            </div>
           </>
         ) : (
           <>

@@ -1,8 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
+import { notFound } from "@agentq/core";
 import type { Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import type { PageKit } from "../page-kit.tsx";
 import { ProjectPage, ProjectsPage, type BacklogItemWire, type BuildSessionWire, type DecisionWire, type ProjectWire } from "../pages/projects-page.tsx";
+import { RecordPage } from "../pages/record-page.tsx";
 import type { Page } from "../wire.ts";
 
 /** The session-state records, read-only: projects, and one project's sessions, decisions and backlog. */
@@ -23,4 +25,19 @@ export function registerProjectRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
     ]);
     return kit.page(c, { title: project.name, current: "projects" }, <ProjectPage project={project} sessions={sessions.items} decisions={decisions.items} backlog={backlog.items} counts={counts} />);
   });
+  // A record of the project in full: its text, rationale, closing notes, events.
+  for (const [path, operation, param, kind] of [
+    ["decisions", "get_decision", "decision_id", "Decision"],
+    ["backlog", "get_backlog_item", "backlog_item_id", "Backlog item"],
+    ["sessions", "get_build_session", "session_id", "Build session"],
+  ] as const) {
+    app.get(`/projects/:id/${path}/:record`, async (c) => {
+      const projectId = c.req.param("id");
+      const record = await kit.run<Record<string, unknown>>(c, { name: operation, input: { [param]: c.req.param("record") } });
+      // Another project's record under this project's address does not exist here.
+      if (record.project_id !== projectId) throw notFound(kind);
+      const project = await kit.run<ProjectWire>(c, { name: "get_project", input: { project_id: projectId } });
+      return kit.page(c, { title: kind, current: "projects" }, <RecordPage kind={kind} record={record} back={{ href: `/projects/${projectId}`, label: project.name }} />);
+    });
+  }
 }

@@ -1,21 +1,22 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { confirmTotp, enrollTotp, listLinkedIdentities, pendingTotpEnrolment, stepUp, type PersonPrincipal } from "@agentq/core";
+import { confirmTotp, disableMfa, enrollTotp, listLinkedIdentities, pendingTotpEnrolment, regenerateRecoveryCodes, stepUp, type PersonPrincipal } from "@agentq/core";
 import { clearCookieHeader, requestOrigin, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
-import { MfaSetupPage, RecoveryCodesPage } from "../pages/mfa-setup-page.tsx";
+import { MfaSetupPage, NewRecoveryCodesPage, RecoveryCodesPage } from "../pages/mfa-setup-page.tsx";
 import { SettingsPage, type PersonMeWire } from "../pages/settings-page.tsx";
 import { StepUpPage } from "../pages/step-up-page.tsx";
 import { renderPage } from "../render-page.tsx";
 import { safeReturnTo } from "../return-to.ts";
-import { stepUpFresh } from "../step-up-redirect.ts";
+import { needsStepUp, stepUpFresh, stepUpLocation } from "../step-up-redirect.ts";
 
 const DONE: Record<string, string> = {
   stepped_up: "Confirmed: for five minutes you may do what needs a fresh code.",
   closed: "The workspace is closed: its AI accounts and credentials are revoked, and payloads are deleted 30 days from now. You can still export your data or erase yourself.",
   linked: "Linked: you can now sign in with the identity provider.",
+  mfa_disabled: "Two-step verification is off: signing in needs only your password. Your recovery codes no longer work.",
 };
 
 /**
@@ -60,6 +61,26 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
       const pending = await pendingTotpEnrolment(kit.deps, person(c));
       if (pending === null) return settingsPage(c, refusal);
       return kit.page(c, { title: "Set up two-step verification", current: "settings", status: refusal.status }, <MfaSetupPage secret={pending.secret} otpauthUri={pending.otpauthUri} error={refusal.error} />);
+    }
+  });
+  // Turning MFA off and new recovery codes need a fresh step-up: without one, the step-up page
+  // comes first and returns to the settings, where the button is pressed again.
+  app.post("/settings/mfa/recovery-codes", async (c) => {
+    try {
+      const r = await regenerateRecoveryCodes(kit.deps, person(c), { requestId: c.get("requestId") });
+      return kit.page(c, { title: "New recovery codes", current: "settings" }, <NewRecoveryCodesPage codes={r.recoveryCodes} />);
+    } catch (err) {
+      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings"), 303);
+      return settingsPage(c, refusalOf(err, c.get("requestId")));
+    }
+  });
+  app.post("/settings/mfa/disable", async (c) => {
+    try {
+      await disableMfa(kit.deps, person(c), { requestId: c.get("requestId") });
+      return c.redirect("/settings?done=mfa_disabled", 303);
+    } catch (err) {
+      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings"), 303);
+      return settingsPage(c, refusalOf(err, c.get("requestId")));
     }
   });
   const stepUpPage = (c: Context<DashboardEnv>, returnTo: string, error?: ReturnType<typeof refusalOf>) =>

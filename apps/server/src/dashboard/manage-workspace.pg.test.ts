@@ -247,6 +247,21 @@ describe("dashboard: managing a workspace in Chromium", () => {
     expect(await page.locator("tr[data-backlog] td").nth(1).textContent()).toBe("CSS not minified");
     expect(await page.locator("[data-backlog-count=untriaged]").textContent()).toBe("1");
     await checkPage("project");
+    // Each record opens to its full text.
+    await page.getByRole("link", { name: "Bundler" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Decision #1 Bundler");
+    expect(await page.locator(".record-text[data-field=decision_md]").textContent()).toBe("Use esbuild.");
+    expect(await page.locator(".record-text[data-field=rationale_md]").textContent()).toBe("Fast, one binary.");
+    await checkPage("decision");
+    await page.getByRole("link", { name: "Site rebuild" }).click();
+    await page.getByRole("link", { name: "Day one" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Build session Day one");
+    expect(await page.locator("[data-field=goal]").textContent()).toContain("new build pipeline");
+    await checkPage();
+    await page.getByRole("link", { name: "Site rebuild" }).click();
+    await page.getByRole("link", { name: "CSS not minified" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Backlog item #1 CSS not minified");
+    await checkPage();
   });
 
   it("shows a refusal with its SVC_ code (a duplicate account name) and keeps what was typed", async () => {

@@ -142,7 +142,7 @@ describe("dashboard: a message explains itself in Chromium", () => {
     const row = page.locator(`tr[data-message="${ids.nacked}"]`);
     expect(await row.locator("[data-correlation]").textContent()).toBe("job-2");
     expect(await row.getByRole("link", { name: ids.nacked }).count()).toBe(1);
-    await checkPage("messages");
+    await checkPage(); // the docs' messages.png comes from manage-workspace.pg.test.ts
     await page.getByLabel("Message id or correlation id").fill("job-4");
     await page.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL(/search=job-4/);
@@ -233,6 +233,38 @@ describe("dashboard: a message explains itself in Chromium", () => {
     expect(await page.locator("[data-error-code] .problems").textContent()).toContain("state: is not one of the accepted values");
     expect(await page.content()).not.toContain("Expected union value");
     problems.clear();
+  });
+
+  it("the Overview updates itself within 10 s of a send, without a reload; paused by its button or while the tab is hidden", async () => {
+    await page.goto(`${served.baseUrl}/`);
+    await page.setViewportSize({ width: 1280, height: 400 });
+    await page.evaluate(() => (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 150));
+    const scrolled = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
+    await page.evaluate(() => ((globalThis as unknown as { sameDocument: boolean }).sameDocument = true));
+    const pending = async () => Number(await page.locator("[data-count=pending]").textContent());
+    const before = await pending();
+    const started = Date.now();
+    await send("live one", "live-1");
+    await expect.poll(pending, { timeout: 10_000, interval: 250 }).toBe(before + 1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // Not a reload: the same document, the same scroll.
+    expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(scrolled);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("button", { name: "Pause live updates" }).click();
+    expect(await page.getByRole("button", { name: "Resume live updates" }).getAttribute("aria-pressed")).toBe("true");
+    await send("live two", "live-2");
+    await page.waitForTimeout(7_000);
+    expect(await pending()).toBe(before + 1);
+    // Hidden tab: still no update after resuming.
+    await page.evaluate(() => Object.defineProperty((globalThis as unknown as { document: object }).document, "hidden", { configurable: true, get: () => true }));
+    await page.getByRole("button", { name: "Resume live updates" }).click();
+    await page.waitForTimeout(7_000);
+    expect(await pending()).toBe(before + 1);
+    await page.evaluate(() => Object.defineProperty((globalThis as unknown as { document: object }).document, "hidden", { configurable: true, get: () => false }));
+    await expect.poll(pending, { timeout: 10_000, interval: 250 }).toBe(before + 2);
+    expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await checkPage("overview-live");
   });
 
   it("a viewer sees the payload's size only and is refused its read (403); another workspace gets 404", async () => {

@@ -18,6 +18,8 @@ describe("dashboard: MFA set-up and the consent page in Chromium", () => {
   let page: Page;
   let problems: PageProblems;
   let owner: DashboardPerson;
+  let withMfa: DashboardPerson;
+  let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
     served = await serveComposed();
@@ -83,6 +85,38 @@ describe("dashboard: MFA set-up and the consent page in Chromium", () => {
     await page.getByLabel("Code from the app").fill(totp.generate());
     await page.getByRole("button", { name: "Turn it on" }).click();
     await expect.poll(() => page.locator("h1").textContent()).toBe("Two-step verification is on");
-    expect(((await page.locator("#recovery-codes").textContent()) ?? "").trim().split("\n")).toHaveLength(10);
+    recoveryCodes = ((await page.locator("#recovery-codes").textContent()) ?? "").trim().split("\n");
+    expect(recoveryCodes).toHaveLength(10);
+    withMfa = { ...owner, totp };
+  });
+
+  it("new recovery codes and turning MFA off each need a fresh step-up: asked for, then done", async () => {
+    await signInOnPage(page, served.baseUrl, withMfa);
+    // The sign-in with a code counts as a step-up for five minutes: let it lapse.
+    await served.db.sql`UPDATE person_sessions SET step_up_until = now() - interval '1 minute' WHERE person_id = (SELECT id FROM persons WHERE email = ${owner.email})`;
+    await page.goto(`${served.baseUrl}/settings`);
+    await page.getByRole("button", { name: "Get new recovery codes" }).click();
+    await expect.poll(() => page.url()).toContain("/settings/step-up?return_to=%2Fsettings");
+    await page.getByText("Use a recovery code instead").click();
+    await page.getByLabel("Recovery code").fill(recoveryCodes[0] as string);
+    await page.getByRole("button", { name: "Confirm it is you" }).click();
+    await expect.poll(() => page.url()).toBe(`${served.baseUrl}/settings`);
+    await page.getByRole("button", { name: "Get new recovery codes" }).click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("New recovery codes");
+    const fresh = ((await page.locator("#recovery-codes").textContent()) ?? "").trim().split("\n");
+    expect(fresh).toHaveLength(10);
+    expect(fresh).not.toContain(recoveryCodes[1]);
+    await expectCleanPage(page, problems);
+    // The old codes stopped working; a new one steps up.
+    const stepUp = (body: unknown) => page.context().request.post(`${served.baseUrl}/v1/auth/step-up`, { data: body, headers: { Origin: served.baseUrl } });
+    expect((await stepUp({ recovery_code: recoveryCodes[1] })).status()).toBe(401);
+    expect((await stepUp({ recovery_code: fresh[0] })).status()).toBe(200);
+    await page.goto(`${served.baseUrl}/settings`);
+    await page.getByRole("button", { name: "Turn two-step verification off" }).click();
+    await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Two-step verification is off");
+    expect(await page.getByRole("button", { name: "Set up two-step verification" }).count()).toBe(1);
+    const [row] = await served.db.sql<{ mfa_enabled_at: Date | null }[]>`SELECT mfa_enabled_at FROM persons WHERE email = ${owner.email}`;
+    expect(row?.mfa_enabled_at).toBeNull();
+    await expectCleanPage(page, problems);
   });
 });

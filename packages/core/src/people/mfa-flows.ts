@@ -1,4 +1,4 @@
-import type { Person, PersonPrincipal } from "../access/model.ts";
+import type { Person, PersonPrincipal, Principal } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, malformed } from "../errors.ts";
 import type { Stores } from "../ports.ts";
@@ -6,6 +6,7 @@ import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUri, totpStep
 import { personAuditEntry } from "./people-audit.ts";
 import { PEOPLE_LIMITS, type RequestOrigin } from "./people-settings.ts";
 import { requirePeople } from "./require-people.ts";
+import { requireStepUp } from "./step-up.ts";
 import { admitSignInAttempt, throttleKeys } from "./sign-in.ts";
 import { findLiveSession, openSession, type OpenedSession } from "./sessions.ts";
 import { sessionUnauthenticated } from "./authenticate-session.ts";
@@ -177,4 +178,35 @@ export async function stepUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "i
     throw refused();
   }
   return { stepUpUntil: until };
+}
+
+/**
+ * Turns the person's MFA off after a fresh step-up: the secret and the recovery codes are
+ * dropped. Audit row `person.mfa_disabled`.
+ * @throws DomainError SVC_STEP_UP_REQUIRED (no fresh step-up), SVC_RESOURCE_CONFLICT (MFA off already).
+ */
+export async function disableMfa(deps: Pick<CoreDeps, "tx" | "clock" | "ids">, principal: Principal, ctx: { requestId: string | null }): Promise<void> {
+  const now = deps.clock.now();
+  const { person } = requireStepUp(principal, now);
+  await deps.tx.run(async (stores) => {
+    if (!(await stores.people.disableTotp({ workspaceId: person.workspaceId, personId: person.id }))) throw new DomainError("SVC_RESOURCE_CONFLICT", "MFA is not enabled.", { reason: "mfa_not_enabled" });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.mfa_disabled", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId }) });
+  });
+}
+
+/**
+ * Replaces the person's recovery codes with ten new ones after a fresh step-up (the old ones stop
+ * working); the new codes are returned once. Audit row `person.recovery_codes_regenerated`.
+ * @throws DomainError SVC_STEP_UP_REQUIRED (no fresh step-up, or MFA off).
+ */
+export async function regenerateRecoveryCodes(deps: Pick<CoreDeps, "tx" | "clock" | "ids" | "secrets">, principal: Principal, ctx: { requestId: string | null }): Promise<{ recoveryCodes: string[] }> {
+  const now = deps.clock.now();
+  const { person } = requireStepUp(principal, now);
+  const recoveryCodes = newRecoveryCodes();
+  await deps.tx.run(async (stores) => {
+    const replaced = await stores.people.replaceRecoveryCodes({ workspaceId: person.workspaceId, personId: person.id, now, recoveryCodeHashes: recoveryCodes.map((c) => hashRecoveryCode(deps.secrets.pepper, c)) });
+    if (!replaced) throw new DomainError("SVC_RESOURCE_CONFLICT", "MFA is not enabled.", { reason: "mfa_not_enabled" });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.recovery_codes_regenerated", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId }) });
+  });
+  return { recoveryCodes };
 }

@@ -15,7 +15,7 @@ import { signIn, signOut } from "./sign-in.ts";
 import { signUpVerified as signUp } from "../testing/sign-up-fixtures.ts";
 import { personWorkspaceRefusal, requireStepUp } from "./step-up.ts";
 import { Secret, TOTP } from "otpauth";
-import { confirmTotp, enrollTotp, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
+import { confirmTotp, disableMfa, enrollTotp, regenerateRecoveryCodes, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
 
 const PASSWORD = "a long and quiet river";
 const ORIGIN = { clientAddress: "192.0.2.1", country: null };
@@ -157,5 +157,22 @@ describe("people in the core (in memory)", () => {
     const rows = await w.deps.stores.audit.list({ workspaceId: up.workspace.id, activity: null, messageId: null, includeOperatorSignificant: true, after: null, limit: 50 });
     expect(rows.map((r) => r.activity)).toEqual(expect.arrayContaining(["person.mfa_enrollment_started", "person.mfa_enabled", "person.mfa_failed", "person.stepped_up"]));
     expect(JSON.stringify(rows)).not.toContain(secret);
+
+    // New recovery codes and MFA off: each after a fresh step-up.
+    w.clock.advance(5 * 60_000);
+    const stale = await authenticateSession(w.deps, signedIn.token);
+    expect(await codeOf(regenerateRecoveryCodes(w.deps, stale, { requestId: null }))).toBe("SVC_STEP_UP_REQUIRED");
+    expect(await codeOf(disableMfa(w.deps, stale, { requestId: null }))).toBe("SVC_STEP_UP_REQUIRED");
+    await stepUp(w.deps, stale, { recovery_code: recoveryCodes[4] }, { origin: ORIGIN, requestId: null });
+    const fresh = await authenticateSession(w.deps, signedIn.token);
+    const renewed = await regenerateRecoveryCodes(w.deps, fresh, { requestId: null });
+    expect(renewed.recoveryCodes).toHaveLength(10);
+    expect(await codeOf(stepUp(w.deps, fresh, { recovery_code: recoveryCodes[5] }, { origin: ORIGIN, requestId: null }))).toBe("SVC_UNAUTHENTICATED");
+    await stepUp(w.deps, fresh, { recovery_code: renewed.recoveryCodes[0] }, { origin: ORIGIN, requestId: null });
+    await disableMfa(w.deps, await authenticateSession(w.deps, signedIn.token), { requestId: null });
+    expect((await w.deps.stores.people.findById({ workspaceId: up.workspace.id, personId: up.person.id }))?.mfaEnabledAt).toBeNull();
+    expect(await w.deps.stores.people.countRecoveryCodes({ workspaceId: up.workspace.id, personId: up.person.id })).toBe(0);
+    const after = await w.deps.stores.audit.list({ workspaceId: up.workspace.id, activity: null, messageId: null, includeOperatorSignificant: true, after: null, limit: 50 });
+    expect(after.map((r) => r.activity)).toEqual(expect.arrayContaining(["person.recovery_codes_regenerated", "person.mfa_disabled"]));
   });
 });

@@ -39,6 +39,10 @@ export interface PersonStore {
   useRecoveryCode(p: { workspaceId: string; personId: string; codeHash: string; now: Date }): Promise<boolean>;
   /** Unused recovery codes of the person. */
   countRecoveryCodes(p: { workspaceId: string; personId: string }): Promise<number>;
+  /** Turns MFA off: no secret, nothing pending, no recovery codes, mfaEnabledAt null. False when it was off. */
+  disableTotp(p: { workspaceId: string; personId: string }): Promise<boolean>;
+  /** Replaces the recovery codes of a person with MFA on by `recoveryCodeHashes`. False when MFA is off. */
+  replaceRecoveryCodes(p: { workspaceId: string; personId: string; now: Date; recoveryCodeHashes: readonly string[] }): Promise<boolean>;
 }
 
 /** A person's MFA material as stored: secrets sealed (SecretSealer), never in clear. */

@@ -47,6 +47,23 @@ export class InMemoryPersonStore implements PersonStore {
     return true;
   }
 
+  async disableTotp(p: { workspaceId: string; personId: string }): Promise<boolean> {
+    const person = await this.findById(p);
+    if (!person || person.mfaEnabledAt === null) return false;
+    this.access.people.set(this.tx, person.id, { ...person, mfaEnabledAt: null });
+    this.people.mfa.set(this.tx, person.id, { totpSecretSealed: null, totpPendingSealed: null, totpLastStep: null });
+    for (const r of this.people.recoveryCodes.values()) if (r.personId === person.id) this.people.recoveryCodes.delete(this.tx, r.key);
+    return true;
+  }
+
+  async replaceRecoveryCodes(p: { workspaceId: string; personId: string; now: Date; recoveryCodeHashes: readonly string[] }): Promise<boolean> {
+    const person = await this.findById(p);
+    if (!person || person.mfaEnabledAt === null) return false;
+    for (const r of this.people.recoveryCodes.values()) if (r.personId === person.id) this.people.recoveryCodes.delete(this.tx, r.key);
+    for (const codeHash of p.recoveryCodeHashes) this.people.recoveryCodes.set(this.tx, `${person.id}:${codeHash}`, { key: `${person.id}:${codeHash}`, personId: person.id, codeHash, usedAt: null });
+    return true;
+  }
+
   async useTotpStep(p: { workspaceId: string; personId: string; step: number }): Promise<boolean> {
     const mfa = await this.loadMfa(p);
     if (!mfa || mfa.totpSecretSealed === null || (mfa.totpLastStep !== null && mfa.totpLastStep >= p.step)) return false;

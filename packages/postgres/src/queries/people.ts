@@ -199,6 +199,36 @@ export async function personsConfirmTotp(sql: SqlClient, p: { workspaceId: strin
   return rows.length === 1;
 }
 
+/** Turns MFA off and drops the recovery codes, in one statement; true when it was on. */
+export async function personsDisableTotp(sql: SqlClient, p: { workspaceId: string; personId: string }): Promise<boolean> {
+  const rows = await sql`
+    with disabled as (
+      update persons
+      set totp_secret_sealed = null, totp_pending_sealed = null, mfa_enabled_at = null, totp_last_step = null
+      where workspace_id = ${p.workspaceId} and id = ${p.personId} and mfa_enabled_at is not null
+      returning workspace_id, id
+    ), dropped as (
+      delete from person_recovery_codes r using disabled d where r.workspace_id = d.workspace_id and r.person_id = d.id
+    )
+    select id from disabled`;
+  return rows.length === 1;
+}
+
+/** Replaces the recovery codes of a person with MFA on, in one statement; true when MFA was on. */
+export async function recoveryCodesReplace(sql: SqlClient, p: { workspaceId: string; personId: string; now: Date; recoveryCodeHashes: readonly string[] }): Promise<boolean> {
+  const rows = await sql`
+    with person as (
+      select workspace_id, id from persons where workspace_id = ${p.workspaceId} and id = ${p.personId} and mfa_enabled_at is not null for update
+    ), dropped as (
+      delete from person_recovery_codes r using person e where r.workspace_id = e.workspace_id and r.person_id = e.id
+    ), added as (
+      insert into person_recovery_codes (workspace_id, person_id, code_hash, created_at)
+      select e.workspace_id, e.id, h, ${p.now}::timestamptz from person e, unnest(${sql.array([...p.recoveryCodeHashes])}::text[]) as h
+    )
+    select id from person`;
+  return rows.length === 1;
+}
+
 /** Records TOTP step `step` when it is later than the last one accepted (compare-and-set). */
 export async function personsUseTotpStep(sql: SqlClient, p: { workspaceId: string; personId: string; step: number }): Promise<boolean> {
   const rows = await sql`
