@@ -191,7 +191,7 @@ const listAiAccountsOp = defineOperation({
     const filters = { state };
     const after = decodeCursor(deps, { resource: "ai_accounts", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const { items, nextAfter } = await listAiAccounts(deps.stores, ctx, { state, after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "ai_accounts", filters, nextAfter, items.map(aiAccountView)) };
+    return { body: pageOf(deps, ctx, "ai_accounts", filters, nextAfter, items.map(aiAccountView)) };
   },
 });
 
@@ -206,7 +206,7 @@ const getAiAccountOp = defineOperation({
   output: AiAccountSchema,
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: aiAccountView(await getAiAccount(deps.stores, ctx, input.ai_account_id)) };
+    return { body: aiAccountView(await getAiAccount(deps.stores, ctx, input.ai_account_id)) };
   },
 });
 
@@ -322,7 +322,7 @@ const listCredentialsOp = defineOperation({
     const filters = { ai_account_id: aiAccountId };
     const after = decodeCursor(deps, { resource: "credentials", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const { items, nextAfter } = await listCredentials(deps.stores, ctx, { aiAccountId, after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "credentials", filters, nextAfter, items.map(credentialDetailView)) };
+    return { body: pageOf(deps, ctx, "credentials", filters, nextAfter, items.map(credentialDetailView)) };
   },
 });
 
@@ -337,7 +337,7 @@ const getCredentialOp = defineOperation({
   output: CredentialDetailSchema,
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: credentialDetailView(await getCredential(deps.stores, ctx, input.credential_id)) };
+    return { body: credentialDetailView(await getCredential(deps.stores, ctx, input.credential_id)) };
   },
 });
 
@@ -400,7 +400,7 @@ const getWorkspaceOp = defineOperation({
   output: WorkspaceSchema,
   successStatus: 200,
   async handler(_deps, ctx) {
-    return { status: 200, body: workspaceView(ctx.principal.workspace) };
+    return { body: workspaceView(ctx.principal.workspace) };
   },
 });
 
@@ -423,10 +423,10 @@ const getMeOp = defineOperation({
   async handler(deps, ctx) {
     if (ctx.principal.kind === "person") {
       const { plan } = await workspaceLimits(deps, ctx.principal.workspace.id);
-      return { status: 200, body: { kind: "person", person: personView(ctx.principal.person), workspace: personWorkspaceView(ctx.principal.workspace, plan) } };
+      return { body: { kind: "person", person: personView(ctx.principal.person), workspace: personWorkspaceView(ctx.principal.workspace, plan) } };
     }
     const { account, credential, workspace } = ctx.principal;
-    return { status: 200, body: { kind: "ai_account", ai_account: aiAccountView(account), credential: credentialView(credential), workspace: workspaceView(workspace) } };
+    return { body: { kind: "ai_account", ai_account: aiAccountView(account), credential: credentialView(credential), workspace: workspaceView(workspace) } };
   },
 });
 

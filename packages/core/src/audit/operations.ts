@@ -111,7 +111,7 @@ const browseAuditLog = defineOperation({
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last !== undefined ? encodeCursor(deps, { resource: "audit_log", workspaceId, filters }, deps.stores.audit.positionOf(last)) : null;
-    return { status: 200, body: { items: page.map(auditRowView), next_cursor: nextCursor } };
+    return { body: { items: page.map(auditRowView), next_cursor: nextCursor } };
   },
 });
 
@@ -135,7 +135,6 @@ const verifyAuditLog = defineOperation({
   async handler(deps, ctx) {
     const v = await verifyWorkspaceChain(deps.stores.audit, ctx.principal.workspace.id);
     return {
-      status: 200,
       body: {
         verified: v.verified,
         head: v.head === null ? null : { seq: v.head.seq, hash: v.head.hash, sealed_at: v.head.sealedAt?.toISOString() ?? null },
@@ -166,7 +165,7 @@ const exportAuditChain = defineOperation({
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last?.seq != null ? encodeCursor(deps, scope, String(last.seq)) : null;
-    return { status: 200, body: { items: page.map(exportedAuditRowView), next_cursor: nextCursor } };
+    return { body: { items: page.map(exportedAuditRowView), next_cursor: nextCursor } };
   },
 });
 
@@ -193,7 +192,7 @@ const getAuditCheckpoint = defineOperation({
     const latest = await latestAuditCheckpoint(deps, { workspaceId: ctx.principal.workspace.id });
     // The note's first line is the origin it was signed with (PUBLIC_BASE_URL may have changed since).
     const origin = latest.note.slice(0, latest.note.indexOf("\n"));
-    return { status: 200, body: { checkpoint: latest.note, origin, tree_size: latest.treeSize, root_hash: base64Encode(latest.rootHash), signed_at: latest.signedAt.toISOString() } };
+    return { body: { checkpoint: latest.note, origin, tree_size: latest.treeSize, root_hash: base64Encode(latest.rootHash), signed_at: latest.signedAt.toISOString() } };
   },
 });
 
@@ -214,7 +213,7 @@ const getAuditInclusionProof = defineOperation({
     const seq = parseTreePosition(input.seq, "seq") as number;
     const treeSize = parseTreePosition(input.tree_size, "tree_size");
     const proof = await proveAuditInclusion(deps, { workspaceId: ctx.principal.workspace.id, seq, ...(treeSize === undefined ? {} : { treeSize }) });
-    return { status: 200, body: proof };
+    return { body: proof };
   },
 });
 
@@ -235,7 +234,7 @@ const getAuditConsistencyProof = defineOperation({
     const from = parseTreePosition(input.from, "from") as number;
     const to = parseTreePosition(input.to, "to");
     const proof = await proveAuditConsistency(deps, { workspaceId: ctx.principal.workspace.id, from, ...(to === undefined ? {} : { to }) });
-    return { status: 200, body: proof };
+    return { body: proof };
   },
 });
 
@@ -260,7 +259,7 @@ const getMessageReceipt = defineOperation({
   ),
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await messageReceiptForCaller(deps, ctx.principal, input) };
+    return { body: await messageReceiptForCaller(deps, ctx.principal, input) };
   },
 });
 

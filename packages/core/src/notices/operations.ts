@@ -32,7 +32,6 @@ const getNoticeIntake = defineOperation({
   async handler(deps) {
     const { intakePerAddressPerMinute, ...text } = NOTICE_LIMITS;
     return {
-      status: 200,
       body: {
         kinds: { dsa: { schema: NOTICE_KIND_SCHEMAS.dsa }, dmca: { schema: NOTICE_KIND_SCHEMAS.dmca } },
         location_types: [...LOCATION_TYPES],
@@ -54,7 +53,7 @@ const submitNoticeOp = defineOperation({
   output: Type.Object({ notice: Type.Object({ id: Type.String(), kind: Type.String(), state: Type.Literal("received"), received_at: Type.String({ format: "date-time" }) }), status_token: Type.String({ description: "Shown once; send it as Notice-Token to read, supplement or withdraw the notice." }) }),
   successStatus: 201,
   async handler(deps, ctx, input) {
-    return { status: 201, body: await submitNotice(deps, { input, clientAddress: ctx.clientAddress ?? null, requestId: ctx.requestId }) };
+    return { body: await submitNotice(deps, { input, clientAddress: ctx.clientAddress ?? null, requestId: ctx.requestId }) };
   },
 });
 
@@ -69,7 +68,7 @@ const getNoticeOp = defineOperation({
   output: NoticeView,
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await getNotice(deps, { noticeId: input.notice_id, token: input.notice_token ?? null, principal: ctx.principal }) };
+    return { body: await getNotice(deps, { noticeId: input.notice_id, token: input.notice_token ?? null, principal: ctx.principal }) };
   },
 });
 
@@ -84,7 +83,7 @@ const supplementNoticeOp = defineOperation({
   output: NoticeView,
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await supplementNotice(deps, { noticeId: input.notice_id, token: input.notice_token, text: input.text, requestId: ctx.requestId }) };
+    return { body: await supplementNotice(deps, { noticeId: input.notice_id, token: input.notice_token, text: input.text, requestId: ctx.requestId }) };
   },
 });
 
@@ -99,7 +98,7 @@ const withdrawNoticeOp = defineOperation({
   output: NoticeView,
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await withdrawNotice(deps, { noticeId: input.notice_id, token: input.notice_token, requestId: ctx.requestId }) };
+    return { body: await withdrawNotice(deps, { noticeId: input.notice_id, token: input.notice_token, requestId: ctx.requestId }) };
   },
 });
 
@@ -117,7 +116,7 @@ const listNoticesOp = defineOperation({
   output: Type.Object({ items: Type.Array(NoticeView), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await listWorkspaceNotices(deps, { workspaceId: ctx.principal.workspace.id, limit: input.limit, cursor: input.cursor }) };
+    return { body: await listWorkspaceNotices(deps, { workspaceId: ctx.principal.workspace.id, limit: input.limit, cursor: input.cursor }) };
   },
 });
 

@@ -46,7 +46,7 @@ const listConnectionsOp = defineOperation({
     const limit = parsePageLimit(input.limit);
     const after = decodeCursor(deps, { resource: "connections", workspaceId: ctx.principal.workspace.id, filters: {} }, input.cursor);
     const { items, nextAfter } = await listConnections(deps, deps.stores, ctx, { after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "connections", {}, nextAfter, items) };
+    return { body: pageOf(deps, ctx, "connections", {}, nextAfter, items) };
   },
 });
 

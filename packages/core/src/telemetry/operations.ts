@@ -33,7 +33,7 @@ const getWorkspaceStatsOp = defineOperation({
     ),
   }),
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await getWorkspaceStats(deps, ctx, input) }),
+  handler: async (deps, ctx, input) => ({ body: await getWorkspaceStats(deps, ctx, input) }),
 });
 
 /** The telemetry operations of the catalogue (DESIGN §2c Telemetry). */

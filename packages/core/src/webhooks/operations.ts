@@ -182,7 +182,7 @@ const listWebhooksOp = defineOperation({
     const after = decodeCursor(deps, { resource: "webhooks", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const { items, nextAfter } = await listWebhooks(deps.stores, ctx, { aiAccountId, after, limit });
     const now = deps.clock.now();
-    return { status: 200, body: pageOf(deps, ctx, "webhooks", filters, nextAfter, items.map((w) => webhookView(w.webhook, w.stats, now))) };
+    return { body: pageOf(deps, ctx, "webhooks", filters, nextAfter, items.map((w) => webhookView(w.webhook, w.stats, now))) };
   },
 });
 
@@ -198,7 +198,7 @@ const getWebhookOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const { webhook, stats } = await getWebhook(deps.stores, ctx, input.webhook_id);
-    return { status: 200, body: webhookView(webhook, stats, deps.clock.now()) };
+    return { body: webhookView(webhook, stats, deps.clock.now()) };
   },
 });
 
@@ -258,7 +258,7 @@ const listDeliveriesOp = defineOperation({
     const filters = { webhook_id: input.webhook_id, state };
     const after = decodeCursor(deps, { resource: "webhook_deliveries", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const { items, nextAfter } = await listDeliveries(deps.stores, ctx, { webhookId: input.webhook_id, state, after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "webhook_deliveries", filters, nextAfter, items.map(deliveryView)) };
+    return { body: pageOf(deps, ctx, "webhook_deliveries", filters, nextAfter, items.map(deliveryView)) };
   },
 });
 

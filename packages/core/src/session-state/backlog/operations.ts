@@ -186,7 +186,7 @@ const countOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
-    return { status: 200, body: await deps.stores.backlog.countByStatus({ workspaceId: project.workspaceId, projectId: project.id, now: deps.clock.now(), thresholds: thresholdsOf(project) }) };
+    return { body: await deps.stores.backlog.countByStatus({ workspaceId: project.workspaceId, projectId: project.id, now: deps.clock.now(), thresholds: thresholdsOf(project) }) };
   },
 });
 
@@ -204,7 +204,6 @@ const getOp = defineOperation({
     const r = await findBacklogItem(deps.stores, ctx, input.backlog_item_id);
     const events = await deps.stores.recordEvents.listFor({ workspaceId: r.item.workspaceId, subjectType: "backlog_item", subjectId: r.item.id, limit: BACKLOG_EVENTS_SHOWN });
     return {
-      status: 200,
       body: {
         ...view(deps, r),
         events: events.map((e) => ({ event_type: e.eventType, actor: { ai_account_id: e.actor.aiAccountId, friendly_name: e.actor.friendlyName }, old_value: e.oldValue, new_value: e.newValue, build_session_id: e.buildSessionId, at: e.at.toISOString() })),

@@ -195,7 +195,7 @@ const getOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const { session, project } = await findSession(deps.stores, ctx, input.session_id);
-    return { status: 200, body: sessionView(session, project, deps.clock.now()) };
+    return { body: sessionView(session, project, deps.clock.now()) };
   },
 });
 
@@ -222,7 +222,7 @@ const aggregateOp = defineOperation({
     liveness: Nullable(Type.String()),
   }),
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await aggregateSession(deps, deps.stores, ctx, input.session_id, parseBooleanFlag(input.chain, "chain") ?? false) }),
+  handler: async (deps, ctx, input) => ({ body: await aggregateSession(deps, deps.stores, ctx, input.session_id, parseBooleanFlag(input.chain, "chain") ?? false) }),
 });
 
 const sessionResult = (deps: CoreDeps, r: { session: BuildSession; project: Project }) => sessionView(r.session, r.project, deps.clock.now());

@@ -170,7 +170,7 @@ const listDecisionAuthorsOp = defineOperation({
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const authors = await deps.stores.decisions.authors({ workspaceId: project.workspaceId, projectId: project.id });
-    return { status: 200, body: { items: authors.map((a) => ({ ai_account_id: a.aiAccountId, friendly_name: a.friendlyName, entries: a.entries, corrections: a.corrections, first_at: a.firstAt.toISOString(), last_at: a.lastAt.toISOString() })) } };
+    return { body: { items: authors.map((a) => ({ ai_account_id: a.aiAccountId, friendly_name: a.friendlyName, entries: a.entries, corrections: a.corrections, first_at: a.firstAt.toISOString(), last_at: a.lastAt.toISOString() })) } };
   },
 });
 
@@ -202,7 +202,7 @@ const getDecisionOp = defineOperation({
   input: Type.Object(DecisionPath),
   output: DecisionDetailSchema,
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await decisionDetail(deps.stores, ctx, input.decision_id) }),
+  handler: async (deps, ctx, input) => ({ body: await decisionDetail(deps.stores, ctx, input.decision_id) }),
 });
 
 const getDecisionSummaryOp = defineOperation({
@@ -226,7 +226,7 @@ const getDecisionSummaryOp = defineOperation({
     decided_at: Timestamp(),
   }),
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await decisionSummary(deps.stores, ctx, input.decision_id) }),
+  handler: async (deps, ctx, input) => ({ body: await decisionSummary(deps.stores, ctx, input.decision_id) }),
 });
 
 const correctDecisionOp = defineOperation({

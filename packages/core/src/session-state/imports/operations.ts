@@ -54,7 +54,7 @@ const parsersOp = defineOperation({
   input: Type.Object({}),
   output: Type.Array(Type.Object({ name: Type.String(), version: Type.Integer(), target: Type.String(), description: Type.String(), example: Type.String() })),
   successStatus: 200,
-  handler: async () => ({ status: 200, body: parserList() }),
+  handler: async () => ({ body: parserList() }),
 });
 
 const uploadOp = defineOperation({
@@ -104,7 +104,7 @@ const getOp = defineOperation({
   input: Type.Object(ImportPath),
   output: ImportSchema,
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: importView((await findImport(deps.stores, ctx, input.import_id)).record) }),
+  handler: async (deps, ctx, input) => ({ body: importView((await findImport(deps.stores, ctx, input.import_id)).record) }),
 });
 
 const rowsOp = defineOperation({

@@ -111,7 +111,7 @@ const countsOp = defineOperation({
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const c = await deps.stores.candidates.counts({ workspaceId: project.workspaceId, projectId: project.id });
-    return { status: 200, body: { by_status: c.byStatus, by_detector: c.byDetector } };
+    return { body: { by_status: c.byStatus, by_detector: c.byDetector } };
   },
 });
 
@@ -125,7 +125,7 @@ const getOp = defineOperation({
   input: Type.Object(CandidatePath),
   output: CandidateSchema,
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: candidateView((await findCandidate(deps.stores, ctx, input.lesson_candidate_id)).record) }),
+  handler: async (deps, ctx, input) => ({ body: candidateView((await findCandidate(deps.stores, ctx, input.lesson_candidate_id)).record) }),
 });
 
 const promoteOp = defineOperation({

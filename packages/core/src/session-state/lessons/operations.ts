@@ -113,7 +113,7 @@ const bySlugOp = defineOperation({
   input: Type.Object({ project_id: ProjectIdField, slug: Type.String({ minLength: 1, maxLength: 64 }) }),
   output: LessonWithObservations,
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await withObservations(deps.stores, await findBySlug(deps.stores, ctx, input, "Lesson", (p) => deps.stores.lessons.findBySlug(p))) }),
+  handler: async (deps, ctx, input) => ({ body: await withObservations(deps.stores, await findBySlug(deps.stores, ctx, input, "Lesson", (p) => deps.stores.lessons.findBySlug(p))) }),
 });
 
 const getOp = defineOperation({
@@ -126,7 +126,7 @@ const getOp = defineOperation({
   input: Type.Object(LessonPath),
   output: LessonWithObservations,
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await withObservations(deps.stores, (await findLesson(deps.stores, ctx, input.lesson_id)).record) }),
+  handler: async (deps, ctx, input) => ({ body: await withObservations(deps.stores, (await findLesson(deps.stores, ctx, input.lesson_id)).record) }),
 });
 
 const statusOp = defineOperation({

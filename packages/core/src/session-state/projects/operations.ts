@@ -96,7 +96,7 @@ const listProjectsOp = defineOperation({
     const after = decodeCursor(deps, { resource: "projects", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const rows = await deps.stores.projects.list({ workspaceId: ctx.principal.workspace.id, state, onlyId, after, limit });
     const page = rows.slice(0, limit);
-    return { status: 200, body: pageOf(deps, ctx, "projects", filters, rows.length > limit ? (page[page.length - 1]?.id ?? null) : null, page.map(projectView)) };
+    return { body: pageOf(deps, ctx, "projects", filters, rows.length > limit ? (page[page.length - 1]?.id ?? null) : null, page.map(projectView)) };
   },
 });
 
@@ -112,7 +112,7 @@ const getProjectOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await findProject(deps.stores, ctx, input.project_id);
-    return { status: 200, body: { ...projectView(project), counts: await projectCounts(deps, deps.stores, project) } };
+    return { body: { ...projectView(project), counts: await projectCounts(deps, deps.stores, project) } };
   },
 });
 

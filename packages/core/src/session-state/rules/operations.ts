@@ -112,7 +112,7 @@ const applicableOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const r = await findApplicableRules(deps.stores, ctx, input);
-    return { status: 200, body: { rules: r.matches.map((m) => ({ rule: ruleView(m.rule), matched: m.matched })), evaluated: r.evaluated } };
+    return { body: { rules: r.matches.map((m) => ({ rule: ruleView(m.rule), matched: m.matched })), evaluated: r.evaluated } };
   },
 });
 
@@ -168,7 +168,7 @@ const bySlugOp = defineOperation({
   input: Type.Object({ project_id: ProjectIdField, slug: Type.String({ minLength: 1, maxLength: 64 }) }),
   output: RuleSchema,
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: ruleView(await findBySlug(deps.stores, ctx, input, "Rule", (p) => deps.stores.rules.findBySlug(p))) }),
+  handler: async (deps, ctx, input) => ({ body: ruleView(await findBySlug(deps.stores, ctx, input, "Rule", (p) => deps.stores.rules.findBySlug(p))) }),
 });
 
 const getOp = defineOperation({
@@ -181,7 +181,7 @@ const getOp = defineOperation({
   input: Type.Object(RulePath),
   output: RuleSchema,
   successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: ruleView((await findRule(deps.stores, ctx, input.rule_id)).record) }),
+  handler: async (deps, ctx, input) => ({ body: ruleView((await findRule(deps.stores, ctx, input.rule_id)).record) }),
 });
 
 const enrichOp = defineOperation({

@@ -42,7 +42,7 @@ const usageOp = defineOperation({
   async handler(deps, ctx, input) {
     const r = await usageReport(deps, deps.stores, ctx, input);
     const page = await offsetPage(deps, ctx, { resource: "usage", filters: { group_by: r.groupBy.join(","), period: input.period ?? "day", since: r.window.since, until: r.window.until, project: input.project_id ?? null, account: input.ai_account_id ?? null, session: input.build_session_id ?? null }, limit: input.limit, cursor: input.cursor }, async (offset, limit) => r.rows.slice(offset, offset + limit + 1), (row) => row);
-    return { status: 200, body: { rows: page.items, totals: r.totals, window: { since: r.window.since.toISOString(), until: r.window.until.toISOString() }, group_by: r.groupBy, next_cursor: page.next_cursor } };
+    return { body: { rows: page.items, totals: r.totals, window: { since: r.window.since.toISOString(), until: r.window.until.toISOString() }, group_by: r.groupBy, next_cursor: page.next_cursor } };
   },
 });
 
