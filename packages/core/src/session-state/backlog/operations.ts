@@ -10,8 +10,9 @@ import type { Project } from "../projects/project.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
 import { DAY_MS, parseDurationMs } from "../../time/duration.ts";
 import { defineOperation } from "../../operation.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 const StatusSchema = Type.Union(BACKLOG_STATUSES.map((s) => Type.Literal(s)), { description: "untriaged -> open -> in_progress; resolved and dismissed are final." });
 
@@ -88,13 +89,10 @@ function parsePriority(raw: string | number | undefined, field: string): number 
   return n;
 }
 
-const searchOp = defineOperation({
+const searchOp = defineSessionStateRead({
   name: "search_backlog",
   summary: "Find a project's backlog items by words (title, description, criteria, labels), statuses (comma-separated), priority range, kind, label, assignee; ready=true gives open unassigned items by priority then age.",
-  http: { method: "GET", path: "/v1/backlog/search", query: ["project_id", "q", "status", "priority_min", "priority_max", "kind", "label", "assignee", "unassigned", "ready", "created_after", "updated_after", "sort", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/search", query: ["project_id", "q", "status", "priority_min", "priority_max", "kind", "label", "assignee", "unassigned", "ready", "created_after", "updated_after", "sort", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     q: Type.Optional(Type.String({ maxLength: 500 })),
@@ -113,7 +111,6 @@ const searchOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(BacklogItemSchema, "A page of items."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     if (input.assignee !== undefined && !isUlid(input.assignee)) throw malformed("assignee must be an AI account id (ULID).", { field: "assignee" });
@@ -133,17 +130,14 @@ const searchOp = defineOperation({
     const sort = parseEnum(input.sort, BACKLOG_SORTS, "sort") ?? "priority";
     const now = deps.clock.now();
     const body = await offsetPage(deps, ctx, { resource: "backlog", filters: { project: project.id, sort, ...filters }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.backlog.search({ workspaceId: project.workspaceId, projectId: project.id, filters, sort, offset, limit }), (i) => backlogView(i, project, now));
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const staleOp = defineOperation({
+const staleOp = defineSessionStateRead({
   name: "list_stale_backlog",
   summary: "Backlog items inactive past the project's threshold (P30D, in_progress P7D by default), most inactive first; snoozed ones only with include_snoozed.",
-  http: { method: "GET", path: "/v1/backlog/stale", query: ["project_id", "status", "assignee", "older_than", "include_snoozed", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/stale", query: ["project_id", "status", "assignee", "older_than", "include_snoozed", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "untriaged, open or in_progress." })),
@@ -154,7 +148,6 @@ const staleOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(BacklogItemSchema, "A page of stale items."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     if (input.assignee !== undefined && !isUlid(input.assignee)) throw malformed("assignee must be an AI account id (ULID).", { field: "assignee" });
@@ -170,36 +163,28 @@ const staleOp = defineOperation({
       (offset, limit) => deps.stores.backlog.stale({ workspaceId: project.workspaceId, projectId: project.id, now, thresholds: thresholdsOf(project), status, assignee: input.assignee ?? null, olderThanMs, includeSnoozed, offset, limit }),
       (i) => backlogView(i, project, now),
     );
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const countOp = defineOperation({
+const countOp = defineSessionStateRead({
   name: "count_backlog_by_status",
   summary: "How many of a project's backlog items are in each status, and how many are stale.",
-  http: { method: "GET", path: "/v1/backlog/count-by-status", query: ["project_id"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/count-by-status", query: ["project_id"] },
   input: Type.Object({ project_id: ProjectIdField }),
   output: Type.Object({ untriaged: Type.Integer(), open: Type.Integer(), in_progress: Type.Integer(), resolved: Type.Integer(), dismissed: Type.Integer(), stale: Type.Integer() }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     return { body: await deps.stores.backlog.countByStatus({ workspaceId: project.workspaceId, projectId: project.id, now: deps.clock.now(), thresholds: thresholdsOf(project) }) };
   },
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_backlog_item",
   summary: "Read a backlog item with its last 50 events (who changed what, when, in which session).",
-  http: { method: "GET", path: "/v1/backlog/{backlog_item_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/{backlog_item_id}" },
   input: Type.Object(ItemPath),
   output: Type.Object({ ...BacklogItemSchema.properties, events: Type.Array(EventSchema, { description: "Newest first, at most 50." }) }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const r = await findBacklogItem(deps.stores, ctx, input.backlog_item_id);
     const events = await deps.stores.recordEvents.listFor({ workspaceId: r.item.workspaceId, subjectType: "backlog_item", subjectId: r.item.id, limit: BACKLOG_EVENTS_SHOWN });

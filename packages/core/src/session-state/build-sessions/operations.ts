@@ -10,9 +10,10 @@ import type { CoreDeps } from "../../deps.ts";
 import { settingMs } from "../projects/projects.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { keysetPage } from "../../cursors/paged-list.ts";
 import { BacklogItemSchema } from "../backlog/operations.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
 
 const Lines = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description });
 const CurrentStateFields = {
@@ -140,13 +141,10 @@ const startOp = defineOperation({
     }),
 });
 
-const searchOp = defineOperation({
+const searchOp = defineSessionStateRead({
   name: "search_build_sessions",
   summary: "Find a project's build sessions, newest first: by state, liveness, agent, start time, PRs, chain, or words (title, goal, summary, lead lines, current state).",
-  http: { method: "GET", path: "/v1/build-sessions/search", query: ["project_id", "state", "liveness", "ai_account_id", "started_after", "started_before", "has_open_pr", "pr_url", "chain_root_id", "q", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/build-sessions/search", query: ["project_id", "state", "liveness", "ai_account_id", "started_after", "started_before", "has_open_pr", "pr_url", "chain_root_id", "q", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     state: Type.Optional(Type.String({ description: "active or ended." })),
@@ -162,7 +160,6 @@ const searchOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(SessionSchema, "A page of sessions."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     for (const f of ["ai_account_id", "chain_root_id"] as const) if (input[f] !== undefined && !isUlid(input[f])) throw malformed(`${f} must be a ULID.`, { field: f });
@@ -179,33 +176,26 @@ const searchOp = defineOperation({
     };
     const now = deps.clock.now();
     const body = await keysetPage(deps, ctx, { resource: "build-sessions", filters: { project: project.id, ...filters }, limit: input.limit, cursor: input.cursor }, (after, limit) => deps.stores.buildSessions.search({ workspaceId: project.workspaceId, projectId: project.id, filters, now, silenceMs: settingMs(project, "session_silence_after"), after, limit }), (s) => sessionView(s, project, now));
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_build_session",
   summary: "Read a build session: state, liveness, lead lines, current state, PRs, chain links.",
-  http: { method: "GET", path: "/v1/build-sessions/{session_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/build-sessions/{session_id}" },
   input: Type.Object(SessionPath),
   output: SessionSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const { session, project } = await findSession(deps.stores, ctx, input.session_id);
     return { body: sessionView(session, project, deps.clock.now()) };
   },
 });
 
-const aggregateOp = defineOperation({
+const aggregateOp = defineSessionStateRead({
   name: "get_build_session_aggregate",
   summary: "Figures of a build session (or its whole continuation chain with chain=true): wall and active time, pings, decisions, backlog created/triaged/resolved/dismissed/touched, PRs by state.",
-  http: { method: "GET", path: "/v1/build-sessions/{session_id}/aggregate", query: ["chain"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/build-sessions/{session_id}/aggregate", query: ["chain"] },
   input: Type.Object({ ...SessionPath, chain: FlagField("true: the whole chain of continuations.") }),
   output: Type.Object({
     session_ids: Type.Array(Type.String()),
@@ -221,7 +211,6 @@ const aggregateOp = defineOperation({
     usage: Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer(), cache_read_tokens: Type.Integer(), cache_write_tokens: Type.Integer(), total_tokens: Type.Integer(), cost_usd: Type.String() }, { description: "Usage reported so far (the last cumulative report of each model, summed)." }),
     liveness: Nullable(Type.String()),
   }),
-  successStatus: 200,
   handler: async (deps, ctx, input) => ({ body: await aggregateSession(deps, deps.stores, ctx, input.session_id, parseBooleanFlag(input.chain, "chain") ?? false) }),
 });
 

@@ -8,8 +8,9 @@ import { LESSON_LIMITS, lessonView } from "../lessons/lessons.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
 import { LessonSchema, ObservationInputSchema } from "../lessons/operations.ts";
 import { defineOperation } from "../../operation.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
 
 const DetectorSchema = Type.Union(DETECTORS.map((d) => Type.Literal(d)));
 
@@ -65,13 +66,10 @@ const detectOp = defineOperation({
     }),
 });
 
-const listOp = defineOperation({
+const listOp = defineSessionStateRead({
   name: "list_lesson_candidates",
   summary: "A project's lesson candidates by score (highest first): status (default pending, or any), detector, ready, min_score.",
-  http: { method: "GET", path: "/v1/lesson-candidates", query: ["project_id", "status", "detector", "ready", "min_score", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lesson-candidates", query: ["project_id", "status", "detector", "ready", "min_score", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "pending (default), promoted, rejected, superseded, or any." })),
@@ -82,7 +80,6 @@ const listOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(CandidateSchema, "A page of candidates."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const minScore = input.min_score === undefined || input.min_score === "" ? null : typeof input.min_score === "number" ? input.min_score : /^\d{1,6}$/.test(input.min_score) ? Number(input.min_score) : NaN;
@@ -94,20 +91,16 @@ const listOp = defineOperation({
       minScore,
     };
     const body = await offsetPage(deps, ctx, { resource: "lesson-candidates", filters: { project: project.id, ...filters }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.candidates.list({ workspaceId: project.workspaceId, projectId: project.id, filters, offset, limit }), candidateView);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const countsOp = defineOperation({
+const countsOp = defineSessionStateRead({
   name: "count_lesson_candidates",
   summary: "How many of a project's candidates are in each status, and pending ones per detector.",
-  http: { method: "GET", path: "/v1/lesson-candidates/counts", query: ["project_id"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lesson-candidates/counts", query: ["project_id"] },
   input: Type.Object({ project_id: ProjectIdField }),
   output: Type.Object({ by_status: Type.Record(Type.String(), Type.Integer()), by_detector: Type.Record(Type.String(), Type.Integer(), { description: "Pending candidates per detector." }) }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const c = await deps.stores.candidates.counts({ workspaceId: project.workspaceId, projectId: project.id });
@@ -115,16 +108,12 @@ const countsOp = defineOperation({
   },
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_lesson_candidate",
   summary: "Read a lesson candidate with its evidence.",
-  http: { method: "GET", path: "/v1/lesson-candidates/{lesson_candidate_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lesson-candidates/{lesson_candidate_id}" },
   input: Type.Object(CandidatePath),
   output: CandidateSchema,
-  successStatus: 200,
   handler: async (deps, ctx, input) => ({ body: candidateView((await findCandidate(deps.stores, ctx, input.lesson_candidate_id)).record) }),
 });
 

@@ -5,8 +5,9 @@ import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "./lesson.ts";
 import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "./lessons.ts";
 import { findBySlug, resolveProject } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 /** The wire schema of evidence an observation points at. */
 export const EvidenceInput = Type.Object({ kind: Type.Union(EVIDENCE_KINDS.map((k) => Type.Literal(k))), ref: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: "What the observation points at." });
@@ -76,13 +77,10 @@ const createOp = defineOperation({
   handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: lessonView((await createLesson(deps, stores, ctx, input)).lesson) })),
 });
 
-const listOp = defineOperation({
+const listOp = defineSessionStateRead({
   name: "list_lessons",
   summary: "A project's lessons (status, tag, q: words of title, body, why and tags), by last_observed_at (default) or observation_count, newest or most first.",
-  http: { method: "GET", path: "/v1/lessons", query: ["project_id", "status", "tag", "q", "sort", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lessons", query: ["project_id", "status", "tag", "q", "sort", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "active, retired or superseded." })),
@@ -93,39 +91,30 @@ const listOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(LessonSchema, "A page of lessons."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const filters = { status: parseEnum(input.status, LESSON_STATUSES, "status"), tag: input.tag ?? null, q: input.q === undefined || input.q.trim() === "" ? null : input.q };
     const sort = parseEnum(input.sort, LESSON_SORTS, "sort") ?? "last_observed_at";
     const body = await offsetPage(deps, ctx, { resource: "lessons", filters: { project: project.id, sort, ...filters }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.lessons.list({ workspaceId: project.workspaceId, projectId: project.id, filters, sort, offset, limit }), lessonView);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const bySlugOp = defineOperation({
+const bySlugOp = defineSessionStateRead({
   name: "get_lesson_by_slug",
   summary: "Read a project's lesson by its slug, with its last 20 observations.",
-  http: { method: "GET", path: "/v1/lessons/by-slug", query: ["project_id", "slug"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lessons/by-slug", query: ["project_id", "slug"] },
   input: Type.Object({ project_id: ProjectIdField, slug: Type.String({ minLength: 1, maxLength: 64 }) }),
   output: LessonWithObservations,
-  successStatus: 200,
   handler: async (deps, ctx, input) => ({ body: await withObservations(deps.stores, await findBySlug(deps.stores, ctx, input, "Lesson", (p) => deps.stores.lessons.findBySlug(p))) }),
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_lesson",
   summary: "Read a lesson with its last 20 observations.",
-  http: { method: "GET", path: "/v1/lessons/{lesson_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lessons/{lesson_id}" },
   input: Type.Object(LessonPath),
   output: LessonWithObservations,
-  successStatus: 200,
   handler: async (deps, ctx, input) => ({ body: await withObservations(deps.stores, (await findLesson(deps.stores, ctx, input.lesson_id)).record) }),
 });
 

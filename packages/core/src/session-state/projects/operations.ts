@@ -8,7 +8,8 @@ import { PROJECT_STATES } from "./project.ts";
 import { createProject, findProject, projectCounts, projectView, setDefaultProject, setProjectState, updateProject } from "./projects.ts";
 import { restrictedProjectId } from "../conventions/resolve-project.ts";
 import { defineOperation } from "../../operation.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, IdField, LimitField, Nullable, PROJECT_WRITE, PageOf, SESSION_STATE_READ, Timestamp } from "../conventions/operation-fields.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, IdField, LimitField, Nullable, PROJECT_WRITE, PageOf, Timestamp } from "../conventions/operation-fields.ts";
 
 const SettingsInput = Type.Object(
   {
@@ -78,16 +79,12 @@ const createProjectOp = defineOperation({
   handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: projectView(await createProject(deps, stores, ctx, input)) })),
 });
 
-const listProjectsOp = defineOperation({
+const listProjectsOp = defineSessionStateRead({
   name: "list_projects",
   summary: "List the workspace's projects (oldest first), optionally by state; a project-restricted credential sees only its project.",
-  http: { method: "GET", path: "/v1/projects", query: ["state", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/projects", query: ["state", "limit", "cursor"] },
   input: Type.Object({ state: Type.Optional(Type.String({ description: "active or archived." })), limit: LimitField, cursor: CursorField }),
   output: PageOf(ProjectSchema, "A page of projects."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const state = parseEnum(input.state, PROJECT_STATES, "state");
@@ -100,16 +97,12 @@ const listProjectsOp = defineOperation({
   },
 });
 
-const getProjectOp = defineOperation({
+const getProjectOp = defineSessionStateRead({
   name: "get_project",
   summary: "Read a project with counts of its records (backlog by status, stale items, active sessions, decisions, lessons, rules, pending candidates).",
-  http: { method: "GET", path: "/v1/projects/{project_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/projects/{project_id}" },
   input: Type.Object(ProjectPath),
   output: Type.Object({ ...ProjectSchema.properties, counts: CountsSchema }, { description: "A project with its counts." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await findProject(deps.stores, ctx, input.project_id);
     return { body: { ...projectView(project), counts: await projectCounts(deps, deps.stores, project) } };

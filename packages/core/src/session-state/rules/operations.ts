@@ -9,6 +9,7 @@ import { matchRule } from "./rule-matcher.ts";
 import { RULE_LIMITS, archiveRule, deriveRule, describeChange, enrichRule, findApplicableRules, findRule, reenrichRule, ruleView } from "./rules.ts";
 import { TRIGGER_LIMITS, checkRelativePath } from "./rule-triggers.ts";
 import { defineOperation } from "../../operation.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
 import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
 
@@ -116,13 +117,10 @@ const applicableOp = defineOperation({
   },
 });
 
-const listOp = defineOperation({
+const listOp = defineSessionStateRead({
   name: "list_rules",
   summary: "A project's rules by slug: status (default active, or any), level, language, path (rules whose globs match it), source_lesson_id.",
-  http: { method: "GET", path: "/v1/rules", query: ["project_id", "status", "level", "language", "path", "source_lesson_id", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/rules", query: ["project_id", "status", "level", "language", "path", "source_lesson_id", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "active (default), archived, or any." })),
@@ -134,7 +132,6 @@ const listOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(RuleSchema, "A page of rules."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     if (input.source_lesson_id !== undefined && !isUlid(input.source_lesson_id)) throw malformed("source_lesson_id must be a ULID.", { field: "source_lesson_id" });
@@ -154,33 +151,25 @@ const listOp = defineOperation({
       return all.slice(offset, offset + limit + 1);
     };
     const body = await offsetPage(deps, ctx, { resource: "rules", filters: { project: project.id, path, ...filters }, limit: input.limit, cursor: input.cursor }, fetch, ruleView);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const bySlugOp = defineOperation({
+const bySlugOp = defineSessionStateRead({
   name: "get_rule_by_slug",
   summary: "Read a project's active rule by slug (else its newest archived one).",
-  http: { method: "GET", path: "/v1/rules/by-slug", query: ["project_id", "slug"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/rules/by-slug", query: ["project_id", "slug"] },
   input: Type.Object({ project_id: ProjectIdField, slug: Type.String({ minLength: 1, maxLength: 64 }) }),
   output: RuleSchema,
-  successStatus: 200,
   handler: async (deps, ctx, input) => ({ body: ruleView(await findBySlug(deps.stores, ctx, input, "Rule", (p) => deps.stores.rules.findBySlug(p))) }),
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_rule",
   summary: "Read a rule with its triggers and enrichment.",
-  http: { method: "GET", path: "/v1/rules/{rule_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/rules/{rule_id}" },
   input: Type.Object(RulePath),
   output: RuleSchema,
-  successStatus: 200,
   handler: async (deps, ctx, input) => ({ body: ruleView((await findRule(deps.stores, ctx, input.rule_id)).record) }),
 });
 
