@@ -1,15 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { isUlid } from "../../ids.ts";
 import { COUNT_PERIODS, amendDecisionSource, amendmentView, correctDecision, countDecisionsByPeriod, decisionDetail, decisionSummary, decisionView, recordDecision } from "./decision-log.ts";
 import { parseEnum, parseTimestamp } from "../conventions/fields.ts";
 import { DECISION_KINDS, SOURCE_KINDS, type DecisionListFilters } from "./decision-entry.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
 import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { keysetPage, offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 const SourceInput = Type.Object(
   {
@@ -81,13 +80,10 @@ const DecisionDetailSchema = Type.Object(
 );
 const DecisionPath = { decision_id: IdField("ULID of the entry.") };
 
-const recordDecisionOp = defineOperation({
+const recordDecisionOp = defineSessionStateWrite({
   name: "record_decision",
   summary: "Record a decision in the project's append-only decision log (what, why, alternatives, consequences, tags, files).",
   http: { method: "POST", path: "/v1/decision-log" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -97,7 +93,7 @@ const recordDecisionOp = defineOperation({
   }),
   output: DecisionSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: decisionView(await recordDecision(deps, stores, ctx, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: decisionView(await recordDecision(deps, stores, ctx, input)) }),
 });
 
 const listDecisionsOp = defineSessionStateRead({
@@ -206,13 +202,10 @@ const getDecisionSummaryOp = defineSessionStateRead({
   handler: async (deps, ctx, input) => ({ body: await decisionSummary(deps.stores, ctx, input.decision_id) }),
 });
 
-const correctDecisionOp = defineOperation({
+const correctDecisionOp = defineSessionStateWrite({
   name: "correct_decision",
   summary: "Correct a decision: a new entry superseding the chain's tip (the old entry never changes); correcting an entry that is not the tip gives 409 with details.current_id.",
   http: { method: "POST", path: "/v1/decision-log/{decision_id}/correct" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...DecisionPath,
     decision_md: MarkdownField("What is decided now."),
@@ -222,24 +215,20 @@ const correctDecisionOp = defineOperation({
   }),
   output: DecisionSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { decision_id, ...content } = input;
-      return { status: 201, body: decisionView(await correctDecision(deps, stores, ctx, decision_id, content)) };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const { decision_id, ...content } = input;
+    return { body: decisionView(await correctDecision(deps, stores, ctx, decision_id, content)) };
+  },
 });
 
-const amendDecisionSourceOp = defineOperation({
+const amendDecisionSourceOp = defineSessionStateWrite({
   name: "amend_decision_source",
   summary: "Append an amendment of an entry's source (a PR number that came later, a better URL); the entry itself never changes.",
   http: { method: "POST", path: "/v1/decision-log/{decision_id}/amend-source" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...DecisionPath, source: SourceInput, reason: Type.String({ minLength: 1, maxLength: 2_000 }) }),
   output: AmendmentSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: amendmentView(await amendDecisionSource(deps, stores, ctx, input.decision_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: amendmentView(await amendDecisionSource(deps, stores, ctx, input.decision_id, input)) }),
 });
 
 /** The decision-log operations (SESSION-STATE §4); fixed paths before `{decision_id}`. */

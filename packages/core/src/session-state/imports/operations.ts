@@ -1,14 +1,13 @@
 import { Type } from "@sinclair/typebox";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseEnum } from "../conventions/fields.ts";
 import { IMPORT_ROW_STATUSES, IMPORT_STATUSES } from "./import-record.ts";
 import { IMPORT_LIMITS, commitImport, findImport, importRowView, importView, parserList, previewImport } from "./imports.ts";
 import { IMPORT_PARSERS } from "./parsers.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
 import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, Timestamp } from "../conventions/operation-fields.ts";
 
 // The markdown import (SESSION-STATE §10).
 
@@ -54,13 +53,10 @@ const parsersOp = defineSessionStateRead({
   handler: async () => ({ body: parserList() }),
 });
 
-const uploadOp = defineOperation({
+const uploadOp = defineSessionStateWrite({
   name: "upload_import",
   summary: "Upload a DECISIONS.md, BACKLOG.md, LESSONS.md or MADR file with a parser: a preview with a status per row (ready, invalid, duplicate); nothing is created until commit.",
   http: { method: "POST", path: "/v1/session-state/imports/upload" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     parser: Type.Union(IMPORT_PARSERS.map((p) => Type.Literal(p.name))),
@@ -69,7 +65,7 @@ const uploadOp = defineOperation({
   }),
   output: ImportSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: importView((await previewImport(deps, stores, ctx, input)).record) })),
+  run: async (deps, ctx, input, stores) => ({ body: importView((await previewImport(deps, stores, ctx, input)).record) }),
 });
 
 const listOp = defineSessionStateRead({
@@ -110,17 +106,14 @@ const rowsOp = defineSessionStateRead({
   },
 });
 
-const commitOp = defineOperation({
+const commitOp = defineSessionStateWrite({
   name: "commit_import",
   summary: "Commit a previewed import: every ready row becomes its record in one transaction (source import), the others are skipped; committing twice gives 409; importing the same file again creates nothing.",
   http: { method: "POST", path: "/v1/session-state/imports/{import_id}/commit" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(ImportPath),
   output: ImportSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: importView((await commitImport(deps, stores, ctx, input.import_id)).record) })),
+  run: async (deps, ctx, input, stores) => ({ body: importView((await commitImport(deps, stores, ctx, input.import_id)).record) }),
 });
 
 /** The markdown-import operations (SESSION-STATE §10); fixed paths before `{import_id}`. */

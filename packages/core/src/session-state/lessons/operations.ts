@@ -1,13 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseEnum } from "../conventions/fields.ts";
 import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "./lesson.ts";
 import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "./lessons.ts";
 import { findBySlug, resolveProject } from "../conventions/resolve-project.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
 import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 /** The wire schema of evidence an observation points at. */
 export const EvidenceInput = Type.Object({ kind: Type.Union(EVIDENCE_KINDS.map((k) => Type.Literal(k))), ref: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: "What the observation points at." });
@@ -56,13 +55,10 @@ const withObservations = async (stores: Parameters<typeof findLesson>[0], lesson
   observations: (await stores.lessons.observations({ workspaceId: lesson.workspaceId, lessonId: lesson.id, limit: LESSON_LIMITS.observationsShown })).map(observationView),
 });
 
-const createOp = defineOperation({
+const createOp = defineSessionStateWrite({
   name: "create_lesson",
   summary: "Record a lesson (active) with an optional first observation; a slug already held gives 409 with details.existing_id (observe that lesson instead).",
   http: { method: "POST", path: "/v1/lessons" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Default: derived from the title." })),
@@ -74,7 +70,7 @@ const createOp = defineOperation({
   }),
   output: LessonSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: lessonView((await createLesson(deps, stores, ctx, input)).lesson) })),
+  run: async (deps, ctx, input, stores) => ({ body: lessonView((await createLesson(deps, stores, ctx, input)).lesson) }),
 });
 
 const listOp = defineSessionStateRead({
@@ -118,13 +114,10 @@ const getOp = defineSessionStateRead({
   handler: async (deps, ctx, input) => ({ body: await withObservations(deps.stores, (await findLesson(deps.stores, ctx, input.lesson_id)).record) }),
 });
 
-const statusOp = defineOperation({
+const statusOp = defineSessionStateWrite({
   name: "set_lesson_status",
   summary: "Retire an active lesson, reactivate a retired one, or mark one superseded by another active lesson of the project (terminal); a reason is required.",
   http: { method: "POST", path: "/v1/lessons/{lesson_id}/status" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...LessonPath,
     status: Type.Union(LESSON_STATUSES.map((s) => Type.Literal(s))),
@@ -133,41 +126,33 @@ const statusOp = defineOperation({
   }),
   output: LessonSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: lessonView((await setLessonStatus(deps, stores, ctx, input.lesson_id, input)).lesson) })),
+  run: async (deps, ctx, input, stores) => ({ body: lessonView((await setLessonStatus(deps, stores, ctx, input.lesson_id, input)).lesson) }),
 });
 
-const observeOp = defineOperation({
+const observeOp = defineSessionStateWrite({
   name: "observe_lesson",
   summary: "Record that a lesson was observed again (a note, the session, evidence): counts and distinct sessions grow; a superseded lesson gives 409.",
   http: { method: "POST", path: "/v1/lessons/{lesson_id}/observations" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...LessonPath, ...ObservationInputSchema.properties }),
   output: LessonSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { lesson_id, ...observation } = input;
-      return { status: 200, body: lessonView((await observeLesson(deps, stores, ctx, lesson_id, observation)).lesson) };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const { lesson_id, ...observation } = input;
+    return { body: lessonView((await observeLesson(deps, stores, ctx, lesson_id, observation)).lesson) };
+  },
 });
 
-const deleteOp = defineOperation({
+const deleteOp = defineSessionStateWrite({
   name: "delete_lesson",
   summary: "Delete a lesson (404 from then on, its slug free again); 409 while an active rule derives from it.",
   http: { method: "DELETE", path: "/v1/lessons/{lesson_id}" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(LessonPath),
   output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { lesson } = await deleteLesson(deps, stores, ctx, input.lesson_id);
-      return { status: 200, body: { id: lesson.id, deleted: true as const } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const { lesson } = await deleteLesson(deps, stores, ctx, input.lesson_id);
+    return { body: { id: lesson.id, deleted: true as const } };
+  },
 });
 
 /** The lesson operations (SESSION-STATE §6); fixed paths before `{lesson_id}`. */

@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { isUlid } from "../../ids.ts";
 import { parseEnum } from "../conventions/fields.ts";
 import { RULE_LEVELS, RULE_OPERATIONS, RULE_STATUSES, type Rule } from "./rule.ts";
@@ -9,9 +8,10 @@ import { matchRule } from "./rule-matcher.ts";
 import { RULE_LIMITS, archiveRule, deriveRule, describeChange, enrichRule, findApplicableRules, findRule, reenrichRule, ruleView } from "./rules.ts";
 import { TRIGGER_LIMITS, checkRelativePath } from "./rule-triggers.ts";
 import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
 import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, Timestamp } from "../conventions/operation-fields.ts";
 
 const OperationName = Type.Union(RULE_OPERATIONS.map((o) => Type.Literal(o)));
 const TriggersShape = {
@@ -64,13 +64,10 @@ export const RuleSchema = Type.Object(
 );
 const RulePath = { rule_id: IdField("ULID of the rule.") };
 
-const deriveOp = defineOperation({
+const deriveOp = defineSessionStateWrite({
   name: "derive_rule",
   summary: "Derive an active rule from an active lesson: triggers as given, else read from the lesson's text (backticked paths and globs, extensions, create/modify/delete/rename, /regex/); none and not always_apply gives 400 no_trigger with suggested_triggers. supersedes_rule_id archives that rule in the same transaction.",
   http: { method: "POST", path: "/v1/rules/derive" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     lesson_id: IdField("The active lesson the rule derives from."),
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Default: the superseded rule's slug, else the lesson's slug (derived from title when a title is given)." })),
@@ -83,7 +80,7 @@ const deriveOp = defineOperation({
   }),
   output: RuleSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: ruleView((await deriveRule(deps, stores, ctx, input)).rule) })),
+  run: async (deps, ctx, input, stores) => ({ body: ruleView((await deriveRule(deps, stores, ctx, input)).rule) }),
 });
 
 const ApplicableMatch = Type.Object({
@@ -173,51 +170,40 @@ const getOp = defineSessionStateRead({
   handler: async (deps, ctx, input) => ({ body: ruleView((await findRule(deps.stores, ctx, input.rule_id)).record) }),
 });
 
-const enrichOp = defineOperation({
+const enrichOp = defineSessionStateWrite({
   name: "enrich_rule",
   summary: "Compute an active rule's enrichment (keywords, suggested triggers, related, duplicates, conflicts, token estimate; the heuristic enricher): the same input again is unchanged; a changed input gives 409 (use reenrich).",
   http: { method: "POST", path: "/v1/rules/{rule_id}/enrich" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(RulePath),
   output: Type.Object({ rule: RuleSchema, changed: Type.Boolean() }),
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const r = await enrichRule(deps, stores, ctx, input.rule_id);
-      return { status: 200, body: { rule: ruleView(r.rule), changed: r.changed } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const r = await enrichRule(deps, stores, ctx, input.rule_id);
+    return { body: { rule: ruleView(r.rule), changed: r.changed } };
+  },
 });
 
-const reenrichOp = defineOperation({
+const reenrichOp = defineSessionStateWrite({
   name: "reenrich_rule",
   summary: "Recompute an active rule's enrichment (version + 1) and say which of its parts changed.",
   http: { method: "POST", path: "/v1/rules/{rule_id}/reenrich" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(RulePath),
   output: Type.Object({ rule: RuleSchema, changed: Type.Boolean(), changes: Type.Array(Type.String()) }),
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const r = await reenrichRule(deps, stores, ctx, input.rule_id);
-      return { status: 200, body: { rule: ruleView(r.rule), changed: r.changes.length > 0, changes: r.changes } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const r = await reenrichRule(deps, stores, ctx, input.rule_id);
+    return { body: { rule: ruleView(r.rule), changed: r.changes.length > 0, changes: r.changes } };
+  },
 });
 
-const archiveOp = defineOperation({
+const archiveOp = defineSessionStateWrite({
   name: "archive_rule",
   summary: "Archive an active rule with a reason (terminal).",
   http: { method: "POST", path: "/v1/rules/{rule_id}/archive" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...RulePath, reason: Type.String({ minLength: 1, maxLength: RULE_LIMITS.reasonMax }) }),
   output: RuleSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: ruleView((await archiveRule(deps, stores, ctx, input.rule_id, input)).rule) })),
+  run: async (deps, ctx, input, stores) => ({ body: ruleView((await archiveRule(deps, stores, ctx, input.rule_id, input)).rule) }),
 });
 
 /** The rule operations (SESSION-STATE §8); fixed paths before `{rule_id}`. */
