@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
 import { parseBooleanFlag, parseEnum } from "../conventions/fields.ts";
 import { CANDIDATE_STATUSES, DETECTORS } from "./lesson-candidate.ts";
@@ -40,6 +40,8 @@ export const CandidateSchema = Type.Object(
   },
   { description: "A lesson candidate." },
 );
+/** A lesson candidate as the operations answer it (derived from `CandidateSchema`). */
+export type CandidateWire = Static<typeof CandidateSchema>;
 const CandidatePath = { lesson_candidate_id: IdField("ULID of the lesson candidate.") };
 const ReasonField = Type.String({ minLength: 1, maxLength: LESSON_LIMITS.reasonMax });
 

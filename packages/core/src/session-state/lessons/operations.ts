@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { parseEnum } from "../conventions/fields.ts";
 import { EVIDENCE_KINDS, LESSON_SORTS, LESSON_STATUSES } from "./lesson.ts";
 import { LESSON_LIMITS, createLesson, deleteLesson, findLesson, lessonView, observationView, observeLesson, setLessonStatus } from "./lessons.ts";
@@ -47,7 +47,11 @@ export const LessonSchema = Type.Object(
   },
   { description: "A lesson." },
 );
+/** A lesson as the operations answer it (derived from `LessonSchema`). */
+export type LessonWire = Static<typeof LessonSchema>;
 const LessonWithObservations = Type.Object({ ...LessonSchema.properties, observations: Type.Array(ObservationSchema, { description: "The last 20, newest first." }) });
+/** A lesson with its last 20 observations, as get_lesson answers it (derived from its schema). */
+export type LessonDetailWire = Static<typeof LessonWithObservations>;
 const LessonPath = { lesson_id: IdField("ULID of the lesson.") };
 
 const withObservations = async (stores: Parameters<typeof findLesson>[0], lesson: Parameters<typeof lessonView>[0]) => ({

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
 import { isUlid } from "../../ids.ts";
 import { parseEnum } from "../conventions/fields.ts";
@@ -62,6 +62,8 @@ export const RuleSchema = Type.Object(
   },
   { description: "A rule (immutable: change one by deriving again with supersedes_rule_id)." },
 );
+/** A rule as the operations answer it (derived from `RuleSchema`). */
+export type RuleWire = Static<typeof RuleSchema>;
 const RulePath = { rule_id: IdField("ULID of the rule.") };
 
 const deriveOp = defineSessionStateWrite({
