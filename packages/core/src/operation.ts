@@ -202,3 +202,13 @@ export const PEOPLE_SURFACES = ["rest", "dashboard"] as const;
 export function defineOperation<I extends TObject, O extends TSchema>(op: Operation<I, O>): Operation<I, O> {
   return op;
 }
+
+/** What a read-only operation states itself: all of an operation but its read-only fields, and a GET path. */
+export type ReadOperationEntry<I extends TObject, O extends TSchema> = Omit<Operation<I, O>, "http" | "idempotency" | "mutates" | "successStatus"> & {
+  http: Omit<Operation["http"], "method">;
+};
+
+/** A read-only operation: a GET with no Idempotency-Key and no change of state, answered 200. The entry names the rest. */
+export function defineReadOperation<I extends TObject, O extends TSchema>(entry: ReadOperationEntry<I, O>): Operation<I, O> {
+  return { ...entry, http: { method: "GET", ...entry.http }, idempotency: "none", mutates: false, successStatus: 200 };
+}

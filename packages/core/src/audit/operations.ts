@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { malformed } from "../errors.ts";
 import { isUlid } from "../ids.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, defineReadOperation } from "../operation.ts";
 import { latestAuditCheckpoint, proveAuditConsistency, proveAuditInclusion } from "./transparency-log/audit-proofs.ts";
 import { messageReceiptForCaller } from "./transparency-log/message-receipt-for-caller.ts";
 import { AUDIT_READER } from "./audit-reader.ts";
@@ -84,13 +84,11 @@ const InclusionProofSchema = Type.Object(
 // Operations
 // ---------------------------------------------------------------------------------------------
 
-const browseAuditLog = defineOperation({
+const browseAuditLog = defineReadOperation({
   name: "browse_audit_log",
   summary: "Read your workspace's audit log, newest first, optionally only one activity or only the rows of one message.",
-  http: { method: "GET", path: "/v1/audit-log", query: ["limit", "cursor", "activity", "message_id"] },
+  http: { path: "/v1/audit-log", query: ["limit", "cursor", "activity", "message_id"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     limit: Limit,
     cursor: Cursor,
@@ -98,7 +96,6 @@ const browseAuditLog = defineOperation({
     message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Only rows about this message (ULID)." })),
   }),
   output: Type.Object({ items: Type.Array(AuditRowSchema), next_cursor: NextCursor }, { description: "A page of audit rows, newest first. Operator-significant rows are withheld." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const workspaceId = ctx.principal.workspace.id;
@@ -115,13 +112,11 @@ const browseAuditLog = defineOperation({
   },
 });
 
-const verifyAuditLog = defineOperation({
+const verifyAuditLog = defineReadOperation({
   name: "verify_audit_log",
   summary: "Verify your workspace's sealed audit chain: returns the chain head and whether every sealed row still matches its hash, naming the first row that does not.",
-  http: { method: "GET", path: "/v1/audit-log/verification" },
+  http: { path: "/v1/audit-log/verification" },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: Type.Object({
     verified: Type.Boolean({ description: "True when every sealed row verifies." }),
@@ -131,7 +126,6 @@ const verifyAuditLog = defineOperation({
       description: "The first row that fails: changed (content or link altered), removed (rows before it are missing) or reordered; null when verified.",
     }),
   }),
-  successStatus: 200,
   async handler(deps, ctx) {
     const v = await verifyWorkspaceChain(deps.stores.audit, ctx.principal.workspace.id);
     return {
@@ -145,16 +139,13 @@ const verifyAuditLog = defineOperation({
   },
 });
 
-const exportAuditChain = defineOperation({
+const exportAuditChain = defineReadOperation({
   name: "export_audit_chain",
   summary: "Export your workspace's sealed audit chain in seq order, page by page (write the items as JSON lines and check them with `pnpm audit:verify <file>`); withheld rows show only their link.",
-  http: { method: "GET", path: "/v1/audit-log/chain", query: ["limit", "cursor"] },
+  http: { path: "/v1/audit-log/chain", query: ["limit", "cursor"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ limit: Limit, cursor: Cursor }),
   output: Type.Object({ items: Type.Array(Type.Union([AuditRowSchema, WithheldRowSchema])), next_cursor: NextCursor }, { description: "A page of sealed rows, oldest first." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const workspaceId = ctx.principal.workspace.id;
@@ -169,13 +160,11 @@ const exportAuditChain = defineOperation({
   },
 });
 
-const getAuditCheckpoint = defineOperation({
+const getAuditCheckpoint = defineReadOperation({
   name: "get_audit_checkpoint",
   summary: "Get your workspace's latest signed audit-log checkpoint (a C2SP signed note of the log's size and root hash); keep it to check later proofs against.",
-  http: { method: "GET", path: "/v1/audit-log/checkpoint", textBody: "checkpoint" },
+  http: { path: "/v1/audit-log/checkpoint", textBody: "checkpoint" },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: Type.Object(
     {
@@ -187,7 +176,6 @@ const getAuditCheckpoint = defineOperation({
     },
     { description: "The latest checkpoint." },
   ),
-  successStatus: 200,
   async handler(deps, ctx) {
     const latest = await latestAuditCheckpoint(deps, { workspaceId: ctx.principal.workspace.id });
     // The note's first line is the origin it was signed with (PUBLIC_BASE_URL may have changed since).
@@ -196,19 +184,16 @@ const getAuditCheckpoint = defineOperation({
   },
 });
 
-const getAuditInclusionProof = defineOperation({
+const getAuditInclusionProof = defineReadOperation({
   name: "get_audit_inclusion_proof",
   summary: "Prove that the audit log's tree of tree_size rows (default: the latest checkpoint's) contains the row at seq.",
-  http: { method: "GET", path: "/v1/audit-log/proof/inclusion", query: ["seq", "tree_size"] },
+  http: { path: "/v1/audit-log/proof/inclusion", query: ["seq", "tree_size"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     seq: TreePosition("The row's seq (1 to tree_size)."),
     tree_size: Type.Optional(TreePosition("The size of a checkpoint you hold (at most the latest's); default the latest checkpoint's.")),
   }),
   output: InclusionProofSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const seq = parseTreePosition(input.seq, "seq") as number;
     const treeSize = parseTreePosition(input.tree_size, "tree_size");
@@ -217,19 +202,16 @@ const getAuditInclusionProof = defineOperation({
   },
 });
 
-const getAuditConsistencyProof = defineOperation({
+const getAuditConsistencyProof = defineReadOperation({
   name: "get_audit_consistency_proof",
   summary: "Prove that the audit log's tree of `to` rows (default: the latest checkpoint's) extends the tree of `from` rows: nothing in the older was changed.",
-  http: { method: "GET", path: "/v1/audit-log/proof/consistency", query: ["from", "to"] },
+  http: { path: "/v1/audit-log/proof/consistency", query: ["from", "to"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     from: TreePosition("The size of the older checkpoint you hold."),
     to: Type.Optional(TreePosition("The size of the newer checkpoint (at most the latest's); default the latest checkpoint's.")),
   }),
   output: Type.Object({ from: Type.Integer(), to: Type.Integer(), hashes: ProofHashes }, { description: "Proof that the tree of `to` leaves extends the tree of `from` leaves (no hashes when from = to)." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const from = parseTreePosition(input.from, "from") as number;
     const to = parseTreePosition(input.to, "to");

@@ -6,7 +6,7 @@ import { submitNotice } from "./submit-notice.ts";
 import { supplementNotice, withdrawNotice } from "./notifier-steps.ts";
 import { NOTICE_TOKEN_PREFIX } from "./notice-token.ts";
 import { COUNTER_NOTICE_INPUT_SCHEMA, fileCounterNoticeAsOwner } from "./counter-notice.ts";
-import { defineOperation, PEOPLE_SURFACES } from "../operation.ts";
+import { defineOperation, defineReadOperation, PEOPLE_SURFACES } from "../operation.ts";
 
 const NoticeIdParam = Type.String({ maxLength: 64, description: "The notice's id (ULID)." });
 const NoticeToken = Type.String({ maxLength: 128, description: `The status token (${NOTICE_TOKEN_PREFIX}...) from the 201 of POST /v1/notices, in the Notice-Token header.` });
@@ -19,16 +19,13 @@ const PublicNotice = {
 };
 const NoticeView = Type.Object(PublicNotice, { additionalProperties: true, description: "The public view (state and dates), or more for the notifier (Notice-Token) and the affected workspace." });
 
-const getNoticeIntake = defineOperation({
+const getNoticeIntake = defineReadOperation({
   name: "get_notice_intake",
   summary: "How to file a DSA or DMCA notice: the accepted kinds with their JSON Schemas, the location types, the limits and the designated agent.",
-  http: { method: "GET", path: "/v1/notices/intake" },
+  http: { path: "/v1/notices/intake" },
   auth: { kind: "public" },
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: Type.Object({ kinds: Type.Object({}, { additionalProperties: true }), location_types: Type.Array(Type.String()), limits: Type.Object({}, { additionalProperties: true }), designated_agent: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]) }),
-  successStatus: 200,
   async handler(deps) {
     const { intakePerAddressPerMinute, ...text } = NOTICE_LIMITS;
     return {
@@ -57,16 +54,13 @@ const submitNoticeOp = defineOperation({
   },
 });
 
-const getNoticeOp = defineOperation({
+const getNoticeOp = defineReadOperation({
   name: "get_notice",
   summary: "A notice's status: anyone sees its state and dates; the notifier (Notice-Token header) its notice and the decision; the affected workspace (administrative credential) what was disclosed to it.",
-  http: { method: "GET", path: "/v1/notices/{notice_id}", headers: { notice_token: "Notice-Token" } },
+  http: { path: "/v1/notices/{notice_id}", headers: { notice_token: "Notice-Token" } },
   auth: { kind: "public", acceptsCredential: true },
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ notice_id: NoticeIdParam, notice_token: Type.Optional(NoticeToken) }),
   output: NoticeView,
-  successStatus: 200,
   async handler(deps, ctx, input) {
     return { body: await getNotice(deps, { noticeId: input.notice_id, token: input.notice_token ?? null, principal: ctx.principal }) };
   },
@@ -102,19 +96,16 @@ const withdrawNoticeOp = defineOperation({
   },
 });
 
-const listNoticesOp = defineOperation({
+const listNoticesOp = defineReadOperation({
   name: "list_notices",
   summary: "The DSA and DMCA notices disclosed to your workspace, newest first, each with its decision, statement of reasons, measures and counter-notice.",
-  http: { method: "GET", path: "/v1/notices", query: ["limit", "cursor"] },
+  http: { path: "/v1/notices", query: ["limit", "cursor"] },
   auth: { kind: "credential", tier: "administrative", scope: null },
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     limit: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Page size: default 50, clamped to 1..100." })),
     cursor: Type.Optional(Type.String({ maxLength: 2048, description: "next_cursor of the previous page." })),
   }),
   output: Type.Object({ items: Type.Array(NoticeView), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     return { body: await listWorkspaceNotices(deps, { workspaceId: ctx.principal.workspace.id, limit: input.limit, cursor: input.cursor }) };
   },

@@ -15,7 +15,7 @@ import { signingSecretFromSeal } from "./signing.ts";
 import { deliveryView, webhookView, type WebhookView } from "./webhook-views.ts";
 import { DELIVERY_STATES, MAX_DELIVERY_ATTEMPTS, type DeliveryState } from "./webhook.ts";
 import type { OperationContext, OperationResult } from "../operation.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, defineReadOperation } from "../operation.ts";
 import { callerKey } from "../access/principal.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -164,16 +164,13 @@ const createWebhookOp = defineOperation({
   },
 });
 
-const listWebhooksOp = defineOperation({
+const listWebhooksOp = defineReadOperation({
   name: "list_webhooks",
   summary: "List the workspace's webhooks (oldest first) with health, signing keys, outbox counts and recent dead deliveries.",
-  http: { method: "GET", path: "/v1/webhooks", query: ["limit", "cursor", "ai_account_id"] },
+  http: { path: "/v1/webhooks", query: ["limit", "cursor", "ai_account_id"] },
   auth: MANAGE,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ limit: Limit, cursor: Cursor, ai_account_id: Type.Optional(Id("Only webhooks of this AI account.")) }),
   output: page(WebhookSchema, "A page of webhooks."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const aiAccountId = input.ai_account_id ?? null;
@@ -186,16 +183,13 @@ const listWebhooksOp = defineOperation({
   },
 });
 
-const getWebhookOp = defineOperation({
+const getWebhookOp = defineReadOperation({
   name: "get_webhook",
   summary: "Read one webhook: configuration, health, signing keys, outbox counts, recent dead deliveries.",
-  http: { method: "GET", path: "/v1/webhooks/{webhook_id}" },
+  http: { path: "/v1/webhooks/{webhook_id}" },
   auth: MANAGE,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object(WebhookPath),
   output: WebhookSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const { webhook, stats } = await getWebhook(deps.stores, ctx, input.webhook_id);
     return { body: webhookView(webhook, stats, deps.clock.now()) };
@@ -242,16 +236,13 @@ const updateWebhookOp = defineOperation({
   },
 });
 
-const listDeliveriesOp = defineOperation({
+const listDeliveriesOp = defineReadOperation({
   name: "list_webhook_deliveries",
   summary: "List a webhook's deliveries, newest first: pending, retrying, delivered, dead. Read only: no route retries a delivery.",
-  http: { method: "GET", path: "/v1/webhooks/{webhook_id}/deliveries", query: ["limit", "cursor", "state"] },
+  http: { path: "/v1/webhooks/{webhook_id}/deliveries", query: ["limit", "cursor", "state"] },
   auth: MANAGE,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ ...WebhookPath, limit: Limit, cursor: Cursor, state: Type.Optional(DeliveryStateSchema) }),
   output: page(DeliverySchema, "A page of deliveries."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const state: DeliveryState | null = input.state ?? null;

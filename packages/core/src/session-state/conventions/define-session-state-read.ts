@@ -1,16 +1,8 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
-import type { Operation } from "../../operation.ts";
+import { defineReadOperation, type Operation, type ReadOperationEntry } from "../../operation.ts";
 import { SESSION_STATE_READ } from "./operation-fields.ts";
 
-/** What a read-only session-state entry states itself: all of an operation but its read rule, and a GET path. */
-export type SessionStateReadEntry<I extends TObject, O extends TSchema> = Omit<Operation<I, O>, "http" | "auth" | "idempotency" | "mutates" | "successStatus"> & {
-  http: { path: string; query?: readonly string[] };
-};
-
-/**
- * A read-only operation of a session-state record: a GET under the read rule (`SESSION_STATE_READ`),
- * no Idempotency-Key, no change of state, answered 200. The entry names the rest.
- */
-export function defineSessionStateRead<I extends TObject, O extends TSchema>(entry: SessionStateReadEntry<I, O>): Operation<I, O> {
-  return { ...entry, http: { method: "GET", ...entry.http }, auth: SESSION_STATE_READ, idempotency: "none", mutates: false, successStatus: 200 };
+/** A read-only operation of a session-state record, under the read rule (`SESSION_STATE_READ`): see `defineReadOperation`. */
+export function defineSessionStateRead<I extends TObject, O extends TSchema>(entry: Omit<ReadOperationEntry<I, O>, "auth">): Operation<I, O> {
+  return defineReadOperation({ ...entry, auth: SESSION_STATE_READ });
 }
