@@ -12,6 +12,7 @@ import { tokenFromSeal } from "./token.ts";
 import { TOOLSETS, type Toolset } from "../toolsets.ts";
 import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
+import { storePage } from "../cursors/paged-list.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { isDomainError, malformed } from "../errors.ts";
@@ -183,12 +184,9 @@ const listAiAccountsOp = defineReadOperation({
   input: Type.Object({ limit: Limit, cursor: Cursor, state: Type.Optional(AiAccountStateSchema) }),
   output: page(AiAccountSchema, "A page of AI accounts."),
   async handler(deps, ctx, input) {
-    const limit = parsePageLimit(input.limit);
     const state: AiAccountState | null = input.state ?? null;
-    const filters = { state };
-    const after = decodeCursor(deps, { resource: "ai_accounts", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
-    const { items, nextAfter } = await listAiAccounts(deps.stores, ctx, { state, after, limit });
-    return { body: pageOf(deps, ctx, "ai_accounts", filters, nextAfter, items.map(aiAccountView)) };
+    const page = { resource: "ai_accounts", filters: { state }, limit: input.limit, cursor: input.cursor };
+    return { body: await storePage(deps, ctx, page, (after, limit) => listAiAccounts(deps.stores, ctx, { state, after, limit }), aiAccountView) };
   },
 });
 

@@ -1,8 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { Credential } from "../access/model.ts";
-import { decodeCursor } from "../cursors/cursor.ts";
-import { pageOf } from "../cursors/page.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
+import { storePage } from "../cursors/paged-list.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { disconnectConnection, listConnections } from "./connections.ts";
 import { forgetCredentials } from "./grants.ts";
@@ -40,10 +38,8 @@ const listConnectionsOp = defineReadOperation({
   input: Type.Object({ limit: Limit, cursor: Cursor }),
   output: Type.Object({ items: Type.Array(ConnectionSchema), next_cursor: Type.Union([Type.String(), Type.Null()], { description: "Cursor of the next page; null on the last page." }) }, { description: "A page of Connections." }),
   async handler(deps, ctx, input) {
-    const limit = parsePageLimit(input.limit);
-    const after = decodeCursor(deps, { resource: "connections", workspaceId: ctx.principal.workspace.id, filters: {} }, input.cursor);
-    const { items, nextAfter } = await listConnections(deps, deps.stores, ctx, { after, limit });
-    return { body: pageOf(deps, ctx, "connections", {}, nextAfter, items) };
+    const page = { resource: "connections", filters: {}, limit: input.limit, cursor: input.cursor };
+    return { body: await storePage(deps, ctx, page, (after, limit) => listConnections(deps, deps.stores, ctx, { after, limit }), (c) => c) };
   },
 });
 

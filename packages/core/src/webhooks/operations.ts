@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { TSchema } from "@sinclair/typebox";
 import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
+import { storePage } from "../cursors/paged-list.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
@@ -244,12 +245,9 @@ const listDeliveriesOp = defineReadOperation({
   input: Type.Object({ ...WebhookPath, limit: Limit, cursor: Cursor, state: Type.Optional(DeliveryStateSchema) }),
   output: page(DeliverySchema, "A page of deliveries."),
   async handler(deps, ctx, input) {
-    const limit = parsePageLimit(input.limit);
     const state: DeliveryState | null = input.state ?? null;
-    const filters = { webhook_id: input.webhook_id, state };
-    const after = decodeCursor(deps, { resource: "webhook_deliveries", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
-    const { items, nextAfter } = await listDeliveries(deps.stores, ctx, { webhookId: input.webhook_id, state, after, limit });
-    return { body: pageOf(deps, ctx, "webhook_deliveries", filters, nextAfter, items.map(deliveryView)) };
+    const page = { resource: "webhook_deliveries", filters: { webhook_id: input.webhook_id, state }, limit: input.limit, cursor: input.cursor };
+    return { body: await storePage(deps, ctx, page, (after, limit) => listDeliveries(deps.stores, ctx, { webhookId: input.webhook_id, state, after, limit }), deliveryView) };
   },
 });
 
