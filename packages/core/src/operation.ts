@@ -198,6 +198,11 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
 /** The interfaces of the people's operations (a person's session, a browser's sign-in): REST and the dashboard, never MCP. */
 export const PEOPLE_SURFACES = ["rest", "dashboard"] as const;
 
+/** An operation of the people's half: offered on `PEOPLE_SURFACES` (never an MCP tool), without an Idempotency-Key. */
+export function definePeopleOperation<I extends TObject, O extends TSchema>(entry: Omit<Operation<I, O>, "surfaces" | "idempotency">): Operation<I, O> {
+  return { ...entry, surfaces: PEOPLE_SURFACES, idempotency: "none" };
+}
+
 /** Identity helper that keeps the input type of an operation's handler precise. */
 export function defineOperation<I extends TObject, O extends TSchema>(op: Operation<I, O>): Operation<I, O> {
   return op;

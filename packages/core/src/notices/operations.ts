@@ -6,7 +6,7 @@ import { submitNotice } from "./submit-notice.ts";
 import { supplementNotice, withdrawNotice } from "./notifier-steps.ts";
 import { NOTICE_TOKEN_PREFIX } from "./notice-token.ts";
 import { COUNTER_NOTICE_INPUT_SCHEMA, fileCounterNoticeAsOwner } from "./counter-notice.ts";
-import { defineOperation, defineReadOperation, PEOPLE_SURFACES } from "../operation.ts";
+import { defineOperation, defineReadOperation, definePeopleOperation } from "../operation.ts";
 
 const NoticeIdParam = Type.String({ maxLength: 64, description: "The notice's id (ULID)." });
 const NoticeToken = Type.String({ maxLength: 128, description: `The status token (${NOTICE_TOKEN_PREFIX}...) from the 201 of POST /v1/notices, in the Notice-Token header.` });
@@ -111,14 +111,12 @@ const listNoticesOp = defineReadOperation({
   },
 });
 
-export const fileCounterNoticeOp = defineOperation({
+export const fileCounterNoticeOp = definePeopleOperation({
   name: "file_counter_notice",
   summary: "The workspace owner (session + fresh MFA step-up) contests a decision that took action: a DMCA counter-notice (17 U.S.C. 512(g)(3) elements) or a DSA complaint (explanation). A DMCA measure is lifted 10 to 14 business days later unless a court action is recorded.",
   http: { method: "POST", path: "/v1/notices/{notice_id}/counter-notice" },
   // The rule is the core's `fileCounterNoticeAsOwner`: a fresh step-up, then the owner role; the workspace's state plays no part.
   auth: { kind: "person", roles: ["owner"], stepUp: true, closedWorkspaceAllowed: true },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: Type.Object({ ...COUNTER_NOTICE_INPUT_SCHEMA.properties, notice_id: NoticeIdParam }, { additionalProperties: false }),
   output: Type.Object({ id: Type.String({ description: "ULID of the notice." }), state: Type.Literal("contested") }, { additionalProperties: true, description: "The notice as the affected workspace sees it." }),
