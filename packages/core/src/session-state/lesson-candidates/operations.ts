@@ -150,10 +150,7 @@ const supersedeOp = defineSessionStateWrite({
   input: Type.Object({ ...CandidatePath, candidate_id: Type.Optional(IdField("The candidate that supersedes it.")), lesson_id: Type.Optional(IdField("The lesson that supersedes it.")), reason: ReasonField }),
   output: CandidateSchema,
   successStatus: 200,
-  run: async (deps, ctx, input, stores) => ({
-      status: 200,
-      body: candidateView(await supersedeCandidate(deps, stores, ctx, input.lesson_candidate_id, input)),
-    }),
+  run: async (deps, ctx, input, stores) => ({ body: candidateView(await supersedeCandidate(deps, stores, ctx, input.lesson_candidate_id, input)) }),
 });
 
 const observeOp = defineSessionStateWrite({
