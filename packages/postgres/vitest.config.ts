@@ -1,14 +1,3 @@
-import { fileURLToPath } from "node:url";
-import { defineProject } from "vitest/config";
+import { pgTestProject } from "./src/testing/pg-test-project.ts";
 
-export default defineProject({
-  test: {
-    name: "postgres",
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    // One PostgreSQL for the run (DATABASE_URL, else testcontainers, else embedded); each test
-    // file makes its own schema.
-    globalSetup: [fileURLToPath(new URL("./src/testing/global-setup.ts", import.meta.url))],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+export default pgTestProject("postgres", { testTimeout: 30_000, hookTimeout: 60_000 });

@@ -1,7 +1,10 @@
 // The REST responses the pages render, as the operations return them (snake_case JSON): the
 // core's own wire types where it exports them, so the dashboard reads exactly what an API
 // client reads.
-import type { AiAccountView, AuditRowView, ConnectionView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
+import type { AiAccountView, AuditRowView, LessonDetailWire, LessonWire, RuleWire, ConnectionView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
+
+// Lessons, candidates and rules: the core's types derived from the operations' TypeBox schemas.
+export type { CandidateWire, LessonDetailWire, LessonWire, RuleWire } from "@agentq/core";
 
 /** A page of items. */
 export interface Page<T> {
@@ -91,95 +94,10 @@ export interface NoticeWire {
 export type ConnectionWire = ConnectionView;
 
 /** Who recorded a session-state record: the AI account of the credential. */
-export interface CreatedByWire {
-  ai_account_id: string;
-  friendly_name: string;
-}
-
-/** A lesson (GET /v1/lessons, SESSION-STATE §6). */
-export interface LessonWire {
-  id: string;
-  project_id: string;
-  slug: string;
-  title: string;
-  body_md: string;
-  why_md: string;
-  tags: string[];
-  status: string;
-  superseded_by_id: string | null;
-  status_reason: string | null;
-  observation_count: number;
-  distinct_session_count: number;
-  first_observed_at: string | null;
-  last_observed_at: string | null;
-  source_candidate_id: string | null;
-  created_at: string;
-  created_by: CreatedByWire;
-}
+export type CreatedByWire = LessonWire["created_by"];
 
 /** An observation of a lesson. */
-export interface ObservationWire {
-  id: string;
-  build_session_id: string | null;
-  note: string;
-  evidence: { kind: string; ref: string } | null;
-  at: string;
-  by: CreatedByWire;
-}
-
-/** A lesson with its last 20 observations (GET /v1/lessons/{id}). */
-export interface LessonDetailWire extends LessonWire {
-  observations: ObservationWire[];
-}
-
-/** A lesson candidate (GET /v1/lesson-candidates, SESSION-STATE §7). */
-export interface CandidateWire {
-  id: string;
-  project_id: string;
-  detector: string;
-  title: string;
-  body_md: string;
-  keywords: string[];
-  evidence: { kind: string; ref_id: string; build_session_id: string | null; excerpt: string; observed_at: string }[];
-  observation_count: number;
-  distinct_session_count: number;
-  score: number;
-  ready: boolean;
-  status: string;
-  promoted_lesson_id: string | null;
-  superseded_by: { candidate_id: string | null; lesson_id: string | null } | null;
-  reason: string | null;
-  suggested_lesson_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type ObservationWire = LessonDetailWire["observations"][number];
 
 /** A rule's triggers: every populated dimension must match a change. */
-export interface RuleTriggersWire {
-  paths: string[];
-  operations: string[];
-  languages: string[];
-  code_patterns: string[];
-  project_attributes: Record<string, string[]>;
-}
-
-/** A rule (GET /v1/rules, SESSION-STATE §8). */
-export interface RuleWire {
-  id: string;
-  project_id: string;
-  slug: string;
-  title: string;
-  body_md: string;
-  level: string;
-  source_lesson_id: string;
-  supersedes_rule_id: string | null;
-  always_apply: boolean;
-  triggers: RuleTriggersWire;
-  status: string;
-  archived_reason: string | null;
-  archived_at: string | null;
-  enrichment: { keywords: string[]; token_estimate: number; related: { rule_id: string; slug: string }[]; duplicates: { rule_id: string; slug: string }[]; conflicts: { rule_id: string; slug: string; reason: string }[]; enricher: string; computed_at: string } | null;
-  version: number;
-  created_at: string;
-  created_by: CreatedByWire;
-}
+export type RuleTriggersWire = RuleWire["triggers"];

@@ -260,6 +260,9 @@ export { matchRule, applicableRules } from "./session-state/rules/rule-matcher.t
 export type { ChangeDescription, RuleMatch, MatchableRule } from "./session-state/rules/rule-matcher.ts";
 export { checkTriggers, inferTriggers, populatedDimensions, NO_TRIGGERS } from "./session-state/rules/rule-triggers.ts";
 export { languagesOfPath, isLanguageName } from "./session-state/rules/languages.ts";
+export type { LessonWire, LessonDetailWire } from "./session-state/lessons/operations.ts";
+export type { CandidateWire } from "./session-state/lesson-candidates/operations.ts";
+export type { RuleWire } from "./session-state/rules/operations.ts";
 export { HEURISTIC_ENRICHER } from "./session-state/rules/heuristic-enricher.ts";
 export { DETECTOR_FUNCTIONS } from "./session-state/lesson-candidates/candidate-detectors.ts";
 export type { DetectionSnapshot, Proposal } from "./session-state/lesson-candidates/candidate-detectors.ts";

@@ -209,7 +209,22 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
 /** The interfaces of the people's operations (a person's session, a browser's sign-in): REST and the dashboard, never MCP. */
 export const PEOPLE_SURFACES = ["rest", "dashboard"] as const;
 
+/** An operation of the people's half: offered on `PEOPLE_SURFACES` (never an MCP tool), without an Idempotency-Key. */
+export function definePeopleOperation<I extends TObject, O extends TSchema>(entry: Omit<Operation<I, O>, "surfaces" | "idempotency">): Operation<I, O> {
+  return { ...entry, surfaces: PEOPLE_SURFACES, idempotency: "none" };
+}
+
 /** Identity helper that keeps the input type of an operation's handler precise. */
 export function defineOperation<I extends TObject, O extends TSchema>(op: Operation<I, O>): Operation<I, O> {
   return op;
+}
+
+/** What a read-only operation states itself: all of an operation but its read-only fields, and a GET path. */
+export type ReadOperationEntry<I extends TObject, O extends TSchema> = Omit<Operation<I, O>, "http" | "idempotency" | "mutates" | "successStatus"> & {
+  http: Omit<Operation["http"], "method">;
+};
+
+/** A read-only operation: a GET with no Idempotency-Key and no change of state, answered 200. The entry names the rest. */
+export function defineReadOperation<I extends TObject, O extends TSchema>(entry: ReadOperationEntry<I, O>): Operation<I, O> {
+  return { ...entry, http: { method: "GET", ...entry.http }, idempotency: "none", mutates: false, successStatus: 200 };
 }

@@ -5,20 +5,11 @@ import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
+import type { ProjectView } from "@agentq/core";
 import type { Page } from "../wire.ts";
 
-/** A project (session-state records, SESSION-STATE.md). */
-export interface ProjectWire {
-  id: string;
-  name: string;
-  slug: string;
-  description: string;
-  repository_url: string | null;
-  state: string;
-  is_default: boolean;
-  created_at: string;
-  created_by: { friendly_name: string };
-}
+/** A project (session-state records, SESSION-STATE.md): the core's own wire type. */
+export type ProjectWire = ProjectView;
 
 /** A build session as a list shows it. */
 export interface BuildSessionWire {

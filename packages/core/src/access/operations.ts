@@ -12,6 +12,7 @@ import { tokenFromSeal } from "./token.ts";
 import { TOOLSETS, type Toolset } from "../toolsets.ts";
 import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
+import { storePage } from "../cursors/paged-list.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { requirePublicBaseUrl, type CoreDeps } from "../deps.ts";
 import { isDomainError, malformed } from "../errors.ts";
@@ -20,7 +21,7 @@ import { checkAccountCap } from "../plans/plan-caps.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { isUlid } from "../ids.ts";
 import type { OperationResult } from "../operation.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, defineReadOperation } from "../operation.ts";
 import { PersonMeSchema } from "../people/people-schemas.ts";
 import { personView, personWorkspaceView } from "../people/people-views.ts";
 import { workspaceLimits } from "../plans/workspace-limits.ts";
@@ -175,38 +176,29 @@ const createAiAccountOp = defineOperation({
   },
 });
 
-const listAiAccountsOp = defineOperation({
+const listAiAccountsOp = defineReadOperation({
   name: "list_ai_accounts",
   summary: "List the workspace's AI accounts, oldest first.",
-  http: { method: "GET", path: "/v1/ai-accounts", query: ["limit", "cursor", "state"] },
+  http: { path: "/v1/ai-accounts", query: ["limit", "cursor", "state"] },
   auth: ADMIN(null),
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ limit: Limit, cursor: Cursor, state: Type.Optional(AiAccountStateSchema) }),
   output: page(AiAccountSchema, "A page of AI accounts."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
-    const limit = parsePageLimit(input.limit);
     const state: AiAccountState | null = input.state ?? null;
-    const filters = { state };
-    const after = decodeCursor(deps, { resource: "ai_accounts", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
-    const { items, nextAfter } = await listAiAccounts(deps.stores, ctx, { state, after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "ai_accounts", filters, nextAfter, items.map(aiAccountView)) };
+    const page = { resource: "ai_accounts", filters: { state }, limit: input.limit, cursor: input.cursor };
+    return { body: await storePage(deps, ctx, page, (after, limit) => listAiAccounts(deps.stores, ctx, { state, after, limit }), aiAccountView) };
   },
 });
 
-const getAiAccountOp = defineOperation({
+const getAiAccountOp = defineReadOperation({
   name: "get_ai_account",
   summary: "Read one AI account of the workspace.",
-  http: { method: "GET", path: "/v1/ai-accounts/{ai_account_id}" },
+  http: { path: "/v1/ai-accounts/{ai_account_id}" },
   auth: ADMIN(null),
-  idempotency: "none",
-  mutates: false,
   input: Type.Object(AccountPath),
   output: AiAccountSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: aiAccountView(await getAiAccount(deps.stores, ctx, input.ai_account_id)) };
+    return { body: aiAccountView(await getAiAccount(deps.stores, ctx, input.ai_account_id)) };
   },
 });
 
@@ -305,16 +297,13 @@ const issueCredentialOp = defineOperation({
   },
 });
 
-const listCredentialsOp = defineOperation({
+const listCredentialsOp = defineReadOperation({
   name: "list_credentials",
   summary: "List the workspace's credentials, newest first (never the plaintext).",
-  http: { method: "GET", path: "/v1/credentials", query: ["limit", "cursor", "ai_account_id"] },
+  http: { path: "/v1/credentials", query: ["limit", "cursor", "ai_account_id"] },
   auth: ADMIN(null),
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ limit: Limit, cursor: Cursor, ai_account_id: Type.Optional(Id("Only credentials of this AI account.")) }),
   output: page(CredentialDetailSchema, "A page of credentials."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const aiAccountId = input.ai_account_id ?? null;
@@ -322,22 +311,19 @@ const listCredentialsOp = defineOperation({
     const filters = { ai_account_id: aiAccountId };
     const after = decodeCursor(deps, { resource: "credentials", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const { items, nextAfter } = await listCredentials(deps.stores, ctx, { aiAccountId, after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "credentials", filters, nextAfter, items.map(credentialDetailView)) };
+    return { body: pageOf(deps, ctx, "credentials", filters, nextAfter, items.map(credentialDetailView)) };
   },
 });
 
-const getCredentialOp = defineOperation({
+const getCredentialOp = defineReadOperation({
   name: "get_credential",
   summary: "Read one credential of the workspace (never the plaintext).",
-  http: { method: "GET", path: "/v1/credentials/{credential_id}" },
+  http: { path: "/v1/credentials/{credential_id}" },
   auth: ADMIN(null),
-  idempotency: "none",
-  mutates: false,
   input: Type.Object(CredentialPath),
   output: CredentialDetailSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: credentialDetailView(await getCredential(deps.stores, ctx, input.credential_id)) };
+    return { body: credentialDetailView(await getCredential(deps.stores, ctx, input.credential_id)) };
   },
 });
 
@@ -389,28 +375,23 @@ const revokeCredentialOp = defineOperation({
 // Workspace and caller
 // ---------------------------------------------------------------------------------------------
 
-const getWorkspaceOp = defineOperation({
+const getWorkspaceOp = defineReadOperation({
   name: "get_workspace",
   summary: "Read the caller's workspace.",
-  http: { method: "GET", path: "/v1/workspaces/me" },
+  http: { path: "/v1/workspaces/me" },
   auth: ANY_CALLER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: WorkspaceSchema,
-  successStatus: 200,
   async handler(_deps, ctx) {
-    return { status: 200, body: workspaceView(ctx.principal.workspace) };
+    return { body: workspaceView(ctx.principal.workspace) };
   },
 });
 
-const getMeOp = defineOperation({
+const getMeOp = defineReadOperation({
   name: "get_me",
   summary: "Who is calling: the AI account, credential and workspace behind a bearer token, or the person and workspace behind a session cookie.",
-  http: { method: "GET", path: "/v1/me" },
+  http: { path: "/v1/me" },
   auth: ANY_CALLER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: Type.Union([
     Type.Object(
@@ -419,14 +400,13 @@ const getMeOp = defineOperation({
     ),
     PersonMeSchema,
   ]),
-  successStatus: 200,
   async handler(deps, ctx) {
     if (ctx.principal.kind === "person") {
       const { plan } = await workspaceLimits(deps, ctx.principal.workspace.id);
-      return { status: 200, body: { kind: "person", person: personView(ctx.principal.person), workspace: personWorkspaceView(ctx.principal.workspace, plan) } };
+      return { body: { kind: "person", person: personView(ctx.principal.person), workspace: personWorkspaceView(ctx.principal.workspace, plan) } };
     }
     const { account, credential, workspace } = ctx.principal;
-    return { status: 200, body: { kind: "ai_account", ai_account: aiAccountView(account), credential: credentialView(credential), workspace: workspaceView(workspace) } };
+    return { body: { kind: "ai_account", ai_account: aiAccountView(account), credential: credentialView(credential), workspace: workspaceView(workspace) } };
   },
 });
 

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { malformed } from "../errors.ts";
 import { isUlid } from "../ids.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, defineReadOperation } from "../operation.ts";
 import { latestAuditCheckpoint, proveAuditConsistency, proveAuditInclusion } from "./transparency-log/audit-proofs.ts";
 import { messageReceiptForCaller } from "./transparency-log/message-receipt-for-caller.ts";
 import { AUDIT_READER } from "./audit-reader.ts";
@@ -84,13 +84,11 @@ const InclusionProofSchema = Type.Object(
 // Operations
 // ---------------------------------------------------------------------------------------------
 
-const browseAuditLog = defineOperation({
+const browseAuditLog = defineReadOperation({
   name: "browse_audit_log",
   summary: "Read your workspace's audit log, newest first, optionally only one activity (or activities containing a text) or only the rows of one message.",
-  http: { method: "GET", path: "/v1/audit-log", query: ["limit", "cursor", "activity", "activity_contains", "message_id"] },
+  http: { path: "/v1/audit-log", query: ["limit", "cursor", "activity", "activity_contains", "message_id"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     limit: Limit,
     cursor: Cursor,
@@ -99,7 +97,6 @@ const browseAuditLog = defineOperation({
     message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Only rows about this message (ULID)." })),
   }),
   output: Type.Object({ items: Type.Array(AuditRowSchema), next_cursor: NextCursor }, { description: "A page of audit rows, newest first. Operator-significant rows are withheld." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const workspaceId = ctx.principal.workspace.id;
@@ -113,17 +110,15 @@ const browseAuditLog = defineOperation({
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last !== undefined ? encodeCursor(deps, { resource: "audit_log", workspaceId, filters }, deps.stores.audit.positionOf(last)) : null;
-    return { status: 200, body: { items: page.map(auditRowView), next_cursor: nextCursor } };
+    return { body: { items: page.map(auditRowView), next_cursor: nextCursor } };
   },
 });
 
-const verifyAuditLog = defineOperation({
+const verifyAuditLog = defineReadOperation({
   name: "verify_audit_log",
   summary: "Verify your workspace's sealed audit chain: returns the chain head and whether every sealed row still matches its hash, naming the first row that does not.",
-  http: { method: "GET", path: "/v1/audit-log/verification" },
+  http: { path: "/v1/audit-log/verification" },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: Type.Object({
     verified: Type.Boolean({ description: "True when every sealed row verifies." }),
@@ -133,11 +128,9 @@ const verifyAuditLog = defineOperation({
       description: "The first row that fails: changed (content or link altered), removed (rows before it are missing) or reordered; null when verified.",
     }),
   }),
-  successStatus: 200,
   async handler(deps, ctx) {
     const v = await verifyWorkspaceChain(deps.stores.audit, ctx.principal.workspace.id);
     return {
-      status: 200,
       body: {
         verified: v.verified,
         head: v.head === null ? null : { seq: v.head.seq, hash: v.head.hash, sealed_at: v.head.sealedAt?.toISOString() ?? null },
@@ -148,16 +141,13 @@ const verifyAuditLog = defineOperation({
   },
 });
 
-const exportAuditChain = defineOperation({
+const exportAuditChain = defineReadOperation({
   name: "export_audit_chain",
   summary: "Export your workspace's sealed audit chain in seq order, page by page (write the items as JSON lines and check them with `pnpm audit:verify <file>`); withheld rows show only their link.",
-  http: { method: "GET", path: "/v1/audit-log/chain", query: ["limit", "cursor"] },
+  http: { path: "/v1/audit-log/chain", query: ["limit", "cursor"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ limit: Limit, cursor: Cursor }),
   output: Type.Object({ items: Type.Array(Type.Union([AuditRowSchema, WithheldRowSchema])), next_cursor: NextCursor }, { description: "A page of sealed rows, oldest first." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const workspaceId = ctx.principal.workspace.id;
@@ -168,17 +158,15 @@ const exportAuditChain = defineOperation({
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last?.seq != null ? encodeCursor(deps, scope, String(last.seq)) : null;
-    return { status: 200, body: { items: page.map(exportedAuditRowView), next_cursor: nextCursor } };
+    return { body: { items: page.map(exportedAuditRowView), next_cursor: nextCursor } };
   },
 });
 
-const getAuditCheckpoint = defineOperation({
+const getAuditCheckpoint = defineReadOperation({
   name: "get_audit_checkpoint",
   summary: "Get your workspace's latest signed audit-log checkpoint (a C2SP signed note of the log's size and root hash); keep it to check later proofs against.",
-  http: { method: "GET", path: "/v1/audit-log/checkpoint", textBody: "checkpoint" },
+  http: { path: "/v1/audit-log/checkpoint", textBody: "checkpoint" },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: Type.Object(
     {
@@ -190,54 +178,47 @@ const getAuditCheckpoint = defineOperation({
     },
     { description: "The latest checkpoint." },
   ),
-  successStatus: 200,
   async handler(deps, ctx) {
     const latest = await latestAuditCheckpoint(deps, { workspaceId: ctx.principal.workspace.id });
     // The note's first line is the origin it was signed with (PUBLIC_BASE_URL may have changed since).
     const origin = latest.note.slice(0, latest.note.indexOf("\n"));
-    return { status: 200, body: { checkpoint: latest.note, origin, tree_size: latest.treeSize, root_hash: base64Encode(latest.rootHash), signed_at: latest.signedAt.toISOString() } };
+    return { body: { checkpoint: latest.note, origin, tree_size: latest.treeSize, root_hash: base64Encode(latest.rootHash), signed_at: latest.signedAt.toISOString() } };
   },
 });
 
-const getAuditInclusionProof = defineOperation({
+const getAuditInclusionProof = defineReadOperation({
   name: "get_audit_inclusion_proof",
   summary: "Prove that the audit log's tree of tree_size rows (default: the latest checkpoint's) contains the row at seq.",
-  http: { method: "GET", path: "/v1/audit-log/proof/inclusion", query: ["seq", "tree_size"] },
+  http: { path: "/v1/audit-log/proof/inclusion", query: ["seq", "tree_size"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     seq: TreePosition("The row's seq (1 to tree_size)."),
     tree_size: Type.Optional(TreePosition("The size of a checkpoint you hold (at most the latest's); default the latest checkpoint's.")),
   }),
   output: InclusionProofSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const seq = parseTreePosition(input.seq, "seq") as number;
     const treeSize = parseTreePosition(input.tree_size, "tree_size");
     const proof = await proveAuditInclusion(deps, { workspaceId: ctx.principal.workspace.id, seq, ...(treeSize === undefined ? {} : { treeSize }) });
-    return { status: 200, body: proof };
+    return { body: proof };
   },
 });
 
-const getAuditConsistencyProof = defineOperation({
+const getAuditConsistencyProof = defineReadOperation({
   name: "get_audit_consistency_proof",
   summary: "Prove that the audit log's tree of `to` rows (default: the latest checkpoint's) extends the tree of `from` rows: nothing in the older was changed.",
-  http: { method: "GET", path: "/v1/audit-log/proof/consistency", query: ["from", "to"] },
+  http: { path: "/v1/audit-log/proof/consistency", query: ["from", "to"] },
   auth: AUDIT_READER,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     from: TreePosition("The size of the older checkpoint you hold."),
     to: Type.Optional(TreePosition("The size of the newer checkpoint (at most the latest's); default the latest checkpoint's.")),
   }),
   output: Type.Object({ from: Type.Integer(), to: Type.Integer(), hashes: ProofHashes }, { description: "Proof that the tree of `to` leaves extends the tree of `from` leaves (no hashes when from = to)." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const from = parseTreePosition(input.from, "from") as number;
     const to = parseTreePosition(input.to, "to");
     const proof = await proveAuditConsistency(deps, { workspaceId: ctx.principal.workspace.id, from, ...(to === undefined ? {} : { to }) });
-    return { status: 200, body: proof };
+    return { body: proof };
   },
 });
 
@@ -262,7 +243,7 @@ const getMessageReceipt = defineOperation({
   ),
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await messageReceiptForCaller(deps, ctx.principal, input) };
+    return { body: await messageReceiptForCaller(deps, ctx.principal, input) };
   },
 });
 

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { PersonPrincipal } from "../access/model.ts";
-import { defineOperation, PEOPLE_SURFACES } from "../operation.ts";
+import { definePeopleOperation } from "../operation.ts";
 import { EXPORT_FORMAT, exportDocument, recordExport } from "./export-document.ts";
 import { closeWorkspace, erasePerson } from "./workspace-closing.ts";
 
@@ -11,14 +11,12 @@ import { closeWorkspace, erasePerson } from "./workspace-closing.ts";
 const ANY_ROLE = ["owner", "admin", "viewer"] as const;
 const Timestamp = (description: string) => Type.String({ format: "date-time", description });
 
-export const closeWorkspaceOp = defineOperation({
+export const closeWorkspaceOp = definePeopleOperation({
   name: "close_workspace",
   summary: "Closes the workspace (owner session + fresh MFA step-up): every AI account and credential revoked at once; payloads deleted 30 days later; not reversible.",
   http: { method: "DELETE", path: "/v1/workspaces/me" },
   // A frozen workspace may be closed; a closed one is refused by the use case (SVC_WORKSPACE_CLOSED).
   auth: { kind: "person", roles: ["owner"], stepUp: true, closedWorkspaceAllowed: true },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: Type.Object({}),
   output: Type.Object({
@@ -31,13 +29,11 @@ export const closeWorkspaceOp = defineOperation({
   },
 });
 
-export const eraseMeOp = defineOperation({
+export const eraseMeOp = definePeopleOperation({
   name: "erase_me",
   summary: "Erases the signed-in person (session + fresh MFA step-up); the last owner's workspace is frozen and its AI accounts revoked; the workspace record and audit chain stay.",
   http: { method: "DELETE", path: "/v1/me" },
   auth: { kind: "person", roles: ANY_ROLE, stepUp: true, closedWorkspaceAllowed: true },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: Type.Object({}),
   output: Type.Object({
@@ -51,13 +47,11 @@ export const eraseMeOp = defineOperation({
   },
 });
 
-export const exportMeOp = defineOperation({
+export const exportMeOp = definePeopleOperation({
   name: "export_me",
   summary: "One JSON document with the person and everything of the workspace (no secrets), streamed.",
   http: { method: "GET", path: "/v1/me/export" },
   auth: { kind: "person", roles: ANY_ROLE, closedWorkspaceAllowed: true },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: false,
   input: Type.Object({}),
   output: Type.Object({ format: Type.Literal(EXPORT_FORMAT) }, { additionalProperties: true, description: "The export document (docs/people.md)." }),

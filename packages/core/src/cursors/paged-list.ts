@@ -50,3 +50,16 @@ export async function keysetPage<T, V>(deps: Pick<CoreDeps, "secrets" | "clock">
   const page = rows.slice(0, limit);
   return pageOf(deps, ctx, req.resource, filters as Record<string, string | null>, rows.length > limit && page.length > 0 ? idOf(page[page.length - 1] as T) : null, page.map(view));
 }
+
+/**
+ * One page of a list whose store pages itself: `fetch(after, limit)` returns the page and the
+ * id the next page starts after (null on the last page).
+ * @throws DomainError SVC_MALFORMED_REQUEST (limit), SVC_CURSOR_EXPIRED.
+ */
+export async function storePage<T, V>(deps: Pick<CoreDeps, "secrets" | "clock">, ctx: OperationContext, req: PageRequest, fetch: (after: string | null, limit: number) => Promise<{ items: T[]; nextAfter: string | null }>, view: (row: T) => V): Promise<{ items: V[]; next_cursor: string | null }> {
+  const limit = parsePageLimit(req.limit);
+  const filters = cursorFilters(req.filters);
+  const after = decodeCursor(deps, { resource: req.resource, workspaceId: ctx.principal.workspace.id, filters }, req.cursor);
+  const { items, nextAfter } = await fetch(after, limit);
+  return pageOf(deps, ctx, req.resource, filters as Record<string, string | null>, nextAfter, items.map(view));
+}

@@ -6,7 +6,7 @@ import { submitNotice } from "./submit-notice.ts";
 import { supplementNotice, withdrawNotice } from "./notifier-steps.ts";
 import { NOTICE_TOKEN_PREFIX } from "./notice-token.ts";
 import { COUNTER_NOTICE_INPUT_SCHEMA, fileCounterNoticeAsOwner } from "./counter-notice.ts";
-import { defineOperation, PEOPLE_SURFACES } from "../operation.ts";
+import { defineOperation, defineReadOperation, definePeopleOperation } from "../operation.ts";
 
 const NoticeIdParam = Type.String({ maxLength: 64, description: "The notice's id (ULID)." });
 const NoticeToken = Type.String({ maxLength: 128, description: `The status token (${NOTICE_TOKEN_PREFIX}...) from the 201 of POST /v1/notices, in the Notice-Token header.` });
@@ -19,20 +19,16 @@ const PublicNotice = {
 };
 const NoticeView = Type.Object(PublicNotice, { additionalProperties: true, description: "The public view (state and dates), or more for the notifier (Notice-Token) and the affected workspace." });
 
-const getNoticeIntake = defineOperation({
+const getNoticeIntake = defineReadOperation({
   name: "get_notice_intake",
   summary: "How to file a DSA or DMCA notice: the accepted kinds with their JSON Schemas, the location types, the limits and the designated agent.",
-  http: { method: "GET", path: "/v1/notices/intake" },
+  http: { path: "/v1/notices/intake" },
   auth: { kind: "public" },
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({}),
   output: Type.Object({ kinds: Type.Object({}, { additionalProperties: true }), location_types: Type.Array(Type.String()), limits: Type.Object({}, { additionalProperties: true }), designated_agent: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]) }),
-  successStatus: 200,
   async handler(deps) {
     const { intakePerAddressPerMinute, ...text } = NOTICE_LIMITS;
     return {
-      status: 200,
       body: {
         kinds: { dsa: { schema: NOTICE_KIND_SCHEMAS.dsa }, dmca: { schema: NOTICE_KIND_SCHEMAS.dmca } },
         location_types: [...LOCATION_TYPES],
@@ -54,22 +50,19 @@ const submitNoticeOp = defineOperation({
   output: Type.Object({ notice: Type.Object({ id: Type.String(), kind: Type.String(), state: Type.Literal("received"), received_at: Type.String({ format: "date-time" }) }), status_token: Type.String({ description: "Shown once; send it as Notice-Token to read, supplement or withdraw the notice." }) }),
   successStatus: 201,
   async handler(deps, ctx, input) {
-    return { status: 201, body: await submitNotice(deps, { input, clientAddress: ctx.clientAddress ?? null, requestId: ctx.requestId }) };
+    return { body: await submitNotice(deps, { input, clientAddress: ctx.clientAddress ?? null, requestId: ctx.requestId }) };
   },
 });
 
-const getNoticeOp = defineOperation({
+const getNoticeOp = defineReadOperation({
   name: "get_notice",
   summary: "A notice's status: anyone sees its state and dates; the notifier (Notice-Token header) its notice and the decision; the affected workspace (administrative credential) what was disclosed to it.",
-  http: { method: "GET", path: "/v1/notices/{notice_id}", headers: { notice_token: "Notice-Token" } },
+  http: { path: "/v1/notices/{notice_id}", headers: { notice_token: "Notice-Token" } },
   auth: { kind: "public", acceptsCredential: true },
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ notice_id: NoticeIdParam, notice_token: Type.Optional(NoticeToken) }),
   output: NoticeView,
-  successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await getNotice(deps, { noticeId: input.notice_id, token: input.notice_token ?? null, principal: ctx.principal }) };
+    return { body: await getNotice(deps, { noticeId: input.notice_id, token: input.notice_token ?? null, principal: ctx.principal }) };
   },
 });
 
@@ -84,7 +77,7 @@ const supplementNoticeOp = defineOperation({
   output: NoticeView,
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await supplementNotice(deps, { noticeId: input.notice_id, token: input.notice_token, text: input.text, requestId: ctx.requestId }) };
+    return { body: await supplementNotice(deps, { noticeId: input.notice_id, token: input.notice_token, text: input.text, requestId: ctx.requestId }) };
   },
 });
 
@@ -99,36 +92,31 @@ const withdrawNoticeOp = defineOperation({
   output: NoticeView,
   successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await withdrawNotice(deps, { noticeId: input.notice_id, token: input.notice_token, requestId: ctx.requestId }) };
+    return { body: await withdrawNotice(deps, { noticeId: input.notice_id, token: input.notice_token, requestId: ctx.requestId }) };
   },
 });
 
-const listNoticesOp = defineOperation({
+const listNoticesOp = defineReadOperation({
   name: "list_notices",
   summary: "The DSA and DMCA notices disclosed to your workspace, newest first, each with its decision, statement of reasons, measures and counter-notice.",
-  http: { method: "GET", path: "/v1/notices", query: ["limit", "cursor"] },
+  http: { path: "/v1/notices", query: ["limit", "cursor"] },
   auth: { kind: "credential", tier: "administrative", scope: null },
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     limit: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Page size: default 50, clamped to 1..100." })),
     cursor: Type.Optional(Type.String({ maxLength: 2048, description: "next_cursor of the previous page." })),
   }),
   output: Type.Object({ items: Type.Array(NoticeView), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
-    return { status: 200, body: await listWorkspaceNotices(deps, { workspaceId: ctx.principal.workspace.id, limit: input.limit, cursor: input.cursor }) };
+    return { body: await listWorkspaceNotices(deps, { workspaceId: ctx.principal.workspace.id, limit: input.limit, cursor: input.cursor }) };
   },
 });
 
-export const fileCounterNoticeOp = defineOperation({
+export const fileCounterNoticeOp = definePeopleOperation({
   name: "file_counter_notice",
   summary: "The workspace owner (session + fresh MFA step-up) contests a decision that took action: a DMCA counter-notice (17 U.S.C. 512(g)(3) elements) or a DSA complaint (explanation). A DMCA measure is lifted 10 to 14 business days later unless a court action is recorded.",
   http: { method: "POST", path: "/v1/notices/{notice_id}/counter-notice" },
   // The rule is the core's `fileCounterNoticeAsOwner`: a fresh step-up, then the owner role; the workspace's state plays no part.
   auth: { kind: "person", roles: ["owner"], stepUp: true, closedWorkspaceAllowed: true },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: Type.Object({ ...COUNTER_NOTICE_INPUT_SCHEMA.properties, notice_id: NoticeIdParam }, { additionalProperties: false }),
   output: Type.Object({ id: Type.String({ description: "ULID of the notice." }), state: Type.Literal("contested") }, { additionalProperties: true, description: "The notice as the affected workspace sees it." }),

@@ -1,13 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import type { Credential } from "../access/model.ts";
-import { decodeCursor } from "../cursors/cursor.ts";
-import { pageOf } from "../cursors/page.ts";
-import { parsePageLimit } from "../cursors/page-limit.ts";
+import { storePage } from "../cursors/paged-list.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
 import { disconnectConnection, listConnections } from "./connections.ts";
 import { forgetCredentials } from "./grants.ts";
 import { GRANT_REVOCATION_CAUSES } from "./model.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, defineReadOperation } from "../operation.ts";
 
 const Timestamp = (description: string) => Type.String({ format: "date-time", description });
 const Limit = Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Page size: default 50, clamped to 1..100; not an integer gives 400." }));
@@ -32,21 +30,16 @@ const ConnectionSchema = Type.Object(
   { description: "A Connection: an MCP client's OAuth grant, acting as one AI account." },
 );
 
-const listConnectionsOp = defineOperation({
+const listConnectionsOp = defineReadOperation({
   name: "list_connections",
   summary: "List the workspace's Connections (OAuth grants of MCP clients), newest first, with their state and why they ended.",
-  http: { method: "GET", path: "/v1/connections", query: ["limit", "cursor"] },
+  http: { path: "/v1/connections", query: ["limit", "cursor"] },
   auth: { kind: "credential", tier: "administrative", scope: null },
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ limit: Limit, cursor: Cursor }),
   output: Type.Object({ items: Type.Array(ConnectionSchema), next_cursor: Type.Union([Type.String(), Type.Null()], { description: "Cursor of the next page; null on the last page." }) }, { description: "A page of Connections." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
-    const limit = parsePageLimit(input.limit);
-    const after = decodeCursor(deps, { resource: "connections", workspaceId: ctx.principal.workspace.id, filters: {} }, input.cursor);
-    const { items, nextAfter } = await listConnections(deps, deps.stores, ctx, { after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "connections", {}, nextAfter, items) };
+    const page = { resource: "connections", filters: {}, limit: input.limit, cursor: input.cursor };
+    return { body: await storePage(deps, ctx, page, (after, limit) => listConnections(deps, deps.stores, ctx, { after, limit }), (c) => c) };
   },
 });
 

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { PersonPrincipal } from "../access/model.ts";
-import { defineOperation, PEOPLE_SURFACES } from "../operation.ts";
+import { definePeopleOperation } from "../operation.ts";
 import { sessionUnauthenticated } from "../people/authenticate-session.ts";
 import { originOf, sessionOrNull, started } from "../people/auth-operations.ts";
 import { OIDC_ATTEMPT_LIFETIME_MS } from "./oidc-attempt-cookie.ts";
@@ -13,13 +13,11 @@ import { RETURN_TO_MAX_LENGTH } from "./return-to.ts";
 // sent on the provider's redirect back, and so does the session cookie a linking attempt
 // (`?link=1`, from the person's settings) needs at both ends. Never MCP tools.
 
-export const getOidcProviderOp = defineOperation({
+export const getOidcProviderOp = definePeopleOperation({
   name: "get_oidc_provider",
   summary: "Whether sign-in with an identity provider is configured, and its label.",
   http: { method: "GET", path: "/v1/auth/oidc" },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: false,
   input: Type.Object({}),
   output: Type.Object({ enabled: Type.Boolean({ description: "True when an identity provider is configured." }), label: Type.Optional(Type.String({ description: "The provider's label, for the sign-in button." })) }),
@@ -29,13 +27,11 @@ export const getOidcProviderOp = defineOperation({
   },
 });
 
-export const startOidcSignInOp = defineOperation({
+export const startOidcSignInOp = definePeopleOperation({
   name: "start_oidc_sign_in",
   summary: "Redirects (302) to the identity provider: authorization code flow with PKCE, state and nonce; return_to is a path of this service. With link=1 (a signed-in person's session), the identity signed in with at the provider is linked to that person instead.",
   http: { method: "GET", path: "/v1/auth/oidc/start", query: ["return_to", "link"] },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: false,
   errors: [401],
   input: Type.Object({
@@ -55,14 +51,12 @@ export const startOidcSignInOp = defineOperation({
   },
 });
 
-export const finishOidcSignInOp = defineOperation({
+export const finishOidcSignInOp = definePeopleOperation({
   name: "finish_oidc_sign_in",
   summary: "The identity provider's redirect back: signs in the person the identity is linked to, or signs up the verified email of a new one, and redirects (302) to return_to with a session; an email that has an account is 409 (link it from that person's settings). A linking attempt links the identity and redirects without a new session.",
   // The query is the provider's (code, state, iss, or an error): handed over whole, as the callback URL.
   http: { method: "GET", path: "/v1/auth/oidc/callback", rawQuery: "query", endsOidcAttempt: true },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   // It signs in, and may sign up.
   mutates: true,
   errors: [401, 403],

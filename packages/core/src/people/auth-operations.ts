@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { PersonPrincipal } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError } from "../errors.ts";
-import { defineOperation, PEOPLE_SURFACES, type OperationContext, type SessionIntent } from "../operation.ts";
+import { type OperationContext, type SessionIntent, definePeopleOperation } from "../operation.ts";
 import { confirmTotp, enrollTotp, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
 import { ConfirmTotpInput, PersonSchema, PersonWorkspaceSchema, SecondFactorInputSchema, SignedInSchema, SignInInput, SignUpInputSchema, VerifyEmailInput } from "./people-schemas.ts";
 import { DEFAULT_PEOPLE_SETTINGS, type RequestOrigin } from "./people-settings.ts";
@@ -44,13 +44,11 @@ export function started(deps: CoreDeps, opened: OpenedSession): SessionIntent {
   return { kind: "start", stage: "active", token, maxAgeSeconds: (deps.people?.settings.sessionAbsoluteMs ?? DEFAULT_PEOPLE_SETTINGS.sessionAbsoluteMs) / 1000 };
 }
 
-export const signUpOp = defineOperation({
+export const signUpOp = definePeopleOperation({
   name: "sign_up",
   summary: "Sign up: mails a single-use link (PUBLIC_BASE_URL/verify-email#token=agq_ev_..., valid 24 hours) that proves the email; nothing is created until it is used. 202 whatever the address (an address with an account is mailed that instead).",
   http: { method: "POST", path: "/v1/auth/sign-up", refuseForeignOrigin: true },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: SignUpInputSchema,
   errors: [403],
@@ -64,13 +62,11 @@ export const signUpOp = defineOperation({
   },
 });
 
-export const verifyEmailOp = defineOperation({
+export const verifyEmailOp = definePeopleOperation({
   name: "verify_email",
   summary: "Verify the email of a sign-up with the mailed token: creates the workspace (free plan) with the person as its owner; sets the session cookie. An unknown, used or expired token is 401; an address that got an account meanwhile is 409.",
   http: { method: "POST", path: "/v1/auth/verify-email", refuseForeignOrigin: true },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: VerifyEmailInput,
   errors: [401, 403],
@@ -83,13 +79,11 @@ export const verifyEmailOp = defineOperation({
   },
 });
 
-export const signInOp = defineOperation({
+export const signInOp = definePeopleOperation({
   name: "sign_in",
   summary: "Sign in by email and password; sets the session cookie, or (MFA on) the pending-MFA cookie.",
   http: { method: "POST", path: "/v1/auth/sign-in", refuseForeignOrigin: true },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: SignInInput,
   errors: [401, 403],
@@ -102,14 +96,12 @@ export const signInOp = defineOperation({
   },
 });
 
-export const signOutOp = defineOperation({
+export const signOutOp = definePeopleOperation({
   name: "sign_out",
   summary: "Sign out: ends the session and clears the cookie.",
   http: { method: "POST", path: "/v1/auth/sign-out", noBody: true },
   auth: { kind: "public" },
   errors: [403],
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: Type.Object({}),
   output: Type.Null({ description: "No body (204)." }),
@@ -127,13 +119,11 @@ export const signOutOp = defineOperation({
   },
 });
 
-export const enrollTotpOp = defineOperation({
+export const enrollTotpOp = definePeopleOperation({
   name: "enroll_totp",
   summary: "Start TOTP enrolment (session): a new secret and its otpauth:// URI; confirm it with a code.",
   http: { method: "POST", path: "/v1/auth/mfa/totp/enroll" },
   auth: OWN_SESSION,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: Type.Object({}),
   output: Type.Object({ secret: Type.String({ description: "The TOTP secret (base32)." }), otpauth_uri: Type.String({ description: "The otpauth:// URI for an authenticator app." }) }),
@@ -144,13 +134,11 @@ export const enrollTotpOp = defineOperation({
   },
 });
 
-export const confirmTotpOp = defineOperation({
+export const confirmTotpOp = definePeopleOperation({
   name: "confirm_totp",
   summary: "Confirm TOTP with a code (session): MFA on, ten recovery codes once, and every session created without MFA ends, this one included (the cookie is cleared).",
   http: { method: "POST", path: "/v1/auth/mfa/totp/confirm" },
   auth: OWN_SESSION,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: ConfirmTotpInput,
   output: Type.Object({ recovery_codes: Type.Array(Type.String(), { description: "The ten recovery codes, shown this once." }) }),
@@ -162,14 +150,12 @@ export const confirmTotpOp = defineOperation({
   },
 });
 
-export const verifyMfaOp = defineOperation({
+export const verifyMfaOp = definePeopleOperation({
   name: "verify_mfa",
   summary: "Complete a sign-in with MFA (the pending-MFA cookie): a TOTP code or a recovery code; sets the session cookie.",
   http: { method: "POST", path: "/v1/auth/mfa/verify", refuseForeignOrigin: true },
   auth: { kind: "public" },
   errors: [401, 403],
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: SecondFactorInputSchema,
   output: SignedInSchema,
@@ -180,13 +166,11 @@ export const verifyMfaOp = defineOperation({
   },
 });
 
-export const stepUpOp = defineOperation({
+export const stepUpOp = definePeopleOperation({
   name: "step_up",
   summary: "Step up the session with a TOTP code or a recovery code: step-up operations are allowed for five minutes.",
   http: { method: "POST", path: "/v1/auth/step-up" },
   auth: OWN_SESSION,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: SecondFactorInputSchema,
   output: Type.Object({ step_up_expires_at: Type.String({ format: "date-time", description: "Until when step-up operations are allowed." }) }),

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../deps.ts";
 import type { MailMessage } from "../mail/mail-message.ts";
 import { sendMail } from "../mail/send-mail.ts";
-import { defineOperation, PEOPLE_SURFACES, type OperationContext } from "../operation.ts";
+import { type OperationContext, definePeopleOperation } from "../operation.ts";
 import { changePersonRole, invitePerson, listPeople, peopleListItem, removePerson, resendInvitation } from "./manage-people.ts";
 import { confirmPasswordReset, requestPasswordReset } from "./password-reset.ts";
 import { ChangeRoleInput, InvitationSchema, InvitePersonInput, PasswordResetConfirmInput, PasswordResetInput, PeopleListItemSchema, PersonIdInput } from "./people-schemas.ts";
@@ -27,13 +27,11 @@ async function mailInvitation(deps: CoreDeps, ctx: OperationContext, mail: MailM
   }
 }
 
-export const listPeopleOp = defineOperation({
+export const listPeopleOp = definePeopleOperation({
   name: "list_people",
   summary: "The people of the workspace (owner or admin session).",
   http: { method: "GET", path: "/v1/people" },
   auth: ADMINISTERING,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: false,
   input: Type.Object({}),
   output: Type.Object({ items: Type.Array(PeopleListItemSchema) }),
@@ -43,13 +41,11 @@ export const listPeopleOp = defineOperation({
   },
 });
 
-export const invitePersonOp = defineOperation({
+export const invitePersonOp = definePeopleOperation({
   name: "invite_person",
   summary: "Invites a person with a role: mails a single-use link to set a password, valid 72 hours (owner or admin session).",
   http: { method: "POST", path: "/v1/people" },
   auth: ADMINISTERING,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: InvitePersonInput,
   output: Type.Object({ person: PeopleListItemSchema, invitation: InvitationSchema }),
@@ -61,13 +57,11 @@ export const invitePersonOp = defineOperation({
   },
 });
 
-export const resendInvitationOp = defineOperation({
+export const resendInvitationOp = definePeopleOperation({
   name: "resend_invitation",
   summary: "Mails a new set-password link to an invited person who has no password yet; earlier links stop working.",
   http: { method: "POST", path: "/v1/people/{person_id}/invitation" },
   auth: ADMINISTERING,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: PersonIdInput,
   output: Type.Object({ invitation: InvitationSchema }),
@@ -79,13 +73,11 @@ export const resendInvitationOp = defineOperation({
   },
 });
 
-export const changePersonRoleOp = defineOperation({
+export const changePersonRoleOp = definePeopleOperation({
   name: "change_person_role",
   summary: "Changes a person's role; the last owner cannot be demoted (409).",
   http: { method: "PATCH", path: "/v1/people/{person_id}" },
   auth: ADMINISTERING,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: ChangeRoleInput,
   output: Type.Object({ person: PeopleListItemSchema }),
@@ -96,13 +88,11 @@ export const changePersonRoleOp = defineOperation({
   },
 });
 
-export const removePersonOp = defineOperation({
+export const removePersonOp = definePeopleOperation({
   name: "remove_person",
   summary: "Removes a person and ends their sessions; the last owner cannot be removed (409).",
   http: { method: "DELETE", path: "/v1/people/{person_id}" },
   auth: ADMINISTERING,
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: PersonIdInput,
   output: Type.Null({ description: "No body (204)." }),
@@ -115,13 +105,11 @@ export const removePersonOp = defineOperation({
   },
 });
 
-export const requestPasswordResetOp = defineOperation({
+export const requestPasswordResetOp = definePeopleOperation({
   name: "request_password_reset",
   summary: "Mails a single-use password-reset link valid one hour to the address, when it has an account; 202 whatever the address.",
   http: { method: "POST", path: "/v1/auth/password-reset", refuseForeignOrigin: true },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: PasswordResetInput,
   errors: [403],
@@ -138,13 +126,11 @@ export const requestPasswordResetOp = defineOperation({
   },
 });
 
-export const confirmPasswordResetOp = defineOperation({
+export const confirmPasswordResetOp = definePeopleOperation({
   name: "confirm_password_reset",
   summary: "Sets a new password with a mailed reset or invitation token; every session of the person ends.",
   http: { method: "POST", path: "/v1/auth/password-reset/confirm", refuseForeignOrigin: true },
   auth: { kind: "public" },
-  surfaces: PEOPLE_SURFACES,
-  idempotency: "none",
   mutates: true,
   input: PasswordResetConfirmInput,
   errors: [401, 403],

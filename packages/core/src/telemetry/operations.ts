@@ -1,18 +1,16 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation.ts";
+import { defineReadOperation } from "../operation.ts";
 import { getWorkspaceStats, STATS_WINDOWS } from "./minute-series.ts";
 
 const administrative = { kind: "credential" as const, tier: "administrative" as const, scope: null };
 const Timestamp = (description: string) => Type.String({ format: "date-time", description });
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
-const getWorkspaceStatsOp = defineOperation({
+const getWorkspaceStatsOp = defineReadOperation({
   name: "get_workspace_stats",
   summary: "Read the workspace's minute series (sent, acknowledged, dead-lettered, pending depth, oldest pending age) over the last hour or day. Administrative.",
-  http: { method: "GET", path: "/v1/workspaces/me/stats", query: ["window"] },
+  http: { path: "/v1/workspaces/me/stats", query: ["window"] },
   auth: administrative,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({
     window: Type.Optional(Type.Union(STATS_WINDOWS.map((w) => Type.Literal(w)), { description: "PT1H (the last hour, default) or P1D (the last day)." })),
   }),
@@ -32,8 +30,7 @@ const getWorkspaceStatsOp = defineOperation({
       { description: "One entry per minute of the window, oldest first." },
     ),
   }),
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await getWorkspaceStats(deps, ctx, input) }),
+  handler: async (deps, ctx, input) => ({ body: await getWorkspaceStats(deps, ctx, input) }),
 });
 
 /** The telemetry operations of the catalogue (DESIGN §2c Telemetry). */

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { TSchema } from "@sinclair/typebox";
 import { decodeCursor } from "../cursors/cursor.ts";
 import { pageOf } from "../cursors/page.ts";
+import { storePage } from "../cursors/paged-list.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import type { CoreDeps } from "../deps.ts";
 import { malformed } from "../errors.ts";
@@ -15,7 +16,7 @@ import { signingSecretFromSeal } from "./signing.ts";
 import { deliveryView, webhookView, type WebhookView } from "./webhook-views.ts";
 import { DELIVERY_STATES, MAX_DELIVERY_ATTEMPTS, type DeliveryState } from "./webhook.ts";
 import type { OperationContext, OperationResult } from "../operation.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, defineReadOperation } from "../operation.ts";
 import { callerKey } from "../access/principal.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -164,16 +165,13 @@ const createWebhookOp = defineOperation({
   },
 });
 
-const listWebhooksOp = defineOperation({
+const listWebhooksOp = defineReadOperation({
   name: "list_webhooks",
   summary: "List the workspace's webhooks (oldest first) with health, signing keys, outbox counts and recent dead deliveries.",
-  http: { method: "GET", path: "/v1/webhooks", query: ["limit", "cursor", "ai_account_id"] },
+  http: { path: "/v1/webhooks", query: ["limit", "cursor", "ai_account_id"] },
   auth: MANAGE,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ limit: Limit, cursor: Cursor, ai_account_id: Type.Optional(Id("Only webhooks of this AI account.")) }),
   output: page(WebhookSchema, "A page of webhooks."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const aiAccountId = input.ai_account_id ?? null;
@@ -182,23 +180,20 @@ const listWebhooksOp = defineOperation({
     const after = decodeCursor(deps, { resource: "webhooks", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const { items, nextAfter } = await listWebhooks(deps.stores, ctx, { aiAccountId, after, limit });
     const now = deps.clock.now();
-    return { status: 200, body: pageOf(deps, ctx, "webhooks", filters, nextAfter, items.map((w) => webhookView(w.webhook, w.stats, now))) };
+    return { body: pageOf(deps, ctx, "webhooks", filters, nextAfter, items.map((w) => webhookView(w.webhook, w.stats, now))) };
   },
 });
 
-const getWebhookOp = defineOperation({
+const getWebhookOp = defineReadOperation({
   name: "get_webhook",
   summary: "Read one webhook: configuration, health, signing keys, outbox counts, recent dead deliveries.",
-  http: { method: "GET", path: "/v1/webhooks/{webhook_id}" },
+  http: { path: "/v1/webhooks/{webhook_id}" },
   auth: MANAGE,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object(WebhookPath),
   output: WebhookSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const { webhook, stats } = await getWebhook(deps.stores, ctx, input.webhook_id);
-    return { status: 200, body: webhookView(webhook, stats, deps.clock.now()) };
+    return { body: webhookView(webhook, stats, deps.clock.now()) };
   },
 });
 
@@ -242,23 +237,17 @@ const updateWebhookOp = defineOperation({
   },
 });
 
-const listDeliveriesOp = defineOperation({
+const listDeliveriesOp = defineReadOperation({
   name: "list_webhook_deliveries",
   summary: "List a webhook's deliveries, newest first: pending, retrying, delivered, dead. Read only: no route retries a delivery.",
-  http: { method: "GET", path: "/v1/webhooks/{webhook_id}/deliveries", query: ["limit", "cursor", "state"] },
+  http: { path: "/v1/webhooks/{webhook_id}/deliveries", query: ["limit", "cursor", "state"] },
   auth: MANAGE,
-  idempotency: "none",
-  mutates: false,
   input: Type.Object({ ...WebhookPath, limit: Limit, cursor: Cursor, state: Type.Optional(DeliveryStateSchema) }),
   output: page(DeliverySchema, "A page of deliveries."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
-    const limit = parsePageLimit(input.limit);
     const state: DeliveryState | null = input.state ?? null;
-    const filters = { webhook_id: input.webhook_id, state };
-    const after = decodeCursor(deps, { resource: "webhook_deliveries", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
-    const { items, nextAfter } = await listDeliveries(deps.stores, ctx, { webhookId: input.webhook_id, state, after, limit });
-    return { status: 200, body: pageOf(deps, ctx, "webhook_deliveries", filters, nextAfter, items.map(deliveryView)) };
+    const page = { resource: "webhook_deliveries", filters: { webhook_id: input.webhook_id, state }, limit: input.limit, cursor: input.cursor };
+    return { body: await storePage(deps, ctx, page, (after, limit) => listDeliveries(deps.stores, ctx, { webhookId: input.webhook_id, state, after, limit }), deliveryView) };
   },
 });
 

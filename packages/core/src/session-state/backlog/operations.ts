@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../../deps.ts";
 import { malformed } from "../../errors.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { isUlid } from "../../ids.ts";
 import { BACKLOG_EVENTS_SHOWN, acknowledgeStaleness, amendBacklogItem, assignBacklogItem, backlogView, closingNotes, createBacklogItem, findBacklogItem, reassignBacklogItem, reprioritizeBacklogItem, thresholdsOf, triageBacklogItem } from "./backlog.ts";
 import { parseBooleanFlag, parseEnum, parseTimestamp } from "../conventions/fields.ts";
@@ -9,9 +8,10 @@ import { BACKLOG_KINDS, BACKLOG_SORTS, BACKLOG_STATUSES, type BacklogFilters, ty
 import type { Project } from "../projects/project.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
 import { DAY_MS, parseDurationMs } from "../../time/duration.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 const StatusSchema = Type.Union(BACKLOG_STATUSES.map((s) => Type.Literal(s)), { description: "untriaged -> open -> in_progress; resolved and dismissed are final." });
 
@@ -50,13 +50,10 @@ const EventSchema = Type.Object({ event_type: Type.String(), actor: CreatedBySch
 const ItemPath = { backlog_item_id: IdField("ULID of the backlog item.") };
 const view = (deps: CoreDeps, r: { after?: BacklogItem; item?: BacklogItem; project: Project }) => backlogView((r.after ?? r.item) as BacklogItem, r.project, deps.clock.now());
 
-const createOp = defineOperation({
+const createOp = defineSessionStateWrite({
   name: "create_backlog_item",
   summary: "File a backlog item (untriaged, or open with skip_triage): a bug, feature, task, chore or spike with priority 0-4 and labels.",
   http: { method: "POST", path: "/v1/backlog" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -71,7 +68,7 @@ const createOp = defineOperation({
   }),
   output: BacklogItemSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: view(deps, await createBacklogItem(deps, stores, ctx, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await createBacklogItem(deps, stores, ctx, input)) }),
 });
 
 function parseStatuses(raw: string | undefined): BacklogStatus[] | null {
@@ -88,13 +85,10 @@ function parsePriority(raw: string | number | undefined, field: string): number 
   return n;
 }
 
-const searchOp = defineOperation({
+const searchOp = defineSessionStateRead({
   name: "search_backlog",
   summary: "Find a project's backlog items by words (title, description, criteria, labels), statuses (comma-separated), priority range, kind, label, assignee; ready=true gives open unassigned items by priority then age.",
-  http: { method: "GET", path: "/v1/backlog/search", query: ["project_id", "q", "status", "priority_min", "priority_max", "kind", "label", "assignee", "unassigned", "ready", "created_after", "updated_after", "sort", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/search", query: ["project_id", "q", "status", "priority_min", "priority_max", "kind", "label", "assignee", "unassigned", "ready", "created_after", "updated_after", "sort", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     q: Type.Optional(Type.String({ maxLength: 500 })),
@@ -113,7 +107,6 @@ const searchOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(BacklogItemSchema, "A page of items."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     if (input.assignee !== undefined && !isUlid(input.assignee)) throw malformed("assignee must be an AI account id (ULID).", { field: "assignee" });
@@ -133,17 +126,14 @@ const searchOp = defineOperation({
     const sort = parseEnum(input.sort, BACKLOG_SORTS, "sort") ?? "priority";
     const now = deps.clock.now();
     const body = await offsetPage(deps, ctx, { resource: "backlog", filters: { project: project.id, sort, ...filters }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.backlog.search({ workspaceId: project.workspaceId, projectId: project.id, filters, sort, offset, limit }), (i) => backlogView(i, project, now));
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const staleOp = defineOperation({
+const staleOp = defineSessionStateRead({
   name: "list_stale_backlog",
   summary: "Backlog items inactive past the project's threshold (P30D, in_progress P7D by default), most inactive first; snoozed ones only with include_snoozed.",
-  http: { method: "GET", path: "/v1/backlog/stale", query: ["project_id", "status", "assignee", "older_than", "include_snoozed", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/stale", query: ["project_id", "status", "assignee", "older_than", "include_snoozed", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "untriaged, open or in_progress." })),
@@ -154,7 +144,6 @@ const staleOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(BacklogItemSchema, "A page of stale items."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     if (input.assignee !== undefined && !isUlid(input.assignee)) throw malformed("assignee must be an AI account id (ULID).", { field: "assignee" });
@@ -170,41 +159,32 @@ const staleOp = defineOperation({
       (offset, limit) => deps.stores.backlog.stale({ workspaceId: project.workspaceId, projectId: project.id, now, thresholds: thresholdsOf(project), status, assignee: input.assignee ?? null, olderThanMs, includeSnoozed, offset, limit }),
       (i) => backlogView(i, project, now),
     );
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const countOp = defineOperation({
+const countOp = defineSessionStateRead({
   name: "count_backlog_by_status",
   summary: "How many of a project's backlog items are in each status, and how many are stale.",
-  http: { method: "GET", path: "/v1/backlog/count-by-status", query: ["project_id"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/count-by-status", query: ["project_id"] },
   input: Type.Object({ project_id: ProjectIdField }),
   output: Type.Object({ untriaged: Type.Integer(), open: Type.Integer(), in_progress: Type.Integer(), resolved: Type.Integer(), dismissed: Type.Integer(), stale: Type.Integer() }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
-    return { status: 200, body: await deps.stores.backlog.countByStatus({ workspaceId: project.workspaceId, projectId: project.id, now: deps.clock.now(), thresholds: thresholdsOf(project) }) };
+    return { body: await deps.stores.backlog.countByStatus({ workspaceId: project.workspaceId, projectId: project.id, now: deps.clock.now(), thresholds: thresholdsOf(project) }) };
   },
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_backlog_item",
   summary: "Read a backlog item with its last 50 events (who changed what, when, in which session).",
-  http: { method: "GET", path: "/v1/backlog/{backlog_item_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/backlog/{backlog_item_id}" },
   input: Type.Object(ItemPath),
   output: Type.Object({ ...BacklogItemSchema.properties, events: Type.Array(EventSchema, { description: "Newest first, at most 50." }) }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const r = await findBacklogItem(deps.stores, ctx, input.backlog_item_id);
     const events = await deps.stores.recordEvents.listFor({ workspaceId: r.item.workspaceId, subjectType: "backlog_item", subjectId: r.item.id, limit: BACKLOG_EVENTS_SHOWN });
     return {
-      status: 200,
       body: {
         ...view(deps, r),
         events: events.map((e) => ({ event_type: e.eventType, actor: { ai_account_id: e.actor.aiAccountId, friendly_name: e.actor.friendlyName }, old_value: e.oldValue, new_value: e.newValue, build_session_id: e.buildSessionId, at: e.at.toISOString() })),
@@ -213,13 +193,10 @@ const getOp = defineOperation({
   },
 });
 
-const triageOp = defineOperation({
+const triageOp = defineSessionStateWrite({
   name: "triage_backlog_item",
   summary: "Triage an untriaged item: accept (open, optionally with priority and labels), dismiss (with a reason) or duplicate (of another item of the project).",
   http: { method: "POST", path: "/v1/backlog/{backlog_item_id}/triage" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...ItemPath,
     decision: Type.Union([Type.Literal("accept"), Type.Literal("dismiss"), Type.Literal("duplicate")]),
@@ -230,55 +207,43 @@ const triageOp = defineOperation({
   }),
   output: BacklogItemSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: view(deps, await triageBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await triageBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) }),
 });
 
-const assignOp = defineOperation({
+const assignOp = defineSessionStateWrite({
   name: "assign_backlog_item",
   summary: "Take an open, unassigned item (in_progress), for yourself or the named AI account.",
   http: { method: "POST", path: "/v1/backlog/{backlog_item_id}/assign" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...ItemPath, assignee_ai_account_id: Type.Optional(IdField("Default: you.")) }),
   output: BacklogItemSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: view(deps, await assignBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await assignBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) }),
 });
 
-const reassignOp = defineOperation({
+const reassignOp = defineSessionStateWrite({
   name: "reassign_backlog_item",
   summary: "Hand an in_progress item to another AI account, or back to open with null.",
   http: { method: "POST", path: "/v1/backlog/{backlog_item_id}/reassign" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...ItemPath, assignee_ai_account_id: Nullable(IdField("The new assignee, or null (back to open)."), "The new assignee, or null."), reason: Type.String({ minLength: 1, maxLength: 2_000 }) }),
   output: BacklogItemSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: view(deps, await reassignBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await reassignBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) }),
 });
 
-const reprioritizeOp = defineOperation({
+const reprioritizeOp = defineSessionStateWrite({
   name: "reprioritize_backlog_item",
   summary: "Change an item's priority (0 highest .. 4); final items give 409.",
   http: { method: "POST", path: "/v1/backlog/{backlog_item_id}/reprioritize" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...ItemPath, priority: Type.Integer({ minimum: 0, maximum: 4 }), reason: Type.Optional(Type.String({ maxLength: 2_000 })) }),
   output: BacklogItemSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: view(deps, await reprioritizeBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await reprioritizeBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) }),
 });
 
-const amendOp = defineOperation({
+const amendOp = defineSessionStateWrite({
   name: "amend_backlog_item",
   summary: "Change an item's title, description, acceptance criteria, labels or kind (expected_version guards a stale read); final items give 409.",
   http: { method: "POST", path: "/v1/backlog/{backlog_item_id}/amend" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...ItemPath,
     expected_version: ExpectedVersionField,
@@ -290,16 +255,13 @@ const amendOp = defineOperation({
   }),
   output: BacklogItemSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: view(deps, await amendBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await amendBacklogItem(deps, stores, ctx, input.backlog_item_id, input)) }),
 });
 
-const closingOp = defineOperation({
+const closingOp = defineSessionStateWrite({
   name: "close_backlog_item",
   summary: "Close an item (outcome resolved: a PR, a commit or notes; dismissed: a reason), or add a note to a closed one; resolved and dismissed are final (another outcome gives 409).",
   http: { method: "POST", path: "/v1/backlog/{backlog_item_id}/closing-notes" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...ItemPath,
     outcome: Type.Optional(Type.Union([Type.Literal("resolved"), Type.Literal("dismissed")])),
@@ -310,20 +272,17 @@ const closingOp = defineOperation({
   }),
   output: BacklogItemSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: view(deps, await closingNotes(deps, stores, ctx, input.backlog_item_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await closingNotes(deps, stores, ctx, input.backlog_item_id, input)) }),
 });
 
-const ackOp = defineOperation({
+const ackOp = defineSessionStateWrite({
   name: "acknowledge_backlog_staleness",
   summary: "Acknowledge that a stale item is stale and snooze it (default its threshold, at most P90D); not activity; an item that is not stale gives 409.",
   http: { method: "POST", path: "/v1/backlog/{backlog_item_id}/acknowledge-staleness" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...ItemPath, reason: Type.String({ minLength: 1, maxLength: 2_000 }), snooze: Type.Optional(Type.String({ description: "ISO 8601 duration, up to P90D." })) }),
   output: BacklogItemSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: view(deps, await acknowledgeStaleness(deps, stores, ctx, input.backlog_item_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: view(deps, await acknowledgeStaleness(deps, stores, ctx, input.backlog_item_id, input)) }),
 });
 
 /** The backlog operations (SESSION-STATE §5); fixed paths before `{backlog_item_id}`. */

@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { isUlid } from "../../ids.ts";
 import { aggregateSession, briefingFor, continueSession, endSession, findSession, pingSession, prependLead, putCurrentState, putPrs, sessionView, startSession } from "./build-sessions.ts";
 import { parseBooleanFlag, parseEnum, parseTimestamp } from "../conventions/fields.ts";
@@ -9,10 +8,11 @@ import type { Project } from "../projects/project.ts";
 import type { CoreDeps } from "../../deps.ts";
 import { settingMs } from "../projects/projects.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { keysetPage } from "../../cursors/paged-list.ts";
 import { BacklogItemSchema } from "../backlog/operations.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, Timestamp } from "../conventions/operation-fields.ts";
 
 const Lines = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50, description });
 const CurrentStateFields = {
@@ -116,13 +116,10 @@ const PrInput = Type.Object(
   { additionalProperties: false },
 );
 
-const startOp = defineOperation({
+const startOp = defineSessionStateWrite({
   name: "start_build_session",
   summary: "Start a build session in a project; the answer carries a briefing: where the last session stopped, the top ready backlog items, stale counts.",
   http: { method: "POST", path: "/v1/build-sessions", query: ["briefing"] },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -132,21 +129,17 @@ const startOp = defineOperation({
   }),
   output: Type.Object({ session: SessionSchema, briefing: Nullable(BriefingSchema) }),
   successStatus: 201,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const withBriefing = parseBooleanFlag(input.briefing, "briefing") ?? true;
-      const { session, project } = await startSession(deps, stores, ctx, input);
-      return { status: 201, body: { session: sessionView(session, project, deps.clock.now()), briefing: withBriefing ? await briefingFor(deps, stores, project, session.id) : null } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const withBriefing = parseBooleanFlag(input.briefing, "briefing") ?? true;
+    const { session, project } = await startSession(deps, stores, ctx, input);
+    return { body: { session: sessionView(session, project, deps.clock.now()), briefing: withBriefing ? await briefingFor(deps, stores, project, session.id) : null } };
+  },
 });
 
-const searchOp = defineOperation({
+const searchOp = defineSessionStateRead({
   name: "search_build_sessions",
   summary: "Find a project's build sessions, newest first: by state, liveness, agent, start time, PRs, chain, or words (title, goal, summary, lead lines, current state).",
-  http: { method: "GET", path: "/v1/build-sessions/search", query: ["project_id", "state", "liveness", "ai_account_id", "started_after", "started_before", "has_open_pr", "pr_url", "chain_root_id", "q", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/build-sessions/search", query: ["project_id", "state", "liveness", "ai_account_id", "started_after", "started_before", "has_open_pr", "pr_url", "chain_root_id", "q", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     state: Type.Optional(Type.String({ description: "active or ended." })),
@@ -162,7 +155,6 @@ const searchOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(SessionSchema, "A page of sessions."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     for (const f of ["ai_account_id", "chain_root_id"] as const) if (input[f] !== undefined && !isUlid(input[f])) throw malformed(`${f} must be a ULID.`, { field: f });
@@ -179,33 +171,26 @@ const searchOp = defineOperation({
     };
     const now = deps.clock.now();
     const body = await keysetPage(deps, ctx, { resource: "build-sessions", filters: { project: project.id, ...filters }, limit: input.limit, cursor: input.cursor }, (after, limit) => deps.stores.buildSessions.search({ workspaceId: project.workspaceId, projectId: project.id, filters, now, silenceMs: settingMs(project, "session_silence_after"), after, limit }), (s) => sessionView(s, project, now));
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_build_session",
   summary: "Read a build session: state, liveness, lead lines, current state, PRs, chain links.",
-  http: { method: "GET", path: "/v1/build-sessions/{session_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/build-sessions/{session_id}" },
   input: Type.Object(SessionPath),
   output: SessionSchema,
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const { session, project } = await findSession(deps.stores, ctx, input.session_id);
-    return { status: 200, body: sessionView(session, project, deps.clock.now()) };
+    return { body: sessionView(session, project, deps.clock.now()) };
   },
 });
 
-const aggregateOp = defineOperation({
+const aggregateOp = defineSessionStateRead({
   name: "get_build_session_aggregate",
   summary: "Figures of a build session (or its whole continuation chain with chain=true): wall and active time, pings, decisions, backlog created/triaged/resolved/dismissed/touched, PRs by state.",
-  http: { method: "GET", path: "/v1/build-sessions/{session_id}/aggregate", query: ["chain"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/build-sessions/{session_id}/aggregate", query: ["chain"] },
   input: Type.Object({ ...SessionPath, chain: FlagField("true: the whole chain of continuations.") }),
   output: Type.Object({
     session_ids: Type.Array(Type.String()),
@@ -221,75 +206,58 @@ const aggregateOp = defineOperation({
     usage: Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer(), cache_read_tokens: Type.Integer(), cache_write_tokens: Type.Integer(), total_tokens: Type.Integer(), cost_usd: Type.String() }, { description: "Usage reported so far (the last cumulative report of each model, summed)." }),
     liveness: Nullable(Type.String()),
   }),
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await aggregateSession(deps, deps.stores, ctx, input.session_id, parseBooleanFlag(input.chain, "chain") ?? false) }),
+  handler: async (deps, ctx, input) => ({ body: await aggregateSession(deps, deps.stores, ctx, input.session_id, parseBooleanFlag(input.chain, "chain") ?? false) }),
 });
 
 const sessionResult = (deps: CoreDeps, r: { session: BuildSession; project: Project }) => sessionView(r.session, r.project, deps.clock.now());
 
-const pingOp = defineOperation({
+const pingOp = defineSessionStateWrite({
   name: "ping_build_session",
   summary: "Tell the service the session is alive (counts active time: each gap up to session_silence_after); optionally set the current focus. An ended session gives 409.",
   http: { method: "POST", path: "/v1/build-sessions/{session_id}/ping" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...SessionPath, focus: Type.Optional(Type.String({ maxLength: 500 })), usage: UsageField }),
   output: SessionSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: sessionResult(deps, await pingSession(deps, stores, ctx, input.session_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: sessionResult(deps, await pingSession(deps, stores, ctx, input.session_id, input)) }),
 });
 
-const currentStateOp = defineOperation({
+const currentStateOp = defineSessionStateWrite({
   name: "put_build_session_current_state",
   summary: "Replace the session's current state whole (focus, next steps, blockers, open questions, files in flight, notes); expected_version guards against a stale read.",
   http: { method: "PUT", path: "/v1/build-sessions/{session_id}/current-state" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...SessionPath, expected_version: ExpectedVersionField, ...CurrentStateFields }),
   output: SessionSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { session_id, ...state } = input;
-      return { status: 200, body: sessionResult(deps, await putCurrentState(deps, stores, ctx, session_id, state)) };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const { session_id, ...state } = input;
+    return { body: sessionResult(deps, await putCurrentState(deps, stores, ctx, session_id, state)) };
+  },
 });
 
-const prsOp = defineOperation({
+const prsOp = defineSessionStateWrite({
   name: "put_build_session_prs",
   summary: "Replace the session's set of pull requests (at most 50, keyed by url); allowed after the end.",
   http: { method: "PUT", path: "/v1/build-sessions/{session_id}/prs" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...SessionPath, prs: Type.Array(PrInput, { maxItems: 50 }) }),
   output: SessionSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: sessionResult(deps, await putPrs(deps, stores, ctx, input.session_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: sessionResult(deps, await putPrs(deps, stores, ctx, input.session_id, input)) }),
 });
 
-const leadOp = defineOperation({
+const leadOp = defineSessionStateWrite({
   name: "prepend_build_session_lead",
   summary: "Push a line the next session should read first (newest first, 20 kept); the same text as the top line changes nothing.",
   http: { method: "POST", path: "/v1/build-sessions/{session_id}/prepend-lead" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...SessionPath, text: Type.String({ minLength: 1, maxLength: 300 }) }),
   output: SessionSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: sessionResult(deps, await prependLead(deps, stores, ctx, input.session_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: sessionResult(deps, await prependLead(deps, stores, ctx, input.session_id, input)) }),
 });
 
-const endOp = defineOperation({
+const endOp = defineSessionStateWrite({
   name: "end_build_session",
   summary: "End a build session with a summary and learnings (end_reason completed or abandoned); ending it again gives 409.",
   http: { method: "POST", path: "/v1/build-sessions/{session_id}/end" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...SessionPath,
     end_reason: Type.Optional(Type.Union([Type.Literal("completed"), Type.Literal("abandoned")], { description: "Default completed." })),
@@ -299,20 +267,17 @@ const endOp = defineOperation({
   }),
   output: SessionSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: sessionResult(deps, await endSession(deps, stores, ctx, input.session_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: sessionResult(deps, await endSession(deps, stores, ctx, input.session_id, input)) }),
 });
 
-const continuationOp = defineOperation({
+const continuationOp = defineSessionStateWrite({
   name: "continue_build_session",
   summary: "Continue a session in a new one: the old one ends (continued), the new one carries its current state and unmerged PRs; a second continuation gives 409.",
   http: { method: "POST", path: "/v1/build-sessions/{session_id}/continuation" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...SessionPath, title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), goal: Type.Optional(Type.String({ maxLength: 2_000 })) }),
   output: SessionSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: sessionResult(deps, await continueSession(deps, stores, ctx, input.session_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: sessionResult(deps, await continueSession(deps, stores, ctx, input.session_id, input)) }),
 });
 
 /** The build-session operations (SESSION-STATE §3); fixed paths before `{session_id}`. */

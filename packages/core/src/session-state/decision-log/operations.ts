@@ -1,14 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { isUlid } from "../../ids.ts";
 import { COUNT_PERIODS, amendDecisionSource, amendmentView, correctDecision, countDecisionsByPeriod, decisionDetail, decisionSummary, decisionView, recordDecision } from "./decision-log.ts";
 import { parseEnum, parseTimestamp } from "../conventions/fields.ts";
 import { DECISION_KINDS, SOURCE_KINDS, type DecisionListFilters } from "./decision-entry.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { keysetPage, offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, TagsField, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, TagsField, Timestamp } from "../conventions/operation-fields.ts";
 
 const SourceInput = Type.Object(
   {
@@ -80,13 +80,10 @@ const DecisionDetailSchema = Type.Object(
 );
 const DecisionPath = { decision_id: IdField("ULID of the entry.") };
 
-const recordDecisionOp = defineOperation({
+const recordDecisionOp = defineSessionStateWrite({
   name: "record_decision",
   summary: "Record a decision in the project's append-only decision log (what, why, alternatives, consequences, tags, files).",
   http: { method: "POST", path: "/v1/decision-log" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -96,16 +93,13 @@ const recordDecisionOp = defineOperation({
   }),
   output: DecisionSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: decisionView(await recordDecision(deps, stores, ctx, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: decisionView(await recordDecision(deps, stores, ctx, input)) }),
 });
 
-const listDecisionsOp = defineOperation({
+const listDecisionsOp = defineSessionStateRead({
   name: "list_decisions",
   summary: "List a project's decision log, newest first; filter by status, kind, tag, author, time (decided_at) or file.",
-  http: { method: "GET", path: "/v1/decision-log", query: ["project_id", "status", "kind", "tag", "author", "build_session_id", "since", "until", "file", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/decision-log", query: ["project_id", "status", "kind", "tag", "author", "build_session_id", "since", "until", "file", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "active or superseded." })),
@@ -120,7 +114,6 @@ const listDecisionsOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(DecisionSchema, "A page of entries."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     if (input.author !== undefined && !isUlid(input.author)) throw malformed("author must be an AI account id (ULID).", { field: "author" });
@@ -136,82 +129,63 @@ const listDecisionsOp = defineOperation({
     };
     const cursorFilters = { project: project.id, status: filters.status, kind: filters.kind, tag: filters.tag, author: filters.authorId, session: filters.buildSessionId, since: input.since ?? null, until: input.until ?? null, file: filters.file };
     const body = await keysetPage(deps, ctx, { resource: "decision-log", filters: cursorFilters, limit: input.limit, cursor: input.cursor }, (after, limit) => deps.stores.decisions.list({ workspaceId: project.workspaceId, projectId: project.id, filters, after, limit }), decisionView, (r) => r.entry.id);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const searchDecisionsOp = defineOperation({
+const searchDecisionsOp = defineSessionStateRead({
   name: "search_decisions",
   summary: "Full-text search of a project's decision log (title, context, decision, rationale, tags), best match first, with a highlighted snippet.",
-  http: { method: "GET", path: "/v1/decision-log/search", query: ["project_id", "q", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/decision-log/search", query: ["project_id", "q", "limit", "cursor"] },
   input: Type.Object({ project_id: ProjectIdField, q: Type.String({ minLength: 1, maxLength: 500, description: "Words to find (web-search syntax: \"quoted phrase\", -excluded, or)." }), limit: LimitField, cursor: CursorField }),
   output: PageOf(Type.Object({ decision: DecisionSchema, rank: Type.Number(), snippet: Type.String({ description: "An excerpt with the matched words between **." }) }), "A page of hits, best first."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const body = await offsetPage(deps, ctx, { resource: "decision-search", filters: { project: project.id, q: input.q }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.decisions.search({ workspaceId: project.workspaceId, projectId: project.id, q: input.q, offset, limit }), (h) => ({ decision: decisionView(h.row), rank: h.rank, snippet: h.snippet }));
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const listDecisionAuthorsOp = defineOperation({
+const listDecisionAuthorsOp = defineSessionStateRead({
   name: "list_decision_authors",
   summary: "Who recorded a project's decisions: entries, corrections, first and last recording, per AI account.",
-  http: { method: "GET", path: "/v1/decision-log/authors", query: ["project_id"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/decision-log/authors", query: ["project_id"] },
   input: Type.Object({ project_id: ProjectIdField }),
   output: Type.Object({ items: Type.Array(Type.Object({ ai_account_id: Type.String(), friendly_name: Type.String(), entries: Type.Integer(), corrections: Type.Integer(), first_at: Timestamp(), last_at: Timestamp() })) }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const authors = await deps.stores.decisions.authors({ workspaceId: project.workspaceId, projectId: project.id });
-    return { status: 200, body: { items: authors.map((a) => ({ ai_account_id: a.aiAccountId, friendly_name: a.friendlyName, entries: a.entries, corrections: a.corrections, first_at: a.firstAt.toISOString(), last_at: a.lastAt.toISOString() })) } };
+    return { body: { items: authors.map((a) => ({ ai_account_id: a.aiAccountId, friendly_name: a.friendlyName, entries: a.entries, corrections: a.corrections, first_at: a.firstAt.toISOString(), last_at: a.lastAt.toISOString() })) } };
   },
 });
 
-const countDecisionsByPeriodOp = defineOperation({
+const countDecisionsByPeriodOp = defineSessionStateRead({
   name: "count_decisions_by_period",
   summary: "Decisions per UTC day, week (from Monday) or month of decided_at, zero-filled (at most 366 buckets; default the last 30 days).",
-  http: { method: "GET", path: "/v1/decision-log/count-by-period", query: ["project_id", "period", "since", "until"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/decision-log/count-by-period", query: ["project_id", "period", "since", "until"] },
   input: Type.Object({ project_id: ProjectIdField, period: Type.Optional(Type.String({ description: "day (default), week or month." })), since: Type.Optional(Type.String()), until: Type.Optional(Type.String()) }),
   output: Type.Object({ period: Type.String(), buckets: Type.Array(Type.Object({ start: Timestamp(), count: Type.Integer() })), total: Type.Integer() }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const period = parseEnum(input.period, COUNT_PERIODS, "period") ?? "day";
     const body = await countDecisionsByPeriod(deps.stores, { workspaceId: project.workspaceId, projectId: project.id, period, since: parseTimestamp(input.since, "since"), until: parseTimestamp(input.until, "until"), now: deps.clock.now() });
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const getDecisionOp = defineOperation({
+const getDecisionOp = defineSessionStateRead({
   name: "get_decision",
   summary: "Read one decision-log entry with its source amendments and its place in its correction chain.",
-  http: { method: "GET", path: "/v1/decision-log/{decision_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/decision-log/{decision_id}" },
   input: Type.Object(DecisionPath),
   output: DecisionDetailSchema,
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await decisionDetail(deps.stores, ctx, input.decision_id) }),
+  handler: async (deps, ctx, input) => ({ body: await decisionDetail(deps.stores, ctx, input.decision_id) }),
 });
 
-const getDecisionSummaryOp = defineOperation({
+const getDecisionSummaryOp = defineSessionStateRead({
   name: "get_decision_summary",
   summary: "A decision in one line: number, title, status, the chain's tip, the first sentence of the decision, tags, files, corrections.",
-  http: { method: "GET", path: "/v1/decision-log/{decision_id}/summary" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/decision-log/{decision_id}/summary" },
   input: Type.Object(DecisionPath),
   output: Type.Object({
     id: Type.String(),
@@ -225,17 +199,13 @@ const getDecisionSummaryOp = defineOperation({
     corrections: Type.Integer({ description: "Corrections in the chain." }),
     decided_at: Timestamp(),
   }),
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: await decisionSummary(deps.stores, ctx, input.decision_id) }),
+  handler: async (deps, ctx, input) => ({ body: await decisionSummary(deps.stores, ctx, input.decision_id) }),
 });
 
-const correctDecisionOp = defineOperation({
+const correctDecisionOp = defineSessionStateWrite({
   name: "correct_decision",
   summary: "Correct a decision: a new entry superseding the chain's tip (the old entry never changes); correcting an entry that is not the tip gives 409 with details.current_id.",
   http: { method: "POST", path: "/v1/decision-log/{decision_id}/correct" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...DecisionPath,
     decision_md: MarkdownField("What is decided now."),
@@ -245,24 +215,20 @@ const correctDecisionOp = defineOperation({
   }),
   output: DecisionSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { decision_id, ...content } = input;
-      return { status: 201, body: decisionView(await correctDecision(deps, stores, ctx, decision_id, content)) };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const { decision_id, ...content } = input;
+    return { body: decisionView(await correctDecision(deps, stores, ctx, decision_id, content)) };
+  },
 });
 
-const amendDecisionSourceOp = defineOperation({
+const amendDecisionSourceOp = defineSessionStateWrite({
   name: "amend_decision_source",
   summary: "Append an amendment of an entry's source (a PR number that came later, a better URL); the entry itself never changes.",
   http: { method: "POST", path: "/v1/decision-log/{decision_id}/amend-source" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...DecisionPath, source: SourceInput, reason: Type.String({ minLength: 1, maxLength: 2_000 }) }),
   output: AmendmentSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: amendmentView(await amendDecisionSource(deps, stores, ctx, input.decision_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: amendmentView(await amendDecisionSource(deps, stores, ctx, input.decision_id, input)) }),
 });
 
 /** The decision-log operations (SESSION-STATE §4); fixed paths before `{decision_id}`. */

@@ -1,13 +1,13 @@
 import { Type } from "@sinclair/typebox";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseEnum } from "../conventions/fields.ts";
 import { IMPORT_ROW_STATUSES, IMPORT_STATUSES } from "./import-record.ts";
 import { IMPORT_LIMITS, commitImport, findImport, importRowView, importView, parserList, previewImport } from "./imports.ts";
 import { IMPORT_PARSERS } from "./parsers.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, Timestamp } from "../conventions/operation-fields.ts";
 
 // The markdown import (SESSION-STATE §10).
 
@@ -44,26 +44,19 @@ const ImportRowSchema = Type.Object({
 });
 const ImportPath = { import_id: IdField("ULID of the import.") };
 
-const parsersOp = defineOperation({
+const parsersOp = defineSessionStateRead({
   name: "list_import_parsers",
   summary: "The markdown import's parsers: name, version, what each creates, its format and an example.",
-  http: { method: "GET", path: "/v1/session-state/import-parsers" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/session-state/import-parsers" },
   input: Type.Object({}),
   output: Type.Array(Type.Object({ name: Type.String(), version: Type.Integer(), target: Type.String(), description: Type.String(), example: Type.String() })),
-  successStatus: 200,
-  handler: async () => ({ status: 200, body: parserList() }),
+  handler: async () => ({ body: parserList() }),
 });
 
-const uploadOp = defineOperation({
+const uploadOp = defineSessionStateWrite({
   name: "upload_import",
   summary: "Upload a DECISIONS.md, BACKLOG.md, LESSONS.md or MADR file with a parser: a preview with a status per row (ready, invalid, duplicate); nothing is created until commit.",
   http: { method: "POST", path: "/v1/session-state/imports/upload" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     parser: Type.Union(IMPORT_PARSERS.map((p) => Type.Literal(p.name))),
@@ -72,70 +65,55 @@ const uploadOp = defineOperation({
   }),
   output: ImportSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: importView((await previewImport(deps, stores, ctx, input)).record) })),
+  run: async (deps, ctx, input, stores) => ({ body: importView((await previewImport(deps, stores, ctx, input)).record) }),
 });
 
-const listOp = defineOperation({
+const listOp = defineSessionStateRead({
   name: "list_imports",
   summary: "A project's imports, newest first (status, parser).",
-  http: { method: "GET", path: "/v1/session-state/imports", query: ["project_id", "status", "parser", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/session-state/imports", query: ["project_id", "status", "parser", "limit", "cursor"] },
   input: Type.Object({ project_id: ProjectIdField, status: Type.Optional(Type.String()), parser: Type.Optional(Type.String()), limit: LimitField, cursor: CursorField }),
   output: PageOf(ImportSchema, "A page of imports."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const status = parseEnum(input.status, IMPORT_STATUSES, "status");
     const parser = parseEnum(input.parser, IMPORT_PARSERS.map((p) => p.name), "parser");
     const body = await offsetPage(deps, ctx, { resource: "imports", filters: { project: project.id, status, parser }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.imports.list({ workspaceId: project.workspaceId, projectId: project.id, status, parser, offset, limit }), importView);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_import",
   summary: "Read an import: its parser, file, status and counts.",
-  http: { method: "GET", path: "/v1/session-state/imports/{import_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/session-state/imports/{import_id}" },
   input: Type.Object(ImportPath),
   output: ImportSchema,
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: importView((await findImport(deps.stores, ctx, input.import_id)).record) }),
+  handler: async (deps, ctx, input) => ({ body: importView((await findImport(deps.stores, ctx, input.import_id)).record) }),
 });
 
-const rowsOp = defineOperation({
+const rowsOp = defineSessionStateRead({
   name: "list_import_rows",
   summary: "An import's rows by number: lines, target, parsed fields, fingerprint, status (ready, invalid, duplicate; after commit created, skipped_duplicate, skipped_invalid), errors, the record a duplicate stands for or a row created.",
-  http: { method: "GET", path: "/v1/session-state/imports/{import_id}/rows", query: ["status", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/session-state/imports/{import_id}/rows", query: ["status", "limit", "cursor"] },
   input: Type.Object({ ...ImportPath, status: Type.Optional(Type.String()), limit: LimitField, cursor: CursorField }),
   output: PageOf(ImportRowSchema, "A page of rows."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const { record } = await findImport(deps.stores, ctx, input.import_id);
     const status = parseEnum(input.status, IMPORT_ROW_STATUSES, "status");
     const body = await offsetPage(deps, ctx, { resource: "import-rows", filters: { import: record.id, status }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.imports.rows({ workspaceId: record.workspaceId, importId: record.id, status, offset, limit }), importRowView);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const commitOp = defineOperation({
+const commitOp = defineSessionStateWrite({
   name: "commit_import",
   summary: "Commit a previewed import: every ready row becomes its record in one transaction (source import), the others are skipped; committing twice gives 409; importing the same file again creates nothing.",
   http: { method: "POST", path: "/v1/session-state/imports/{import_id}/commit" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(ImportPath),
   output: ImportSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: importView((await commitImport(deps, stores, ctx, input.import_id)).record) })),
+  run: async (deps, ctx, input, stores) => ({ body: importView((await commitImport(deps, stores, ctx, input.import_id)).record) }),
 });
 
 /** The markdown-import operations (SESSION-STATE §10); fixed paths before `{import_id}`. */

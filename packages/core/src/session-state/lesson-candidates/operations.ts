@@ -1,15 +1,15 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseBooleanFlag, parseEnum } from "../conventions/fields.ts";
 import { CANDIDATE_STATUSES, DETECTORS } from "./lesson-candidate.ts";
 import { candidateView, detectCandidates, findCandidate, observeCandidate, promoteCandidate, rejectCandidate, supersedeCandidate } from "./lesson-candidates.ts";
 import { LESSON_LIMITS, lessonView } from "../lessons/lessons.ts";
 import { resolveProject } from "../conventions/resolve-project.ts";
 import { LessonSchema, ObservationInputSchema } from "../lessons/operations.ts";
-import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, FlagField, IdField, LimitField, MarkdownField, Nullable, PageOf, ProjectIdField, Timestamp } from "../conventions/operation-fields.ts";
 
 const DetectorSchema = Type.Union(DETECTORS.map((d) => Type.Literal(d)));
 
@@ -40,16 +40,15 @@ export const CandidateSchema = Type.Object(
   },
   { description: "A lesson candidate." },
 );
+/** A lesson candidate as the operations answer it (derived from `CandidateSchema`). */
+export type CandidateWire = Static<typeof CandidateSchema>;
 const CandidatePath = { lesson_candidate_id: IdField("ULID of the lesson candidate.") };
 const ReasonField = Type.String({ minLength: 1, maxLength: LESSON_LIMITS.reasonMax });
 
-const detectOp = defineOperation({
+const detectOp = defineSessionStateWrite({
   name: "detect_lesson_candidates",
   summary: "Run the five deterministic detectors over the project's records since `since` (default 30 days): new evidence joins a pending candidate or makes a new one; running it twice over the same window adds nothing; dry_run writes nothing.",
   http: { method: "POST", path: "/v1/lesson-candidates/detect" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     project_id: ProjectIdField,
     since: Type.Optional(Type.String({ description: "Start of the window (ISO 8601); default 30 days ago. The window ends now." })),
@@ -58,20 +57,16 @@ const detectOp = defineOperation({
   }),
   output: Type.Object({ window: Type.Object({ since: Timestamp(), until: Timestamp() }), created: Type.Array(CandidateSchema), updated: Type.Array(CandidateSchema), unchanged: Type.Integer({ description: "Findings whose evidence was all counted already." }), dry_run: Type.Boolean() }),
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const r = await detectCandidates(deps, stores, ctx, input);
-      return { status: 200, body: { window: { since: r.window.since.toISOString(), until: r.window.until.toISOString() }, created: r.created.map(candidateView), updated: r.updated.map(candidateView), unchanged: r.unchanged, dry_run: input.dry_run === true } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const r = await detectCandidates(deps, stores, ctx, input);
+    return { body: { window: { since: r.window.since.toISOString(), until: r.window.until.toISOString() }, created: r.created.map(candidateView), updated: r.updated.map(candidateView), unchanged: r.unchanged, dry_run: input.dry_run === true } };
+  },
 });
 
-const listOp = defineOperation({
+const listOp = defineSessionStateRead({
   name: "list_lesson_candidates",
   summary: "A project's lesson candidates by score (highest first): status (default pending, or any), detector, ready, min_score.",
-  http: { method: "GET", path: "/v1/lesson-candidates", query: ["project_id", "status", "detector", "ready", "min_score", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lesson-candidates", query: ["project_id", "status", "detector", "ready", "min_score", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "pending (default), promoted, rejected, superseded, or any." })),
@@ -82,7 +77,6 @@ const listOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(CandidateSchema, "A page of candidates."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const minScore = input.min_score === undefined || input.min_score === "" ? null : typeof input.min_score === "number" ? input.min_score : /^\d{1,6}$/.test(input.min_score) ? Number(input.min_score) : NaN;
@@ -94,47 +88,36 @@ const listOp = defineOperation({
       minScore,
     };
     const body = await offsetPage(deps, ctx, { resource: "lesson-candidates", filters: { project: project.id, ...filters }, limit: input.limit, cursor: input.cursor }, (offset, limit) => deps.stores.candidates.list({ workspaceId: project.workspaceId, projectId: project.id, filters, offset, limit }), candidateView);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const countsOp = defineOperation({
+const countsOp = defineSessionStateRead({
   name: "count_lesson_candidates",
   summary: "How many of a project's candidates are in each status, and pending ones per detector.",
-  http: { method: "GET", path: "/v1/lesson-candidates/counts", query: ["project_id"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lesson-candidates/counts", query: ["project_id"] },
   input: Type.Object({ project_id: ProjectIdField }),
   output: Type.Object({ by_status: Type.Record(Type.String(), Type.Integer()), by_detector: Type.Record(Type.String(), Type.Integer(), { description: "Pending candidates per detector." }) }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     const c = await deps.stores.candidates.counts({ workspaceId: project.workspaceId, projectId: project.id });
-    return { status: 200, body: { by_status: c.byStatus, by_detector: c.byDetector } };
+    return { body: { by_status: c.byStatus, by_detector: c.byDetector } };
   },
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_lesson_candidate",
   summary: "Read a lesson candidate with its evidence.",
-  http: { method: "GET", path: "/v1/lesson-candidates/{lesson_candidate_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/lesson-candidates/{lesson_candidate_id}" },
   input: Type.Object(CandidatePath),
   output: CandidateSchema,
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: candidateView((await findCandidate(deps.stores, ctx, input.lesson_candidate_id)).record) }),
+  handler: async (deps, ctx, input) => ({ body: candidateView((await findCandidate(deps.stores, ctx, input.lesson_candidate_id)).record) }),
 });
 
-const promoteOp = defineOperation({
+const promoteOp = defineSessionStateWrite({
   name: "promote_lesson_candidate",
   summary: "Promote a pending candidate: a new lesson carrying its evidence as observations (title and body from the candidate unless given), or its evidence added to into_lesson_id.",
   http: { method: "POST", path: "/v1/lesson-candidates/{lesson_candidate_id}/promote" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...CandidatePath,
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -144,58 +127,43 @@ const promoteOp = defineOperation({
   }),
   output: Type.Object({ candidate: CandidateSchema, lesson: LessonSchema }),
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const r = await promoteCandidate(deps, stores, ctx, input.lesson_candidate_id, input);
-      return { status: 200, body: { candidate: candidateView(r.candidate), lesson: lessonView(r.lesson) } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const r = await promoteCandidate(deps, stores, ctx, input.lesson_candidate_id, input);
+    return { body: { candidate: candidateView(r.candidate), lesson: lessonView(r.lesson) } };
+  },
 });
 
-const rejectOp = defineOperation({
+const rejectOp = defineSessionStateWrite({
   name: "reject_lesson_candidate",
   summary: "Reject a pending candidate with a reason (its evidence is not proposed again).",
   http: { method: "POST", path: "/v1/lesson-candidates/{lesson_candidate_id}/reject" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...CandidatePath, reason: ReasonField }),
   output: CandidateSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: candidateView(await rejectCandidate(deps, stores, ctx, input.lesson_candidate_id, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: candidateView(await rejectCandidate(deps, stores, ctx, input.lesson_candidate_id, input)) }),
 });
 
-const supersedeOp = defineOperation({
+const supersedeOp = defineSessionStateWrite({
   name: "supersede_lesson_candidate",
   summary: "Mark a pending candidate superseded by another candidate or a lesson of the project (name exactly one), with a reason.",
   http: { method: "POST", path: "/v1/lesson-candidates/{lesson_candidate_id}/supersede" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...CandidatePath, candidate_id: Type.Optional(IdField("The candidate that supersedes it.")), lesson_id: Type.Optional(IdField("The lesson that supersedes it.")), reason: ReasonField }),
   output: CandidateSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => ({
-      status: 200,
-      body: candidateView(await supersedeCandidate(deps, stores, ctx, input.lesson_candidate_id, input)),
-    })),
+  run: async (deps, ctx, input, stores) => ({ body: candidateView(await supersedeCandidate(deps, stores, ctx, input.lesson_candidate_id, input)) }),
 });
 
-const observeOp = defineOperation({
+const observeOp = defineSessionStateWrite({
   name: "observe_lesson_candidate",
   summary: "Add an observation to a pending candidate (as evidence: counts and score grow); other statuses give 409.",
   http: { method: "POST", path: "/v1/lesson-candidates/{lesson_candidate_id}/observations" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...CandidatePath, ...ObservationInputSchema.properties }),
   output: CandidateSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { lesson_candidate_id, ...observation } = input;
-      return { status: 200, body: candidateView(await observeCandidate(deps, stores, ctx, lesson_candidate_id, observation)) };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const { lesson_candidate_id, ...observation } = input;
+    return { body: candidateView(await observeCandidate(deps, stores, ctx, lesson_candidate_id, observation)) };
+  },
 });
 
 /** The lesson-candidate operations (SESSION-STATE §7); fixed paths before `{lesson_candidate_id}`. */

@@ -2,13 +2,13 @@ import { Type } from "@sinclair/typebox";
 import { decodeCursor } from "../../cursors/cursor.ts";
 import { pageOf } from "../../cursors/page.ts";
 import { parsePageLimit } from "../../cursors/page-limit.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { parseEnum } from "../conventions/fields.ts";
 import { PROJECT_STATES } from "./project.ts";
 import { createProject, findProject, projectCounts, projectView, setDefaultProject, setProjectState, updateProject } from "./projects.ts";
 import { restrictedProjectId } from "../conventions/resolve-project.ts";
-import { defineOperation } from "../../operation.ts";
-import { CreatedBySchema, CursorField, ExpectedVersionField, IdField, LimitField, Nullable, PROJECT_WRITE, PageOf, SESSION_STATE_READ, Timestamp } from "../conventions/operation-fields.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
+import { CreatedBySchema, CursorField, ExpectedVersionField, IdField, LimitField, Nullable, PROJECT_WRITE, PageOf, Timestamp } from "../conventions/operation-fields.ts";
 
 const SettingsInput = Type.Object(
   {
@@ -57,13 +57,11 @@ const CountsSchema = Type.Object(
 );
 const ProjectPath = { project_id: IdField("ULID of the project.") };
 
-const createProjectOp = defineOperation({
+const createProjectOp = defineSessionStateWrite({
   name: "create_project",
   summary: "Create a project (the first one becomes the workspace's default); the plan caps active projects.",
   http: { method: "POST", path: "/v1/projects" },
   auth: PROJECT_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 100, description: "1-100 characters." }),
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "^[a-z0-9][a-z0-9-]{0,63}$, unique in the workspace; derived from the name when absent (a numeric suffix when taken)." })),
@@ -75,19 +73,15 @@ const createProjectOp = defineOperation({
   }),
   output: ProjectSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: projectView(await createProject(deps, stores, ctx, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: projectView(await createProject(deps, stores, ctx, input)) }),
 });
 
-const listProjectsOp = defineOperation({
+const listProjectsOp = defineSessionStateRead({
   name: "list_projects",
   summary: "List the workspace's projects (oldest first), optionally by state; a project-restricted credential sees only its project.",
-  http: { method: "GET", path: "/v1/projects", query: ["state", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/projects", query: ["state", "limit", "cursor"] },
   input: Type.Object({ state: Type.Optional(Type.String({ description: "active or archived." })), limit: LimitField, cursor: CursorField }),
   output: PageOf(ProjectSchema, "A page of projects."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const limit = parsePageLimit(input.limit);
     const state = parseEnum(input.state, PROJECT_STATES, "state");
@@ -96,33 +90,27 @@ const listProjectsOp = defineOperation({
     const after = decodeCursor(deps, { resource: "projects", workspaceId: ctx.principal.workspace.id, filters }, input.cursor);
     const rows = await deps.stores.projects.list({ workspaceId: ctx.principal.workspace.id, state, onlyId, after, limit });
     const page = rows.slice(0, limit);
-    return { status: 200, body: pageOf(deps, ctx, "projects", filters, rows.length > limit ? (page[page.length - 1]?.id ?? null) : null, page.map(projectView)) };
+    return { body: pageOf(deps, ctx, "projects", filters, rows.length > limit ? (page[page.length - 1]?.id ?? null) : null, page.map(projectView)) };
   },
 });
 
-const getProjectOp = defineOperation({
+const getProjectOp = defineSessionStateRead({
   name: "get_project",
   summary: "Read a project with counts of its records (backlog by status, stale items, active sessions, decisions, lessons, rules, pending candidates).",
-  http: { method: "GET", path: "/v1/projects/{project_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/projects/{project_id}" },
   input: Type.Object(ProjectPath),
   output: Type.Object({ ...ProjectSchema.properties, counts: CountsSchema }, { description: "A project with its counts." }),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await findProject(deps.stores, ctx, input.project_id);
-    return { status: 200, body: { ...projectView(project), counts: await projectCounts(deps, deps.stores, project) } };
+    return { body: { ...projectView(project), counts: await projectCounts(deps, deps.stores, project) } };
   },
 });
 
-const updateProjectOp = defineOperation({
+const updateProjectOp = defineSessionStateWrite({
   name: "update_project",
   summary: "Change a project's name, description, attributes or settings (an archived project is read-only).",
   http: { method: "PATCH", path: "/v1/projects/{project_id}" },
   auth: PROJECT_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     ...ProjectPath,
     expected_version: ExpectedVersionField,
@@ -133,50 +121,43 @@ const updateProjectOp = defineOperation({
   }),
   output: ProjectSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const { project_id, expected_version, ...changes } = input;
-      return { status: 200, body: projectView(await updateProject(deps, stores, ctx, { projectId: project_id, ...(expected_version === undefined ? {} : { expectedVersion: expected_version }), ...changes })) };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const { project_id, expected_version, ...changes } = input;
+    return { body: projectView(await updateProject(deps, stores, ctx, { projectId: project_id, ...(expected_version === undefined ? {} : { expectedVersion: expected_version }), ...changes })) };
+  },
 });
 
-const archiveProjectOp = defineOperation({
+const archiveProjectOp = defineSessionStateWrite({
   name: "archive_project",
   summary: "Archive a project (read-only from then on); the default project cannot be archived, an archived one not again (409).",
   http: { method: "POST", path: "/v1/projects/{project_id}/archive" },
   auth: PROJECT_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(ProjectPath),
   output: ProjectSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: projectView(await setProjectState(deps, stores, ctx, input.project_id, "archived")) })),
+  run: async (deps, ctx, input, stores) => ({ body: projectView(await setProjectState(deps, stores, ctx, input.project_id, "archived")) }),
 });
 
-const unarchiveProjectOp = defineOperation({
+const unarchiveProjectOp = defineSessionStateWrite({
   name: "unarchive_project",
   summary: "Make an archived project active again (the plan cap on active projects is checked again).",
   http: { method: "POST", path: "/v1/projects/{project_id}/unarchive" },
   auth: PROJECT_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(ProjectPath),
   output: ProjectSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: projectView(await setProjectState(deps, stores, ctx, input.project_id, "active")) })),
+  run: async (deps, ctx, input, stores) => ({ body: projectView(await setProjectState(deps, stores, ctx, input.project_id, "active")) }),
 });
 
-const setDefaultProjectOp = defineOperation({
+const setDefaultProjectOp = defineSessionStateWrite({
   name: "set_default_project",
   summary: "Make an active project the workspace's default (the old default is cleared in the same transaction; repeating it is a 200).",
   http: { method: "POST", path: "/v1/projects/{project_id}/set-default" },
   auth: PROJECT_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(ProjectPath),
   output: ProjectSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: projectView(await setDefaultProject(deps, stores, ctx, input.project_id)) })),
+  run: async (deps, ctx, input, stores) => ({ body: projectView(await setDefaultProject(deps, stores, ctx, input.project_id)) }),
 });
 
 /** The project operations (SESSION-STATE §2). */

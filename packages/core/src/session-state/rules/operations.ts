@@ -1,6 +1,5 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { malformed } from "../../errors.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
 import { isUlid } from "../../ids.ts";
 import { parseEnum } from "../conventions/fields.ts";
 import { RULE_LEVELS, RULE_OPERATIONS, RULE_STATUSES, type Rule } from "./rule.ts";
@@ -9,8 +8,10 @@ import { matchRule } from "./rule-matcher.ts";
 import { RULE_LIMITS, archiveRule, deriveRule, describeChange, enrichRule, findApplicableRules, findRule, reenrichRule, ruleView } from "./rules.ts";
 import { TRIGGER_LIMITS, checkRelativePath } from "./rule-triggers.ts";
 import { defineOperation } from "../../operation.ts";
+import { defineSessionStateWrite } from "../conventions/define-session-state-write.ts";
+import { defineSessionStateRead } from "../conventions/define-session-state-read.ts";
 import { offsetPage } from "../../cursors/paged-list.ts";
-import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, SESSION_STATE_WRITE, Timestamp } from "../conventions/operation-fields.ts";
+import { CreatedBySchema, CursorField, IdField, LimitField, Nullable, PageOf, ProjectIdField, SESSION_STATE_READ, Timestamp } from "../conventions/operation-fields.ts";
 
 const OperationName = Type.Union(RULE_OPERATIONS.map((o) => Type.Literal(o)));
 const TriggersShape = {
@@ -61,15 +62,14 @@ export const RuleSchema = Type.Object(
   },
   { description: "A rule (immutable: change one by deriving again with supersedes_rule_id)." },
 );
+/** A rule as the operations answer it (derived from `RuleSchema`). */
+export type RuleWire = Static<typeof RuleSchema>;
 const RulePath = { rule_id: IdField("ULID of the rule.") };
 
-const deriveOp = defineOperation({
+const deriveOp = defineSessionStateWrite({
   name: "derive_rule",
   summary: "Derive an active rule from an active lesson: triggers as given, else read from the lesson's text (backticked paths and globs, extensions, create/modify/delete/rename, /regex/); none and not always_apply gives 400 no_trigger with suggested_triggers. supersedes_rule_id archives that rule in the same transaction.",
   http: { method: "POST", path: "/v1/rules/derive" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({
     lesson_id: IdField("The active lesson the rule derives from."),
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Default: the superseded rule's slug, else the lesson's slug (derived from title when a title is given)." })),
@@ -82,7 +82,7 @@ const deriveOp = defineOperation({
   }),
   output: RuleSchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: ruleView((await deriveRule(deps, stores, ctx, input)).rule) })),
+  run: async (deps, ctx, input, stores) => ({ body: ruleView((await deriveRule(deps, stores, ctx, input)).rule) }),
 });
 
 const ApplicableMatch = Type.Object({
@@ -112,17 +112,14 @@ const applicableOp = defineOperation({
   successStatus: 200,
   async handler(deps, ctx, input) {
     const r = await findApplicableRules(deps.stores, ctx, input);
-    return { status: 200, body: { rules: r.matches.map((m) => ({ rule: ruleView(m.rule), matched: m.matched })), evaluated: r.evaluated } };
+    return { body: { rules: r.matches.map((m) => ({ rule: ruleView(m.rule), matched: m.matched })), evaluated: r.evaluated } };
   },
 });
 
-const listOp = defineOperation({
+const listOp = defineSessionStateRead({
   name: "list_rules",
   summary: "A project's rules by slug: status (default active, or any), level, language, path (rules whose globs match it), source_lesson_id.",
-  http: { method: "GET", path: "/v1/rules", query: ["project_id", "status", "level", "language", "path", "source_lesson_id", "limit", "cursor"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/rules", query: ["project_id", "status", "level", "language", "path", "source_lesson_id", "limit", "cursor"] },
   input: Type.Object({
     project_id: ProjectIdField,
     status: Type.Optional(Type.String({ description: "active (default), archived, or any." })),
@@ -134,7 +131,6 @@ const listOp = defineOperation({
     cursor: CursorField,
   }),
   output: PageOf(RuleSchema, "A page of rules."),
-  successStatus: 200,
   async handler(deps, ctx, input) {
     const project = await resolveProject(deps.stores, ctx, input.project_id, { forWrite: false });
     if (input.source_lesson_id !== undefined && !isUlid(input.source_lesson_id)) throw malformed("source_lesson_id must be a ULID.", { field: "source_lesson_id" });
@@ -154,81 +150,62 @@ const listOp = defineOperation({
       return all.slice(offset, offset + limit + 1);
     };
     const body = await offsetPage(deps, ctx, { resource: "rules", filters: { project: project.id, path, ...filters }, limit: input.limit, cursor: input.cursor }, fetch, ruleView);
-    return { status: 200, body };
+    return { body };
   },
 });
 
-const bySlugOp = defineOperation({
+const bySlugOp = defineSessionStateRead({
   name: "get_rule_by_slug",
   summary: "Read a project's active rule by slug (else its newest archived one).",
-  http: { method: "GET", path: "/v1/rules/by-slug", query: ["project_id", "slug"] },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/rules/by-slug", query: ["project_id", "slug"] },
   input: Type.Object({ project_id: ProjectIdField, slug: Type.String({ minLength: 1, maxLength: 64 }) }),
   output: RuleSchema,
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: ruleView(await findBySlug(deps.stores, ctx, input, "Rule", (p) => deps.stores.rules.findBySlug(p))) }),
+  handler: async (deps, ctx, input) => ({ body: ruleView(await findBySlug(deps.stores, ctx, input, "Rule", (p) => deps.stores.rules.findBySlug(p))) }),
 });
 
-const getOp = defineOperation({
+const getOp = defineSessionStateRead({
   name: "get_rule",
   summary: "Read a rule with its triggers and enrichment.",
-  http: { method: "GET", path: "/v1/rules/{rule_id}" },
-  auth: SESSION_STATE_READ,
-  idempotency: "none",
-  mutates: false,
+  http: { path: "/v1/rules/{rule_id}" },
   input: Type.Object(RulePath),
   output: RuleSchema,
-  successStatus: 200,
-  handler: async (deps, ctx, input) => ({ status: 200, body: ruleView((await findRule(deps.stores, ctx, input.rule_id)).record) }),
+  handler: async (deps, ctx, input) => ({ body: ruleView((await findRule(deps.stores, ctx, input.rule_id)).record) }),
 });
 
-const enrichOp = defineOperation({
+const enrichOp = defineSessionStateWrite({
   name: "enrich_rule",
   summary: "Compute an active rule's enrichment (keywords, suggested triggers, related, duplicates, conflicts, token estimate; the heuristic enricher): the same input again is unchanged; a changed input gives 409 (use reenrich).",
   http: { method: "POST", path: "/v1/rules/{rule_id}/enrich" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(RulePath),
   output: Type.Object({ rule: RuleSchema, changed: Type.Boolean() }),
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const r = await enrichRule(deps, stores, ctx, input.rule_id);
-      return { status: 200, body: { rule: ruleView(r.rule), changed: r.changed } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const r = await enrichRule(deps, stores, ctx, input.rule_id);
+    return { body: { rule: ruleView(r.rule), changed: r.changed } };
+  },
 });
 
-const reenrichOp = defineOperation({
+const reenrichOp = defineSessionStateWrite({
   name: "reenrich_rule",
   summary: "Recompute an active rule's enrichment (version + 1) and say which of its parts changed.",
   http: { method: "POST", path: "/v1/rules/{rule_id}/reenrich" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(RulePath),
   output: Type.Object({ rule: RuleSchema, changed: Type.Boolean(), changes: Type.Array(Type.String()) }),
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => {
-      const r = await reenrichRule(deps, stores, ctx, input.rule_id);
-      return { status: 200, body: { rule: ruleView(r.rule), changed: r.changes.length > 0, changes: r.changes } };
-    }),
+  run: async (deps, ctx, input, stores) => {
+    const r = await reenrichRule(deps, stores, ctx, input.rule_id);
+    return { body: { rule: ruleView(r.rule), changed: r.changes.length > 0, changes: r.changes } };
+  },
 });
 
-const archiveOp = defineOperation({
+const archiveOp = defineSessionStateWrite({
   name: "archive_rule",
   summary: "Archive an active rule with a reason (terminal).",
   http: { method: "POST", path: "/v1/rules/{rule_id}/archive" },
-  auth: SESSION_STATE_WRITE,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...RulePath, reason: Type.String({ minLength: 1, maxLength: RULE_LIMITS.reasonMax }) }),
   output: RuleSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: ruleView((await archiveRule(deps, stores, ctx, input.rule_id, input)).rule) })),
+  run: async (deps, ctx, input, stores) => ({ body: ruleView((await archiveRule(deps, stores, ctx, input.rule_id, input)).rule) }),
 });
 
 /** The rule operations (SESSION-STATE §8); fixed paths before `{rule_id}`. */
