@@ -72,6 +72,14 @@ export function buildFigures(m: ReadonlyMap<string, number>): Figure[] {
   const n2s4 = ratio(v("N2.S4.mcp@8"), v("N2.S1.send@8"));
   add({ id: "N2.S4.mcp@8", label: "MCP send tool, 8 in flight, 2 workers", value: v("N2.S4.mcp@8"), unit: "/s", limit: { ref: "N2.S1.send@8", ratio: n2s4 }, peer: cmp("N2.S4.mcp@8", "S4.mcp@8"), goal: { text: ">= 0.7 x N2.S1.send@8", met: atLeast(n2s4, 0.7) } });
 
+  // T: the same scenarios with telemetry on (metrics and every span exported), beside off (issue 29).
+  for (const n of [1, 8, 32]) add({ id: `T.S1.send@${n}`, label: `send, ${n} in flight, telemetry on`, value: v(`T.S1.send@${n}`), unit: "/s", limit: cmp(`T.S1.send@${n}`, `S1.send@${n}`) });
+  const t32 = ratio(v("T.S1.send@32"), v("S1.send@32"));
+  add({ id: "T.S1.send@32/off", label: "send, 32 in flight, telemetry on, to off", value: v("T.S1.send@32"), unit: "/s", limit: { ref: "S1.send@32", ratio: t32 }, goal: { text: ">= 0.9 x S1.send@32", met: atLeast(t32, 0.9) } }, "T.S1.send@32");
+  const t4 = ratio(v("T.S4.mcp@8"), v("S4.mcp@8"));
+  add({ id: "T.S4.mcp@8", label: "MCP send tool, 8 in flight, telemetry on", value: v("T.S4.mcp@8"), unit: "/s", limit: { ref: "S4.mcp@8", ratio: t4 }, goal: { text: ">= 0.9 x S4.mcp@8", met: atLeast(t4, 0.9) } });
+  add({ id: "T.export_mb", label: "telemetry on: OTLP export received by the run's receiver", value: v("T.export_mb"), unit: "MB" });
+
   // C1: the MCP tool catalogue per credential kind (DESIGN §2c's bounds).
   const KB = 1024;
   const bytesGoal = (id: string, max: number) => ({ text: `<= ${max / KB} KB`, met: has(id) ? v(id) <= max : null });

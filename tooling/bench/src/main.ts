@@ -22,9 +22,10 @@ import { startServer } from "./server-process.ts";
 import { runSoak } from "./soak-scenario.ts";
 import { runTenants } from "./tenants-scenario.ts";
 import { runRules } from "./rules-scenario.ts";
+import { runTelemetryOn } from "./telemetry-scenario.ts";
 import { runTwoWorkers, WORKERS } from "./workers-scenario.ts";
 
-const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,C1,S5,S7,S8,N2] [--server-dir PATH]";
+const USAGE = "usage: pnpm bench [--quick] [--soak [--soak-messages N]] [--baseline] [--profile] [--only L1,pgbench,S1,S2,S3,S4,C1,S5,S7,S8,T,N2] [--server-dir PATH]";
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
@@ -109,6 +110,7 @@ async function main(): Promise<number> {
     if (await settled("S5")) await runPgBoss(ctx);
     if (await settled("S7")) await runTenants(ctx);
     if (await settled("S8")) await runRules(ctx);
+    if (await settled("T")) await runTelemetryOn(ctx, (env) => startServer(db.url, { env, logFile: serverLog.replace(/\.log$/, "-t.log"), ...(serverDir === undefined ? {} : { serverDir }) }));
     if (await settled("N2")) await runTwoWorkers(ctx, () => startServer(db.url, { workers: WORKERS, logFile: serverLog.replace(/\.log$/, "-n2.log"), ...(serverDir === undefined ? {} : { serverDir }) }));
     if (only !== null) notes.push(`Partial run: --only ${values.only}.`);
     m.set("server.rss_peak_mb", server.rssPeakMb());

@@ -45,7 +45,7 @@ function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
  * starts it with plain `node` and the production flags (`PRODUCTION_NODE_FLAGS`, as `pnpm start:prod`) on 127.0.0.1 and a free port (so `pid` is the server itself), and
  * waits for its "agentq listening" log line.
  */
-export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string; serverDir?: string; /** Appends what the server writes to this file, but its info lines (for diagnosis). */ logFile?: string; /** AGENTQ_WORKERS (default 1). */ workers?: number } = {}): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, options: { cpuProfileDir?: string; serverDir?: string; /** Appends what the server writes to this file, but its info lines (for diagnosis). */ logFile?: string; /** AGENTQ_WORKERS (default 1). */ workers?: number; /** More of the server's environment (a scenario's settings). */ env?: Record<string, string> } = {}): Promise<ServerProcess> {
   const serverDir = options.serverDir ?? SERVER_DIR;
   const dataDir = mkdtempSync(join(tmpdir(), "agentq-bench-data-"));
   const env: NodeJS.ProcessEnv = {
@@ -61,6 +61,7 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     SVC_RATE_LIMITER: "memory",
     // One HTTP worker unless a scenario asks for more (the bundle's default is one per core).
     AGENTQ_WORKERS: options.workers === undefined ? "1" : String(options.workers),
+    ...options.env,
   };
   const profile = options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`];
   const bundle = await bundleServer(serverDir, dataDir);
