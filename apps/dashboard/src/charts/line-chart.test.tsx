@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { describe, expect, it } from "vitest";
 import type { WorkspaceStatsWire } from "../wire.ts";
-import { LineChart, linePath, roundedTop } from "./line-chart.tsx";
+import { LineChart, linePath, roundedAge, roundedTop } from "./line-chart.tsx";
 import { shortDuration, statsWindowOf, WorkspaceHistory } from "./workspace-history.tsx";
 
 const html = async (node: unknown) => String(await (node as Promise<string>));
@@ -18,13 +18,17 @@ describe("the history charts (SVG drawn on the server)", () => {
     expect([0, -3, Number.NaN, 0.3, 1, 3, 7, 10, 11, 240, 5000].map(roundedTop)).toEqual([1, 1, 1, 0.5, 1, 5, 10, 10, 20, 500, 5000]);
   });
 
+  it("rounds the top of an age scale to a round duration (10 s, 30 s, minutes, hours, days)", () => {
+    expect([0, 7, 11, 61, 100, 301, 1000, 3599, 3601, 40000, 86401, 200000].map(roundedAge)).toEqual([10, 10, 30, 120, 120, 600, 1800, 3600, 7200, 43200, 172800, 432000]);
+  });
+
   it("spreads the points from the plot's left edge to its right, 0 on the baseline and the top at the top", () => {
-    // The plot: x from 48 to 592, y from 138 (0) up to 8 (the top).
-    expect(linePath([0, 5, 10], 10)).toBe("M48 138L320 73L592 8");
-    expect(linePath([3], 10)).toBe("M48 99");
+    // The plot: x from 56 to 592, y from 134 (0) up to 8 (the top).
+    expect(linePath([0, 5, 10], 10)).toBe("M56 134L324 71L592 8");
+    expect(linePath([3], 10)).toBe("M56 96.2");
     expect(linePath([], 10)).toBe("");
     // Nothing beyond the top or below the baseline.
-    expect(linePath([-4, 99], 10)).toBe("M48 138L592 8");
+    expect(linePath([-4, 99], 10)).toBe("M56 134L592 8");
   });
 
   it("is named and described for a screen reader, escapes its text and carries no style attribute or script", async () => {
@@ -33,7 +37,7 @@ describe("the history charts (SVG drawn on the server)", () => {
     expect(svg).toContain('aria-labelledby="c-title c-desc"');
     expect(svg).toContain('<title id="c-title">A &lt;b&gt; chart</title>');
     expect(svg).toContain('<desc id="c-desc">Over &amp; under</desc>');
-    expect(svg).toContain('class="chart-line sent" d="M48 73L592 8"');
+    expect(svg).toContain('class="chart-line sent" d="M56 71L592 8"');
     expect(svg).not.toMatch(/style=|<script|on[a-z]+=/i);
   });
 
@@ -53,7 +57,7 @@ describe("the history charts (SVG drawn on the server)", () => {
     expect(day).toContain('<option value="P1D" selected="">The last day</option>');
     expect(day).toContain("24 h ago");
     // 1,440 points per line, a flat line on the baseline when nothing happened.
-    expect(day.match(/L592 138"/g)).toHaveLength(5);
+    expect(day.match(/L592 134"/g)).toHaveLength(5);
   });
 
   it("reads an unknown window as the hour, and writes ages short", () => {

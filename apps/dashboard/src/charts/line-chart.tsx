@@ -11,10 +11,10 @@ export interface ChartSeries {
 /** The drawing area, in the SVG's own units (it scales to its box through the stylesheet). */
 const WIDTH = 600;
 const HEIGHT = 160;
-const LEFT = 48;
+const LEFT = 56;
 const RIGHT = 8;
 const TOP = 8;
-const BOTTOM = 22;
+const BOTTOM = 26;
 
 /** The smallest "round" number (1, 2 or 5 times a power of ten) at or above `max`; 1 for nothing. */
 export function roundedTop(max: number): number {
@@ -22,6 +22,15 @@ export function roundedTop(max: number): number {
   const power = 10 ** Math.floor(Math.log10(max));
   for (const step of [1, 2, 5, 10]) if (step * power >= max) return step * power;
   return 10 * power;
+}
+
+/** Round ages for the top of a scale of seconds: 10 s, 30 s, 1, 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12 h, then whole days. */
+const AGE_STEPS = [10, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/** The smallest round age (AGE_STEPS, then whole days rounded like `roundedTop`) at or above `seconds`. */
+export function roundedAge(seconds: number): number {
+  if (!(seconds > 0)) return AGE_STEPS[0] as number;
+  return AGE_STEPS.find((step) => step >= seconds) ?? roundedTop(seconds / 86400) * 86400;
 }
 
 /**
@@ -45,9 +54,18 @@ export function linePath(values: readonly number[], top: number): string {
  * dashboard.css's), named by its <title> and described by its <desc> for a screen reader, with
  * the baseline, the top's value on the left and `axis` (start, middle, end) under the plot.
  */
-export function LineChart(props: { id: string; title: string; desc: string; series: readonly ChartSeries[]; axis: readonly [string, string, string]; formatValue?: (n: number) => string }) {
+export function LineChart(props: {
+  id: string;
+  title: string;
+  desc: string;
+  series: readonly ChartSeries[];
+  axis: readonly [string, string, string];
+  formatValue?: ((n: number) => string) | undefined;
+  /** The top of the scale for the highest value (`roundedTop` unless given). */
+  roundTop?: ((max: number) => number) | undefined;
+}) {
   const max = Math.max(0, ...props.series.flatMap((s) => s.values));
-  const top = roundedTop(max);
+  const top = (props.roundTop ?? roundedTop)(max);
   const format = props.formatValue ?? String;
   const baseline = HEIGHT - BOTTOM;
   const middle = LEFT + (WIDTH - LEFT - RIGHT) / 2;
@@ -57,10 +75,10 @@ export function LineChart(props: { id: string; title: string; desc: string; seri
       <desc id={`${props.id}-desc`}>{props.desc}</desc>
       <line class="chart-grid" x1={LEFT} y1={TOP} x2={WIDTH - RIGHT} y2={TOP} />
       <line class="chart-axis" x1={LEFT} y1={baseline} x2={WIDTH - RIGHT} y2={baseline} />
-      <text class="chart-label" x={LEFT - 6} y={TOP + 4} text-anchor="end">
+      <text class="chart-label" x={LEFT - 6} y={TOP + 5} text-anchor="end">
         {format(top)}
       </text>
-      <text class="chart-label" x={LEFT - 6} y={baseline + 4} text-anchor="end">
+      <text class="chart-label" x={LEFT - 6} y={baseline + 5} text-anchor="end">
         {format(0)}
       </text>
       <text class="chart-label" x={LEFT} y={HEIGHT - 4} text-anchor="start">

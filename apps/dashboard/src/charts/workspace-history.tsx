@@ -2,7 +2,8 @@
 import type { Child } from "hono/jsx";
 import { TableRegion } from "../components/table-region.tsx";
 import type { StatsWindowWire, WorkspaceStatsWire } from "../wire.ts";
-import { LineChart, type ChartSeries } from "./line-chart.tsx";
+import { LocalTime } from "../components/local-time.tsx";
+import { LineChart, roundedAge, type ChartSeries } from "./line-chart.tsx";
 
 /** The windows the charts offer, as the form's choices; anything else in the address reads as the hour. */
 const WINDOWS: Record<StatsWindowWire, { label: string; span: string; axis: readonly [string, string, string] }> = {
@@ -73,7 +74,7 @@ export function WorkspaceHistory(props: { stats: WorkspaceStatsWire; action: str
         </button>
       </form>
       <p class="hint">
-        Per minute, over {window.span} (UTC minutes from {props.stats.from} to {props.stats.to}); a minute is recorded about a minute after it ends.
+        Per minute, over {window.span}: from <LocalTime at={props.stats.from} /> to <LocalTime at={props.stats.to} />. A minute is recorded about a minute after it ends.
       </p>
       <div class="charts">
         <figure class="panel chart-figure">
@@ -94,7 +95,7 @@ export function WorkspaceHistory(props: { stats: WorkspaceStatsWire; action: str
         </figure>
         <figure class="panel chart-figure">
           <figcaption>Age of the oldest waiting message</figcaption>
-          <LineChart id="chart-age" title="Oldest waiting message" desc={`Over ${window.span}: the oldest waited at most ${peakOf(age)}; ${latestOf(age)} at the last minute.`} series={[age.series]} axis={window.axis} formatValue={shortDuration} />
+          <LineChart id="chart-age" title="Oldest waiting message" desc={`Over ${window.span}: the oldest waited at most ${peakOf(age)}; ${latestOf(age)} at the last minute.`} series={[age.series]} axis={window.axis} formatValue={shortDuration} roundTop={roundedAge} />
         </figure>
       </div>
       <details class="chart-numbers">
