@@ -146,6 +146,14 @@ describe("dashboard: the history charts in Chromium", () => {
     await checkPage("account-history");
   });
 
+  it("the Overview's live polls (its live region as the htmx target) skip the history; the page itself has it", async () => {
+    const overview = (headers: Record<string, string>) => fetch(`${served.baseUrl}/`, { headers: { Cookie: owner.cookie, ...headers } }).then((r) => r.text());
+    const poll = await overview({ "HX-Request": "true", "HX-Target": "live-overview" });
+    expect(poll).toContain('id="live-overview"');
+    expect(poll).not.toContain('class="history"');
+    expect(await overview({ "HX-Request": "true", "HX-Target": "frame" })).toContain('class="history"');
+  });
+
   it("another workspace's overview charts its own traffic only", async () => {
     const html = await (await fetch(`${served.baseUrl}/`, { headers: { Cookie: other.cookie } })).text();
     expect(html).toMatch(/<tr data-series="sent"><th scope="row">Sent<\/th><td class="num" data-total="">7<\/td>/);
