@@ -1,7 +1,7 @@
 // The REST responses the pages render, as the operations return them (snake_case JSON): the
 // core's own wire types where it exports them, so the dashboard reads exactly what an API
 // client reads.
-import type { AiAccountView, AuditRowView, LessonDetailWire, LessonWire, RuleWire, ConnectionView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
+import type { AiAccountView, AuditRowView, StatsWindow, WorkspaceStatsView, LessonDetailWire, LessonWire, RuleWire, ConnectionView, CredentialDetailView, CredentialView, DeliveryView, EnvelopeView, PolicyView, WebhookView } from "@agentq/core";
 
 // Lessons, candidates and rules: the core's types derived from the operations' TypeBox schemas.
 export type { CandidateWire, LessonDetailWire, LessonWire, RuleWire } from "@agentq/core";
@@ -62,6 +62,12 @@ export type PolicyWire = PolicyView;
 
 /** An audit row. */
 export type AuditRowWire = AuditRowView;
+
+/** The minute series of the workspace over a window (GET /v1/workspaces/me/stats). */
+export type WorkspaceStatsWire = WorkspaceStatsView;
+
+/** A window of the minute series: PT1H (the last hour) or P1D (the last day). */
+export type StatsWindowWire = StatsWindow;
 
 /** A notice as the affected workspace sees it once disclosed to it (GET /v1/notices, GET /v1/notices/{id}). */
 export interface NoticeWire {

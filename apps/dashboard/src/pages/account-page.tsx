@@ -4,12 +4,25 @@ import { PageHeading } from "../components/page-heading.tsx";
 import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
-import type { AiAccountWire, CredentialWire, Page } from "../wire.ts";
+import { WorkspaceHistory } from "../charts/workspace-history.tsx";
+import type { AiAccountWire, CredentialWire, Page, WorkspaceStatsWire } from "../wire.ts";
 import { AccountActions } from "./accounts-page.tsx";
 import { CredentialsTable } from "./credentials-page.tsx";
 
-/** One AI account: its facts, rename, its actions and its credentials. */
-export function AccountPage(props: { account: AiAccountWire; credentials: Page<CredentialWire>; newKey: () => string; error?: ShownError | undefined; done?: string | undefined }) {
+/**
+ * One AI account: its facts (with what waits for it now), rename, its actions, its credentials,
+ * and the workspace's history: the minute series is kept per workspace, not per account
+ * (docs/decisions.md), which the note under the heading says.
+ */
+export function AccountPage(props: {
+  account: AiAccountWire;
+  credentials: Page<CredentialWire>;
+  waiting: { pending: number; held: number };
+  stats: WorkspaceStatsWire;
+  newKey: () => string;
+  error?: ShownError | undefined;
+  done?: string | undefined;
+}) {
   const a = props.account;
   return (
     <>
@@ -20,6 +33,14 @@ export function AccountPage(props: { account: AiAccountWire; credentials: Page<C
             { term: "State", value: <StateBadge state={a.state} /> },
             { term: "Id", value: <code>{a.id}</code> },
             { term: "Created", value: <LocalTime at={a.created_at} /> },
+            {
+              term: "Waiting for it now",
+              value: (
+                <a href={`/messages?recipient=${encodeURIComponent(a.friendly_name)}`} data-waiting="">
+                  {props.waiting.pending} pending, {props.waiting.held} held
+                </a>
+              ),
+            },
           ]}
         />
       </section>
@@ -45,6 +66,15 @@ export function AccountPage(props: { account: AiAccountWire; credentials: Page<C
         </p>
       )}
       <CredentialsTable credentials={props.credentials} accounts={new Map([[a.id, a.friendly_name]])} newKey={props.newKey} />
+      <WorkspaceHistory
+        stats={props.stats}
+        action={`/accounts/${a.id}`}
+        note={
+          <p class="hint" data-history-note="">
+            The minute series is kept for the whole workspace, not per AI account: these charts are the workspace's. What waits for {a.friendly_name} now is in the facts above.
+          </p>
+        }
+      />
     </>
   );
 }

@@ -3,7 +3,8 @@ import { EmptyState } from "../components/empty-state.tsx";
 import { LiveRegion, LiveToggle } from "../components/live-region.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { DataTable } from "../components/data-table.tsx";
-import type { AuditRowWire, WebhookWire } from "../wire.ts";
+import { WorkspaceHistory } from "../charts/workspace-history.tsx";
+import type { AuditRowWire, WebhookWire, WorkspaceStatsWire } from "../wire.ts";
 import { WEBHOOK_HEALTH_COLUMNS, webhookNameColumn } from "./webhooks-page.tsx";
 
 /** GET /v1/messages/counts: waiting messages per recipient and the dead letters. */
@@ -12,8 +13,11 @@ export interface MessageCountsWire {
   dead_lettered: number;
 }
 
-/** The overview: what waits for whom, the dead letters, the webhooks' health and the latest audit rows. */
-export function OverviewPage(props: { workspaceName: string; counts: MessageCountsWire; webhooks: WebhookWire[]; audit: AuditRowWire[] }) {
+/**
+ * The overview: what waits for whom, the dead letters, the webhooks' health and the latest audit
+ * rows (the live region, `liveId`), then the history's charts (none in a live region's poll).
+ */
+export function OverviewPage(props: { liveId: string; workspaceName: string; counts: MessageCountsWire; webhooks: WebhookWire[]; audit: AuditRowWire[]; stats: WorkspaceStatsWire | null }) {
   const pending = props.counts.recipients.reduce((n, r) => n + r.pending, 0);
   const held = props.counts.recipients.reduce((n, r) => n + r.held, 0);
   const failing = props.webhooks.filter((w) => w.health.status === "failing").length;
@@ -21,7 +25,7 @@ export function OverviewPage(props: { workspaceName: string; counts: MessageCoun
     <>
       <h1>{props.workspaceName}</h1>
       <LiveToggle />
-      <LiveRegion id="live-overview" href="/">
+      <LiveRegion id={props.liveId} href="/">
       <ul class="tiles" aria-label="Counts">
         <li class="tile">
           <span class="count" data-count="pending">{pending}</span>
@@ -84,6 +88,7 @@ export function OverviewPage(props: { workspaceName: string; counts: MessageCoun
       <p>
         <a href="/audit">The whole audit log</a>
       </p>
+      {props.stats === null ? null : <WorkspaceHistory stats={props.stats} action="/" />}
     </>
   );
 }

@@ -7,7 +7,9 @@ import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { AccountPage } from "../pages/account-page.tsx";
 import { AccountsPage } from "../pages/accounts-page.tsx";
-import type { AiAccountWire, CredentialWire, Page } from "../wire.ts";
+import { statsWindowOf } from "../charts/workspace-history.tsx";
+import type { MessageCountsWire } from "../pages/overview-page.tsx";
+import type { AiAccountWire, CredentialWire, Page, WorkspaceStatsWire } from "../wire.ts";
 
 const DONE: Record<string, string> = {
   created: "AI account created.",
@@ -29,8 +31,18 @@ export function registerAccountRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
     );
   };
   const accountPage = async (c: Context<DashboardEnv>, id: string, error?: ReturnType<typeof refusalOf>) => {
-    const [account, credentials] = await Promise.all([kit.run<AiAccountWire>(c, { name: "get_ai_account", input: { ai_account_id: id } }), kit.run<Page<CredentialWire>>(c, { name: "list_credentials", input: { ai_account_id: id } })]);
-    return kit.page(c, { title: account.friendly_name, current: "accounts", status: error?.status }, <AccountPage account={account} credentials={credentials} newKey={kit.newKey} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
+    const [account, credentials, counts, stats] = await Promise.all([
+      kit.run<AiAccountWire>(c, { name: "get_ai_account", input: { ai_account_id: id } }),
+      kit.run<Page<CredentialWire>>(c, { name: "list_credentials", input: { ai_account_id: id } }),
+      kit.run<MessageCountsWire>(c, { name: "count_waiting_messages", input: {} }),
+      kit.run<WorkspaceStatsWire>(c, { name: "get_workspace_stats", input: { window: statsWindowOf(c.req.query("window")) } }),
+    ]);
+    const waiting = counts.recipients.find((r) => r.ai_account_id === account.id) ?? { pending: 0, held: 0 };
+    return kit.page(
+      c,
+      { title: account.friendly_name, current: "accounts", status: error?.status },
+      <AccountPage account={account} credentials={credentials} waiting={waiting} stats={stats} newKey={kit.newKey} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />,
+    );
   };
 
   app.get("/accounts", (c) => listPage(c));
