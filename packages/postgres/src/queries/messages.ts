@@ -11,6 +11,9 @@ export const OUTBOX_CHANNEL = "agentq_outbox";
 /** Event type of the outbox row a send writes per live webhook of the recipient (the core's MESSAGE_SENT_EVENT). */
 const MESSAGE_SENT_EVENT = "message.sent";
 
+/** A piece of SQL built with the client's tagged template, nested in a statement. */
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
 interface MessageRow {
   workspace_id: string;
   id: string;
@@ -165,26 +168,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
       from message join approval on true
       where ${p.heldAuditId != null}::boolean
     ),
-    outbox as (
-      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
-      select w.workspace_id, agentq_ulid(), w.id, message.id, ${MESSAGE_SENT_EVENT},
-             jsonb_build_object(
-               'message_id', message.id,
-               'sender', jsonb_build_object('ai_account_id', message.sender_id, 'friendly_name', message.sender_name),
-               'recipient', jsonb_build_object('ai_account_id', message.recipient_id, 'friendly_name', message.recipient_name),
-               'template', message.template,
-               'priority', ${m.priority}::text,
-               'correlation_id', message.correlation_id,
-               'accepted_at', ${m.acceptedAt.toISOString()}::text,
-               'expires_at', ${m.expiresAt.toISOString()}::text),
-             'pending', 0, message.accepted_at, message.accepted_at, message.traceparent
-      from message
-      join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
-      where message.state = 'pending'
-        and (w.filter_templates is null or message.template = any(w.filter_templates))
-        and (w.filter_min_priority_rank is null or message.priority_rank >= w.filter_min_priority_rank)
-      returning 1
-    ),
+    outbox as (${sentDeliveries(sql, "message", { priority: sql`${m.priority}::text`, acceptedAt: sql`${m.acceptedAt.toISOString()}::text`, expiresAt: sql`${m.expiresAt.toISOString()}::text`, dueAt: sql`message.accepted_at` })}),
     wake as (
       select pg_notify(${WAKEUP_CHANNEL}, message.workspace_id || ':' || message.recipient_id) from message where message.visible_at <= now() and message.state = 'pending'
       -- The dispatchers' wake-up, only when a delivery was queued (notifying transactions serialise their commits).
@@ -348,27 +332,7 @@ export async function messagesAcceptSends(sql: SqlClient, items: readonly Accept
       from proceed p join message on message.id = p.id
       where p.approval_id is not null and p.held_audit_id is not null
     ),
-    outbox as (
-      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
-      select w.workspace_id, agentq_ulid(), w.id, message.id, ${MESSAGE_SENT_EVENT},
-             jsonb_build_object(
-               'message_id', message.id,
-               'sender', jsonb_build_object('ai_account_id', message.sender_id, 'friendly_name', message.sender_name),
-               'recipient', jsonb_build_object('ai_account_id', message.recipient_id, 'friendly_name', message.recipient_name),
-               'template', message.template,
-               'priority', p.priority,
-               'correlation_id', message.correlation_id,
-               'accepted_at', to_char(p.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'expires_at', to_char(p.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-             'pending', 0, message.accepted_at, message.accepted_at, message.traceparent
-      from message
-      join proceed p on p.id = message.id
-      join webhooks w on w.workspace_id = message.workspace_id and w.ai_account_id = message.recipient_id and w.deleted_at is null and w.state = 'active'
-      where message.state = 'pending'
-        and (w.filter_templates is null or message.template = any(w.filter_templates))
-        and (w.filter_min_priority_rank is null or message.priority_rank >= w.filter_min_priority_rank)
-      returning 1
-    ),
+    outbox as (${sentDeliveries(sql, "message", { priority: sql`p.priority`, acceptedAt: sql`to_char(p.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, expiresAt: sql`to_char(p.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, dueAt: sql`message.accepted_at`, join: sql`join proceed p on p.id = message.id` })}),
     wake as (
       select pg_notify(${WAKEUP_CHANNEL}, r.workspace_id || ':' || r.recipient_id)
       from (select distinct workspace_id, recipient_id from message where visible_at <= now() and state = 'pending') as r
@@ -509,6 +473,37 @@ function callerIsActive(sql: SqlClient, workspaceId: string, caller: CallerGuard
   return sql`exists (
     select 1 from ai_accounts ca join workspaces cw on cw.id = ca.workspace_id
     where ca.workspace_id = ${workspaceId} and ca.id = ${caller.accountId} and ca.state = 'active' and cw.state = 'active')`;
+}
+
+/**
+ * The `message.sent` webhook deliveries of the pending rows of CTE `rows` (`message` of a send,
+ * `changed` of an approval): one per active webhook of the recipient whose filters (templates,
+ * least priority) match, with the event's payload, in the same statement. The caller gives what
+ * differs between the statements: the priority's name, the times as the payload shows them, when
+ * the delivery is due, and a join its expressions need.
+ */
+function sentDeliveries(sql: SqlClient, rows: "message" | "changed", p: { priority: Fragment; acceptedAt: Fragment; expiresAt: Fragment; dueAt: Fragment; join?: Fragment }) {
+  const r = sql(rows);
+  return sql`
+    insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
+    select w.workspace_id, agentq_ulid(), w.id, ${r}.id, ${MESSAGE_SENT_EVENT},
+           jsonb_build_object(
+             'message_id', ${r}.id,
+             'sender', jsonb_build_object('ai_account_id', ${r}.sender_id, 'friendly_name', ${r}.sender_name),
+             'recipient', jsonb_build_object('ai_account_id', ${r}.recipient_id, 'friendly_name', ${r}.recipient_name),
+             'template', ${r}.template,
+             'priority', ${p.priority},
+             'correlation_id', ${r}.correlation_id,
+             'accepted_at', ${p.acceptedAt},
+             'expires_at', ${p.expiresAt}),
+           'pending', 0, ${p.dueAt}, ${p.dueAt}, ${r}.traceparent
+    from ${r}
+    ${p.join ?? sql``}
+    join webhooks w on w.workspace_id = ${r}.workspace_id and w.ai_account_id = ${r}.recipient_id and w.deleted_at is null and w.state = 'active'
+    where ${r}.state = 'pending'
+      and (w.filter_templates is null or ${r}.template = any(w.filter_templates))
+      and (w.filter_min_priority_rank is null or ${r}.priority_rank >= w.filter_min_priority_rank)
+    returning 1`;
 }
 
 /** The audit row of a lease write, inserted for each row the write's CTE `changed` returned. */
@@ -761,26 +756,7 @@ export async function messagesDecideApproval(sql: SqlClient, p: { workspaceId: s
       returning *
     ),
     audit as (${auditFromChanged(sql, p.audit)}),
-    outbox as (
-      insert into webhook_outbox (workspace_id, id, webhook_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at, traceparent)
-      select w.workspace_id, agentq_ulid(), w.id, changed.id, ${MESSAGE_SENT_EVENT},
-             jsonb_build_object(
-               'message_id', changed.id,
-               'sender', jsonb_build_object('ai_account_id', changed.sender_id, 'friendly_name', changed.sender_name),
-               'recipient', jsonb_build_object('ai_account_id', changed.recipient_id, 'friendly_name', changed.recipient_name),
-               'template', changed.template,
-               'priority', (${[...PRIORITIES]}::text[])[changed.priority_rank + 1],
-               'correlation_id', changed.correlation_id,
-               'accepted_at', to_char(changed.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'expires_at', to_char(changed.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-             'pending', 0, now(), now(), changed.traceparent
-      from changed
-      join webhooks w on w.workspace_id = changed.workspace_id and w.ai_account_id = changed.recipient_id and w.deleted_at is null and w.state = 'active'
-      where changed.state = 'pending'
-        and (w.filter_templates is null or changed.template = any(w.filter_templates))
-        and (w.filter_min_priority_rank is null or changed.priority_rank >= w.filter_min_priority_rank)
-      returning 1
-    ),
+    outbox as (${sentDeliveries(sql, "changed", { priority: sql`(${[...PRIORITIES]}::text[])[changed.priority_rank + 1]`, acceptedAt: sql`to_char(changed.accepted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, expiresAt: sql`to_char(changed.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, dueAt: sql`now()` })}),
     wake as (
       select pg_notify(${WAKEUP_CHANNEL}, changed.workspace_id || ':' || changed.recipient_id) from changed where changed.state = 'pending' and changed.visible_at <= now()
       union all
