@@ -16,9 +16,12 @@ afterAll(async () => {
   await db.drop();
 });
 
+// max_pipeline is a postgres.js option its type definitions leave out.
+const pool = (options: postgres.Options<Record<string, never>> & { max_pipeline: number }) => postgres(db.url, options);
+
 describe("postgres.js transactions at the pipeline's limit", () => {
   it("runs a transaction when pipelining is off (max_pipeline 0)", async () => {
-    const sql = postgres(db.url, { max: 2, max_pipeline: 0, onnotice: () => undefined });
+    const sql = pool({ max: 2, max_pipeline: 0, onnotice: () => undefined });
     try {
       const rows = await sql.begin((tx) => tx<{ ok: number }[]>`select 1 as ok`);
       expect(rows[0]?.ok).toBe(1);
@@ -29,7 +32,7 @@ describe("postgres.js transactions at the pipeline's limit", () => {
 
   it("reserves a BEGIN that fills the pipeline: the transaction commits and no other query runs inside it", async () => {
     const notices: string[] = [];
-    const sql = postgres(db.url, { max: 1, max_pipeline: 1, onnotice: (n) => notices.push(String(n.code)) });
+    const sql = pool({ max: 1, max_pipeline: 1, onnotice: (n) => notices.push(String(n.code)) });
     try {
       for (let round = 0; round < 5; round++) {
         // Queries are sent when awaited; execute() sends this one now, so BEGIN is pipelined behind it.
@@ -52,7 +55,7 @@ describe("postgres.js transactions at the pipeline's limit", () => {
   });
 
   it("keeps many concurrent transactions apart on a small pool with a short pipeline", async () => {
-    const sql = postgres(db.url, { max: 3, max_pipeline: 2, onnotice: () => undefined });
+    const sql = pool({ max: 3, max_pipeline: 2, onnotice: () => undefined });
     try {
       const work = Array.from({ length: 60 }, (_, i) =>
         i % 3 === 0
