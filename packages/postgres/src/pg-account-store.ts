@@ -1,28 +1,16 @@
-import type { AccountStore, AiAccount, AiAccountState, Workspace } from "@agentq/core";
+import type { AccountStore, AiAccount, AiAccountState } from "@agentq/core";
 import { uniqueViolationOutcome, withPgErrors } from "./pg-errors.ts";
+import { queryStore } from "./pg-query-store.ts";
 import {
   aiAccountsFindAddressable, aiAccountsFindById, aiAccountsInsert, aiAccountsList, aiAccountsLoadPrincipalContext, aiAccountsNameTaken, aiAccountsRename, aiAccountsTransition,
 } from "./queries/ai-accounts.ts";
-import type { SqlClient } from "./sql-client.ts";
 
 /** AccountStore on PostgreSQL, bound to a pool or to one transaction. */
-export class PgAccountStore implements AccountStore {
-  constructor(private readonly sql: SqlClient) {}
-
+export class PgAccountStore extends queryStore({
+  findById: aiAccountsFindById, findAddressable: aiAccountsFindAddressable, list: aiAccountsList, loadPrincipalContext: aiAccountsLoadPrincipalContext,
+}) implements AccountStore {
   create(p: { account: AiAccount }): Promise<{ kind: "created" } | { kind: "name_taken" }> {
     return withPgErrors(async () => ((await aiAccountsInsert(this.sql, p)) ? { kind: "created" } : { kind: "name_taken" }));
-  }
-
-  findById(p: { workspaceId: string; accountId: string }): Promise<AiAccount | null> {
-    return withPgErrors(() => aiAccountsFindById(this.sql, p));
-  }
-
-  findAddressable(p: { workspaceId: string; friendlyName: string }): Promise<AiAccount | null> {
-    return withPgErrors(() => aiAccountsFindAddressable(this.sql, p));
-  }
-
-  list(p: { workspaceId: string; states: readonly AiAccountState[] | null; after: string | null; limit: number }): Promise<AiAccount[]> {
-    return withPgErrors(() => aiAccountsList(this.sql, p));
   }
 
   rename(p: { workspaceId: string; accountId: string; friendlyName: string; now: Date }): Promise<{ kind: "renamed"; account: AiAccount } | { kind: "name_taken" } | { kind: "not_found" }> {
@@ -49,9 +37,5 @@ export class PgAccountStore implements AccountStore {
       const current = await aiAccountsFindById(this.sql, p);
       return current === null ? { kind: "not_found" } : { kind: "wrong_state", account: current };
     });
-  }
-
-  loadPrincipalContext(p: { accountId: string }): Promise<{ account: AiAccount; workspace: Workspace } | null> {
-    return withPgErrors(() => aiAccountsLoadPrincipalContext(this.sql, p));
   }
 }

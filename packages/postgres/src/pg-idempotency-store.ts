@@ -1,16 +1,10 @@
 import type { IdempotencyRecord, IdempotencyStore } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
+import { queryStore } from "./pg-query-store.ts";
 import { idempotencyKeysComplete, idempotencyKeysFind, idempotencyKeysFindAny, idempotencyKeysInsert, idempotencyKeysPurgeExpired } from "./queries/idempotency-keys.ts";
-import type { SqlClient } from "./sql-client.ts";
 
 /** IdempotencyStore on PostgreSQL, bound to a pool or to one transaction. */
-export class PgIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly sql: SqlClient) {}
-
-  find(p: { workspaceId: string; accountId: string; key: string }): Promise<IdempotencyRecord | null> {
-    return withPgErrors(() => idempotencyKeysFind(this.sql, p));
-  }
-
+export class PgIdempotencyStore extends queryStore({ find: idempotencyKeysFind, complete: idempotencyKeysComplete, purgeExpired: idempotencyKeysPurgeExpired }) implements IdempotencyStore {
   claim(p: { record: IdempotencyRecord }): Promise<{ kind: "claimed" } | { kind: "exists"; record: IdempotencyRecord }> {
     return withPgErrors(async () => {
       for (let attempt = 0; ; attempt++) {
@@ -22,13 +16,5 @@ export class PgIdempotencyStore implements IdempotencyStore {
         if (attempt >= 2) throw new Error("idempotency claim: the conflicting key vanished repeatedly");
       }
     });
-  }
-
-  complete(p: { workspaceId: string; accountId: string; key: string; status: number; bodyText: string }): Promise<void> {
-    return withPgErrors(() => idempotencyKeysComplete(this.sql, p));
-  }
-
-  purgeExpired(p: { now: Date; limit: number }): Promise<number> {
-    return withPgErrors(() => idempotencyKeysPurgeExpired(this.sql, p));
   }
 }

@@ -1,25 +1,15 @@
-import type { LinkedIdentity, LinkedIdentityStore, PendingSignUp, PendingSignUpStore } from "@agentq/core";
+import type { LinkedIdentity, LinkedIdentityStore, PendingSignUpStore } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
+import { queryStore } from "./pg-query-store.ts";
 import * as q from "./queries/pending-sign-ups.ts";
 import * as ids from "./queries/person-identities.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /** PendingSignUpStore on PostgreSQL. */
-export class PgPendingSignUpStore implements PendingSignUpStore {
-  constructor(private readonly sql: SqlClient) {}
-  insert(p: { signUp: PendingSignUp }): Promise<void> {
-    return withPgErrors(() => q.pendingSignUpsInsert(this.sql, p));
-  }
-  countSince(p: { email: string; since: Date }): Promise<number> {
-    return withPgErrors(() => q.pendingSignUpsCountSince(this.sql, p));
-  }
-  take(p: { tokenHash: string; now: Date }): Promise<PendingSignUp | null> {
-    return withPgErrors(() => q.pendingSignUpsTake(this.sql, p));
-  }
-  purgeExpiredBefore(p: { before: Date }): Promise<number> {
-    return withPgErrors(() => q.pendingSignUpsPurgeExpiredBefore(this.sql, p));
-  }
-}
+export class PgPendingSignUpStore extends queryStore({
+  insert: q.pendingSignUpsInsert, countSince: q.pendingSignUpsCountSince, take: q.pendingSignUpsTake,
+  purgeExpiredBefore: q.pendingSignUpsPurgeExpiredBefore,
+}) implements PendingSignUpStore {}
 
 /** LinkedIdentityStore on PostgreSQL. */
 export class PgLinkedIdentityStore implements LinkedIdentityStore {

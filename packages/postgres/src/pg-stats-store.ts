@@ -1,21 +1,6 @@
-import type { MinuteStats, StatsStore } from "@agentq/core";
-import { withPgErrors } from "./pg-errors.ts";
+import type { StatsStore } from "@agentq/core";
+import { queryStore } from "./pg-query-store.ts";
 import { workspaceMinuteStatsList, workspaceMinuteStatsPurge, workspaceMinuteStatsRecord } from "./queries/workspace-minute-stats.ts";
-import type { SqlClient } from "./sql-client.ts";
 
 /** StatsStore on PostgreSQL: the minute series in `workspace_minute_stats` (src/queries/workspace-minute-stats.ts). */
-export class PgStatsStore implements StatsStore {
-  constructor(private readonly sql: SqlClient) {}
-
-  recordMinutes(): Promise<number> {
-    return withPgErrors(() => workspaceMinuteStatsRecord(this.sql));
-  }
-
-  listMinutes(p: { workspaceId: string; from: Date }): Promise<MinuteStats[]> {
-    return withPgErrors(() => workspaceMinuteStatsList(this.sql, p));
-  }
-
-  purgeBefore(p: { before: Date }): Promise<number> {
-    return withPgErrors(() => workspaceMinuteStatsPurge(this.sql, p));
-  }
-}
+export class PgStatsStore extends queryStore({ recordMinutes: workspaceMinuteStatsRecord, listMinutes: workspaceMinuteStatsList, purgeBefore: workspaceMinuteStatsPurge }) implements StatsStore {}

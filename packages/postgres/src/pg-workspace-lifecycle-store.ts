@@ -1,5 +1,6 @@
 import type { Workspace, WorkspaceLifecycleStore } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
+import { inTransaction } from "./pg-query-store.ts";
 import * as q from "./queries/workspace-lifecycle.ts";
 import type { Pool, SqlClient } from "./sql-client.ts";
 
@@ -9,14 +10,11 @@ export class PgWorkspaceLifecycleStore implements WorkspaceLifecycleStore {
     private readonly sql: SqlClient,
     private readonly pool: Pool | null,
   ) {}
-  private async inTx<T>(fn: (sql: SqlClient) => Promise<T>): Promise<T> {
-    return this.pool === null ? fn(this.sql) : ((await this.pool.begin((tx) => fn(tx))) as T);
-  }
   close(p: { workspaceId: string; now: Date }): Promise<{ kind: "closed"; workspace: Workspace; accountIds: string[]; credentialIds: string[] } | { kind: "already_closed"; workspace: Workspace } | { kind: "not_found" }> {
-    return withPgErrors(() => this.inTx((sql) => q.workspaceClose(sql, p)));
+    return withPgErrors(() => inTransaction(this.sql, this.pool, (sql) => q.workspaceClose(sql, p)));
   }
   freezeAndRevoke(p: { workspaceId: string; now: Date }): Promise<{ workspace: Workspace; accountIds: string[]; credentialIds: string[] } | null> {
-    return withPgErrors(() => this.inTx((sql) => q.workspaceFreezeAndRevoke(sql, p)));
+    return withPgErrors(() => inTransaction(this.sql, this.pool, (sql) => q.workspaceFreezeAndRevoke(sql, p)));
   }
   dueForPayloadDeletion(p: { closedBefore: Date; limit: number }): Promise<string[]> {
     return withPgErrors(() => q.workspacesDueForPayloadDeletion(this.sql, p));

@@ -1,25 +1,11 @@
-import type { Person, Workspace, WorkspaceState, WorkspaceStore } from "@agentq/core";
+import type { Person, Workspace, WorkspaceStore } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
+import { queryStore } from "./pg-query-store.ts";
 import { personsFindOwner, workspacesFindById, workspacesInsertWithOwner, workspacesSetState } from "./queries/workspaces.ts";
-import type { SqlClient } from "./sql-client.ts";
 
 /** WorkspaceStore on PostgreSQL, bound to a pool or to one transaction. */
-export class PgWorkspaceStore implements WorkspaceStore {
-  constructor(private readonly sql: SqlClient) {}
-
+export class PgWorkspaceStore extends queryStore({ findById: workspacesFindById, setState: workspacesSetState, findOwner: personsFindOwner }) implements WorkspaceStore {
   create(p: { workspace: Workspace; owner: Person }): Promise<{ kind: "created" } | { kind: "email_taken" }> {
     return withPgErrors(async () => ((await workspacesInsertWithOwner(this.sql, p)) ? { kind: "created" } : { kind: "email_taken" }));
-  }
-
-  findById(p: { workspaceId: string }): Promise<Workspace | null> {
-    return withPgErrors(() => workspacesFindById(this.sql, p));
-  }
-
-  setState(p: { workspaceId: string; state: WorkspaceState }): Promise<Workspace | null> {
-    return withPgErrors(() => workspacesSetState(this.sql, p));
-  }
-
-  findOwner(p: { workspaceId: string }): Promise<Person | null> {
-    return withPgErrors(() => personsFindOwner(this.sql, p));
   }
 }
