@@ -62,29 +62,14 @@ export interface MessageRecord {
   approvalPolicyId: string | null;
 }
 
-/** A message to be stored by a send. */
-export interface NewMessage {
-  id: string;
-  workspaceId: string;
-  senderId: string;
-  senderName: string;
-  recipientId: string;
-  recipientName: string;
-  template: string;
-  priority: Priority;
-  correlationId: string | null;
-  payload: unknown;
-  acceptedAt: Date;
-  /** When it first becomes claimable (accepted time plus deliver_after). */
-  visibleAt: Date;
-  expiresAt: Date;
-  /** The traceparent stored with it (`MessageRecord.traceparent`), or null. */
-  traceparent: string | null;
-  /** The message it answers, or null (see MessageRecord.inReplyTo). */
-  inReplyTo: string | null;
-  /** Its thread's first message, or null when it starts a thread (see MessageRecord.threadId). */
-  threadId: string | null;
-}
+/**
+ * A message to be stored by a send: the record's fields that a send sets (`visibleAt`: when it
+ * first becomes claimable, accepted time plus deliver_after); the store sets the rest.
+ */
+export type NewMessage = Pick<
+  MessageRecord,
+  "id" | "workspaceId" | "senderId" | "senderName" | "recipientId" | "recipientName" | "template" | "priority" | "correlationId" | "payload" | "acceptedAt" | "visibleAt" | "expiresAt" | "traceparent" | "inReplyTo" | "threadId"
+>;
 
 /** The id of `m`'s thread: its first message's id (its own when it starts the thread). */
 export function threadIdOf(m: Pick<MessageRecord, "id" | "threadId">): string {

@@ -5,11 +5,12 @@ import { isMailAddress, type MailMessage } from "../mail/mail-message.ts";
 import type { Stores } from "../ports.ts";
 import { HOUR_MS } from "../time/duration.ts";
 import { parseEmail } from "./email.ts";
+import { issuePersonToken } from "./issue-person-token.ts";
 import { personAuditEntry } from "./people-audit.ts";
 import { invitationMail } from "./people-mails.ts";
 import { personView, type PersonView } from "./people-views.ts";
 import { administers } from "./person-access.ts";
-import { hashPersonToken, newPersonToken, PERSON_TOKEN_KINDS, PERSON_TOKENS_PER_HOUR, type PersonToken } from "./person-tokens.ts";
+import { PERSON_TOKENS_PER_HOUR } from "./person-tokens.ts";
 import { personWorkspaceRefusal } from "./step-up.ts";
 
 /** At most this many people in one workspace (owners, admins, viewers and pending invitations). */
@@ -69,18 +70,7 @@ function audit(deps: Pick<CoreDeps, "ids">, stores: Stores, actor: PersonPrincip
 
 /** Issues an invitation token for `person` in the caller's transaction; the mail is for after the commit. */
 async function issueInvitation(deps: Pick<CoreDeps, "ids" | "secrets" | "publicBaseUrl">, stores: Stores, actor: PersonPrincipal, person: Person, now: Date): Promise<IssuedInvitation & { tokenId: string }> {
-  const token = newPersonToken("invitation");
-  const record: PersonToken = {
-    id: deps.ids.next(),
-    workspaceId: person.workspaceId,
-    personId: person.id,
-    purpose: "invitation",
-    tokenHash: hashPersonToken(deps.secrets.pepper, token),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + PERSON_TOKEN_KINDS.invitation.lifetimeMs),
-    usedAt: null,
-  };
-  await stores.personTokens.insert({ token: record });
+  const { token, record } = await issuePersonToken(deps, stores, person, "invitation", now);
   const mail = invitationMail({
     to: person.email,
     publicBaseUrl: requirePublicBaseUrl(deps),

@@ -7,9 +7,10 @@ import { sendMail } from "../mail/send-mail.ts";
 import { countAnonymousRequest, limitAnonymousRequest } from "../rate-limits/anonymous-limits.ts";
 import { parseEmail } from "./email.ts";
 import { checkPassword } from "./password-rules.ts";
+import { issuePersonToken } from "./issue-person-token.ts";
 import { personAuditEntry } from "./people-audit.ts";
 import { passwordResetMail } from "./people-mails.ts";
-import { hashPersonToken, isPersonToken, newPersonToken, PERSON_TOKEN_KINDS, type PersonToken } from "./person-tokens.ts";
+import { hashPersonToken, isPersonToken } from "./person-tokens.ts";
 import type { RequestOrigin } from "./people-settings.ts";
 import { requirePeople } from "./require-people.ts";
 
@@ -75,18 +76,7 @@ export async function issuePasswordResetLink(
   if (!budget.allowed) return "too_many_for_email";
   if (!isMailAddress(person.email)) return "address_not_mailable";
   const now = deps.clock.now();
-  const token = newPersonToken("password_reset");
-  const record: PersonToken = {
-    id: deps.ids.next(),
-    workspaceId: person.workspaceId,
-    personId: person.id,
-    purpose: "password_reset",
-    tokenHash: hashPersonToken(deps.secrets.pepper, token),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + PERSON_TOKEN_KINDS.password_reset.lifetimeMs),
-    usedAt: null,
-  };
-  await deps.stores.personTokens.insert({ token: record });
+  const { token, record } = await issuePersonToken(deps, deps.stores, person, "password_reset", now);
   try {
     await sendMail(deps, p.mailOf(token));
   } catch (error) {
