@@ -4,7 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
-import { accessLog, closeAfterUnreadBody, errorEnvelopeResponse, errorHandler, nodeBodyOf, publicOriginOf, refuseForeignOrigin, refuseUnsafeQuery, requestId, type ServedRequest, traceRequests, type EdgeTracing, type TraceContext } from "@agentq/http";
+import { useEdgeMiddleware, errorEnvelopeResponse, errorHandler, nodeBodyOf, publicOriginOf, refuseForeignOrigin, type ServedRequest, type EdgeTracing, type TraceContext } from "@agentq/http";
 import { callTool, type ToolCallContext, type ToolCaller } from "./call-tool.ts";
 import { MCP_PATH, METADATA_PATH_APPENDED, METADATA_PATH_INSERTED, mcpBearerChallenge, normalizeBaseUrl, protectedResourceMetadata } from "./protected-resource.ts";
 import { readMcpBody } from "./read-mcp-body.ts";
@@ -85,11 +85,7 @@ export function createMcpApp(deps: CoreDeps, options: McpAppOptions = {}): Hono<
   const sessions = options.sessions ?? new McpSessions(deps);
 
   const app = new Hono<Env>();
-  if (options.tracing !== undefined) app.use("*", traceRequests(options.tracing));
-  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
-  app.use("*", closeAfterUnreadBody());
-  app.use("*", requestId(deps.ids));
-  app.use("*", refuseUnsafeQuery());
+  useEdgeMiddleware(app, { ids: deps.ids, tracing: options.tracing, onRequestServed: options.onRequestServed });
   app.onError(errorHandler({ onFault: (error, c) => options.onUnexpectedError?.(error, c.get("requestId")) }));
 
   // Metadata is public and read by browser-based MCP clients too.

@@ -1,6 +1,6 @@
 import { assertSafeStrings, handleTokenRequest, isDomainError, isOAuthError, limitAnonymousRequest, oauthEndpoints, OAuthError, registerClient, requirePublicBaseUrl, revokeOAuthToken } from "@agentq/core";
 import type { CoreDeps, Principal } from "@agentq/core";
-import { accessLog, closeAfterUnreadBody, DEFAULT_ORIGIN_SETTINGS, errorEnvelopeResponse, errorHandler, refuseUnsafeQuery, requestId, requestOrigin, RouteTable, routeNotFound, trustedProxyMatcher, type OriginSettings, type ServedRequest, traceRequests, type EdgeTracing } from "@agentq/http";
+import { useEdgeMiddleware, DEFAULT_ORIGIN_SETTINGS, errorEnvelopeResponse, errorHandler, requestOrigin, RouteTable, routeNotFound, trustedProxyMatcher, type OriginSettings, type ServedRequest, type EdgeTracing } from "@agentq/http";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
@@ -51,11 +51,7 @@ export function createOAuthApp(deps: CoreDeps, options: OAuthAppOptions = {}): H
   const origin = options.origin ?? DEFAULT_ORIGIN_SETTINGS;
   const isTrustedProxy = trustedProxyMatcher(origin.trustedProxies);
   const app = new Hono<Env>();
-  if (options.tracing !== undefined) app.use("*", traceRequests(options.tracing));
-  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
-  app.use("*", closeAfterUnreadBody());
-  app.use("*", requestId(deps.ids));
-  app.use("*", refuseUnsafeQuery());
+  useEdgeMiddleware(app, { ids: deps.ids, tracing: options.tracing, onRequestServed: options.onRequestServed });
   app.onError(
     errorHandler({
       // An OAuthError is a refusal of the protocol, not a fault.

@@ -4,8 +4,8 @@ import { Hono } from "hono";
 import { errorResponse } from "./error-response.ts";
 import { stderrLogger } from "./logger.ts";
 import type { RestLogger } from "./logger.ts";
-import { traceRequests, type EdgeTracing } from "@agentq/http";
-import { accessLog, afterAnswerWorkLoggedTo, closeAfterUnreadBody, refuseUnsafeQuery, requestId, RouteTable, routeNotFound, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
+import type { EdgeTracing } from "@agentq/http";
+import { useEdgeMiddleware, afterAnswerWorkLoggedTo, RouteTable, routeNotFound, type AfterAnswerWork, type ServedRequest, type OriginSettings, createSessionEdge } from "@agentq/http";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { PlainRouteDescription } from "./openapi.ts";
 import type { RestEnv } from "./rest-env.ts";
@@ -91,11 +91,7 @@ export function createRestApp(deps: CoreDeps, options: RestAppOptions = {}): Hon
   const sessions = createSessionEdge(deps, options.origin);
   const app = new Hono<RestEnv>();
 
-  if (options.tracing !== undefined) app.use("*", traceRequests(options.tracing));
-  if (options.onRequestServed !== undefined) app.use("*", accessLog(options.onRequestServed));
-  app.use("*", closeAfterUnreadBody());
-  app.use("*", requestId(options.requestIds ?? ulidSource()));
-  app.use("*", refuseUnsafeQuery());
+  useEdgeMiddleware(app, { ids: options.requestIds ?? ulidSource(), tracing: options.tracing, onRequestServed: options.onRequestServed });
 
   const version = versionInfo(options.commit);
   routes.add("GET", VERSION_PATH);

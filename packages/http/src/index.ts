@@ -7,6 +7,7 @@ export { acceptPasswordReset, acceptSignUp, type AnswerFirstDeps } from "./answe
 export { closeAfterUnreadBody, type UnreadBodyDrainLimits } from "./close-after-unread-body.ts";
 export { bearerChallenge } from "./bearer-challenge.ts";
 export { refuseUnsafeQuery } from "./unsafe-query.ts";
+export { useEdgeMiddleware, type EdgeMiddlewareOptions } from "./edge-middleware.ts";
 // The one way an agentq HTTP server listens: with the keep-alive and headers timeouts of DESIGN §2c.
 export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, listenHttp, type HttpListener, type ServedFetch } from "./listen-http.ts";
 // The origin check (REST, the dashboard, /mcp) and people's sessions at the HTTP edge: cookies, where a request came from.
