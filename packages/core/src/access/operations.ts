@@ -19,6 +19,7 @@ import { isDomainError, malformed } from "../errors.ts";
 import { auditRefusal } from "../audit/refusal-audit.ts";
 import { checkAccountCap } from "../plans/plan-caps.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
+import { defineWriteOperation } from "../idempotency/define-write-operation.ts";
 import { isUlid } from "../ids.ts";
 import type { OperationResult } from "../operation.ts";
 import { defineOperation, defineReadOperation } from "../operation.ts";
@@ -202,44 +203,38 @@ const getAiAccountOp = defineReadOperation({
   },
 });
 
-const renameAiAccountOp = defineOperation({
+const renameAiAccountOp = defineWriteOperation({
   name: "rename_ai_account",
   summary: "Rename an AI account (active or frozen).",
   http: { method: "PATCH", path: "/v1/ai-accounts/{ai_account_id}" },
   auth: ADMIN("manage_ai_accounts"),
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ ...AccountPath, friendly_name: FriendlyName }),
   output: AiAccountSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) =>
-    runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: aiAccountView(await renameAiAccount(deps, stores, ctx, { accountId: input.ai_account_id, friendlyName: input.friendly_name })) })),
+  run: async (deps, ctx, input, stores) => ({ body: aiAccountView(await renameAiAccount(deps, stores, ctx, { accountId: input.ai_account_id, friendlyName: input.friendly_name })) }),
 });
 
-const freezeAiAccountOp = defineOperation({
+const freezeAiAccountOp = defineWriteOperation({
   name: "freeze_ai_account",
   summary: "Freeze an active AI account: its calls get 403 SVC_FROZEN from the next request on.",
   http: { method: "POST", path: "/v1/ai-accounts/{ai_account_id}/freeze" },
   auth: ADMIN("manage_ai_accounts"),
   idempotency: "required",
-  mutates: true,
   input: Type.Object(AccountPath),
   output: AiAccountSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: aiAccountView(await freezeAiAccount(deps, stores, ctx, input.ai_account_id)) })),
+  run: async (deps, ctx, input, stores) => ({ body: aiAccountView(await freezeAiAccount(deps, stores, ctx, input.ai_account_id)) }),
 });
 
-const unfreezeAiAccountOp = defineOperation({
+const unfreezeAiAccountOp = defineWriteOperation({
   name: "unfreeze_ai_account",
   summary: "Unfreeze a frozen AI account.",
   http: { method: "POST", path: "/v1/ai-accounts/{ai_account_id}/unfreeze" },
   auth: ADMIN("manage_ai_accounts"),
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object(AccountPath),
   output: AiAccountSchema,
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: aiAccountView(await unfreezeAiAccount(deps, stores, ctx, input.ai_account_id)) })),
+  run: async (deps, ctx, input, stores) => ({ body: aiAccountView(await unfreezeAiAccount(deps, stores, ctx, input.ai_account_id)) }),
 });
 
 const revokeAiAccountOp = defineOperation({

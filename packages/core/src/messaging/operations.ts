@@ -14,7 +14,7 @@ import { nackMessage } from "./nack-message.ts";
 import { sendMessage } from "./send-message.ts";
 import { getThread } from "./threads.ts";
 import { APPROVAL_AUTH, decideApproval, getApproval, listApprovals } from "./approvals.ts";
-import { runIdempotent } from "../idempotency/run-idempotent.ts";
+import { defineWriteOperation } from "../idempotency/define-write-operation.ts";
 import { validateMessage } from "./validate-message.ts";
 import { getTemplate } from "../templates/get-template.ts";
 import { listTemplates } from "../templates/list-templates.ts";
@@ -493,30 +493,26 @@ const getApprovalOp = defineOperation({
 
 const DecisionOutput = (state: "pending" | "rejected") => Type.Object({ message_id: Type.String(), state: Type.Literal(state), decided_at: Timestamp("When it was decided.") });
 
-const approveMessageOp = defineOperation({
+const approveMessageOp = defineWriteOperation({
   name: "approve_message",
   summary: "Approve a message held for approval: it becomes pending for its recipient. Administrative (approve_messages).",
   http: { method: "POST", path: "/v1/messages/{message_id}/approve" },
   auth: APPROVAL_AUTH,
-  idempotency: "optional",
-  mutates: true,
   input: MessageIdPath,
   output: DecisionOutput("pending"),
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: await decideApproval(deps, ctx, input, "approve", stores) })),
+  run: async (deps, ctx, input, stores) => ({ body: await decideApproval(deps, ctx, input, "approve", stores) }),
 });
 
-const rejectMessageOp = defineOperation({
+const rejectMessageOp = defineWriteOperation({
   name: "reject_message",
   summary: "Reject a message held for approval: it is never delivered. Administrative (approve_messages).",
   http: { method: "POST", path: "/v1/messages/{message_id}/reject" },
   auth: APPROVAL_AUTH,
-  idempotency: "optional",
-  mutates: true,
   input: Type.Object({ message_id: MessageId, reason: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Why, up to 1000 characters (in the timeline)." })) }),
   output: DecisionOutput("rejected"),
   successStatus: 200,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 200, body: await decideApproval(deps, ctx, input, "reject", stores) })),
+  run: async (deps, ctx, input, stores) => ({ body: await decideApproval(deps, ctx, input, "reject", stores) }),
 });
 
 /** The messaging operations of the catalogue, in the order the tool list shows them. */

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { decodeCursor, encodeCursor } from "../cursors/cursor.ts";
 import { parsePageLimit } from "../cursors/page-limit.ts";
 import { runIdempotent } from "../idempotency/run-idempotent.ts";
+import { defineWriteOperation } from "../idempotency/define-write-operation.ts";
 import { acknowledgePolicy, auditAcknowledgeRefusal, policyListView, policyView, publishPolicy } from "./workspace-policies.ts";
 import { listPolicyAcknowledgements } from "./policy-acknowledgements.ts";
 import { defineOperation } from "../operation.ts";
@@ -42,14 +43,13 @@ const PolicyListItemSchema = Type.Object(
   { description: "A workspace policy's current version and your acknowledgement of it." },
 );
 
-const publishPolicyOp = defineOperation({
+const publishPolicyOp = defineWriteOperation({
   name: "publish_policy",
   summary: "Publish a new version of a named workspace policy (version 1 for a new name): required ones AI accounts acknowledge before they send; kind approval holds matching sends for a person's approval.",
   http: { method: "POST", path: "/v1/policies" },
   // manage_policies is retired (gates nothing): any administrative credential publishes.
   auth: { kind: "credential", tier: "administrative", scope: null },
   idempotency: "required",
-  mutates: true,
   input: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 63, description: "The policy's name: 1-63 characters of a-z, 0-9, '.', '_' or '-'. Publishing an existing name adds a version." }),
     body: Type.String({ minLength: 1, maxLength: 65_536, description: "The policy text." }),
@@ -63,7 +63,7 @@ const publishPolicyOp = defineOperation({
   }),
   output: PolicySchema,
   successStatus: 201,
-  handler: (deps, ctx, input) => runIdempotent(deps, ctx, async (stores) => ({ status: 201, body: policyView(await publishPolicy(deps, stores, ctx, input)) })),
+  run: async (deps, ctx, input, stores) => ({ body: policyView(await publishPolicy(deps, stores, ctx, input)) }),
 });
 
 const getPolicies = defineOperation({

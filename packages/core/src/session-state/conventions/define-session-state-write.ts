@@ -1,16 +1,12 @@
-import type { Static, TObject, TSchema } from "@sinclair/typebox";
-import type { CoreDeps } from "../../deps.ts";
-import { runIdempotent } from "../../idempotency/run-idempotent.ts";
-import type { HandlerResult, Operation, OperationAuth, OperationContext } from "../../operation.ts";
-import type { Stores } from "../../ports.ts";
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { defineWriteOperation, type WriteOperationEntry } from "../../idempotency/define-write-operation.ts";
+import type { Operation, OperationAuth } from "../../operation.ts";
 import { SESSION_STATE_WRITE } from "./operation-fields.ts";
 
-/** What a session-state write states itself: all of an operation but its write rule, with `run` in place of the handler. */
-export type SessionStateWriteEntry<I extends TObject, O extends TSchema> = Omit<Operation<I, O>, "auth" | "idempotency" | "mutates" | "handler"> & {
+/** What a session-state write states itself: a write (`defineWriteOperation`) but its write rule and its optional Idempotency-Key. */
+export type SessionStateWriteEntry<I extends TObject, O extends TSchema> = Omit<WriteOperationEntry<I, O>, "auth" | "idempotency"> & {
   /** Who may write (default `SESSION_STATE_WRITE`; the project plane's `PROJECT_WRITE`). */
   auth?: OperationAuth;
-  /** The write, inside the transaction of `runIdempotent`; its status, when left out, is the entry's `successStatus`. */
-  run: (deps: CoreDeps, ctx: OperationContext, input: Static<I>, stores: Stores) => Promise<HandlerResult>;
 };
 
 /**
@@ -19,16 +15,5 @@ export type SessionStateWriteEntry<I extends TObject, O extends TSchema> = Omit<
  * rule (`SESSION_STATE_WRITE` unless the entry names another).
  */
 export function defineSessionStateWrite<I extends TObject, O extends TSchema>(entry: SessionStateWriteEntry<I, O>): Operation<I, O> {
-  const { run, auth, ...rest } = entry;
-  return {
-    ...rest,
-    auth: auth ?? SESSION_STATE_WRITE,
-    idempotency: "optional",
-    mutates: true,
-    handler: (deps, ctx, input) =>
-      runIdempotent(deps, ctx, async (stores) => {
-        const result = await run(deps, ctx, input, stores);
-        return { ...result, status: result.status ?? entry.successStatus };
-      }),
-  };
+  return defineWriteOperation({ ...entry, auth: entry.auth ?? SESSION_STATE_WRITE });
 }
