@@ -1,6 +1,5 @@
 export { createMcpApp } from "./create-mcp-app.ts";
 export type { McpAppOptions } from "./create-mcp-app.ts";
-export type { ServedRequest } from "@agentq/http";
 export { toolBindings, toolBindingFor, IDEMPOTENCY_KEY_ARGUMENT } from "./tool-binding.ts";
 export type { ToolBinding, OperationCall, JsonSchemaObject } from "./tool-binding.ts";
 export { callTool, toolSuccess, toolFailure, RETRY_AFTER_META_KEY } from "./call-tool.ts";

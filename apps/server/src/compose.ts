@@ -5,8 +5,8 @@ import { PEOPLE_LIMITS, type PasswordHasher, type PeopleSettings } from "@agentq
 import { McpSessions, createMcpApp } from "@agentq/mcp";
 import { createOAuthApp } from "@agentq/oauth";
 import { listenForOutboxDeliveries, type PgDeps } from "@agentq/postgres";
-import type { EdgeTracing } from "@agentq/http";
-import { afterAnswerWorkLoggedTo, createRestApp, LOG_KEY_PATH, type AfterAnswerWork, type OriginSettings, type ServedRequest } from "@agentq/rest";
+import { createRestApp, LOG_KEY_PATH } from "@agentq/rest";
+import { afterAnswerWorkLoggedTo, type AfterAnswerWork, type EdgeTracing, type OriginSettings, type ServedRequest } from "@agentq/http";
 import { ACCESS_LOG_MESSAGE, createServiceDeps, type Logger } from "@agentq/runtime";
 import type postgres from "postgres";
 

@@ -1,5 +1,5 @@
 import type { Clock, Mailer, OidcProvider } from "@agentq/core";
-import type { OriginSettings } from "@agentq/rest";
+import type { OriginSettings } from "@agentq/http";
 import { TEST_SECRETS } from "@agentq/core/testing";
 import { createTestSchema, type TestSchema } from "@agentq/postgres/testing";
 import { listenHttp } from "@agentq/http";
