@@ -1,4 +1,5 @@
 import { DAY_MS, decideNotice, findNoticeForOperator, listNoticesForOperator, malformed, NOTICE_ACTIONS, NOTICE_STATES, noticeListLine, noticeOperatorView, noticeReport, requestNoticeInformation, restoreNotice, reviewNotice, upholdNotice, type NoticeStepOutcome } from "@agentq/core";
+import type { PgDeps } from "@agentq/postgres";
 import { Command, Option } from "commander";
 import type { RunAction } from "./workspace-commands.ts";
 
@@ -21,6 +22,14 @@ function stepLine(outcome: NoticeStepOutcome): Record<string, unknown> {
     ...(n.measures.length === 0 ? {} : { measures: n.measures.map((m) => ({ type: m.type, item_id: m.itemId, lifted_at: m.liftedAt?.toISOString() ?? null })) }),
     mails: outcome.mails,
   };
+}
+
+/** Runs `work` against the database and prints what it returns as one JSON line (exit code 0). */
+function printResult(run: RunAction, work: (deps: PgDeps) => Promise<unknown>): void {
+  run(async (deps) => {
+    print(await work(deps));
+    return 0;
+  });
 }
 
 /** A date (YYYY-MM-DD, UTC midnight) or an ISO timestamp. @throws DomainError SVC_MALFORMED_REQUEST. */
@@ -60,31 +69,16 @@ export function noticesCommand(run: RunAction): Command {
   notices
     .command("show <notice_id>")
     .description("show a notice whole: submission, contact details, items, decision, measures, history")
-    .action((noticeId: string) =>
-      run(async (deps) => {
-        print(noticeOperatorView(await findNoticeForOperator(deps, noticeId)));
-        return 0;
-      }),
-    );
+    .action((noticeId: string) => printResult(run, async (deps) => noticeOperatorView(await findNoticeForOperator(deps, noticeId))));
   notices
     .command("review <notice_id>")
     .description("take a notice up (under_review) and resolve its locations")
-    .action((noticeId: string) =>
-      run(async (deps) => {
-        print(stepLine(await reviewNotice(deps, { noticeId })));
-        return 0;
-      }),
-    );
+    .action((noticeId: string) => printResult(run, async (deps) => stepLine(await reviewNotice(deps, { noticeId }))));
   notices
     .command("request-info <notice_id>")
     .description("ask the notifier for more information (needs_information)")
     .requiredOption("--message <text>", "what the notifier should add")
-    .action((noticeId: string, opts: { message: string }) =>
-      run(async (deps) => {
-        print(stepLine(await requestNoticeInformation(deps, { noticeId, message: opts.message })));
-        return 0;
-      }),
-    );
+    .action((noticeId: string, opts: { message: string }) => printResult(run, async (deps) => stepLine(await requestNoticeInformation(deps, { noticeId, message: opts.message }))));
   notices
     .command("decide <notice_id>")
     .description("decide a notice under review (--action), or uphold a contested one (--uphold)")
@@ -110,23 +104,17 @@ export function noticesCommand(run: RunAction): Command {
     .command("restore <notice_id>")
     .description("lift the measures of a contested notice (restored)")
     .requiredOption("--reason <text>", "why")
-    .action((noticeId: string, opts: { reason: string }) =>
-      run(async (deps) => {
-        print(stepLine(await restoreNotice(deps, { noticeId, reason: opts.reason })));
-        return 0;
-      }),
-    );
+    .action((noticeId: string, opts: { reason: string }) => printResult(run, async (deps) => stepLine(await restoreNotice(deps, { noticeId, reason: opts.reason }))));
   notices
     .command("report")
     .description("counts by kind and category, states, and the median time to decision of the notices received in a period")
     .option("--from <date>", "start of the period (YYYY-MM-DD or ISO timestamp); default 30 days before --to")
     .option("--to <date>", "end of the period, exclusive; default now")
     .action((opts: { from?: string; to?: string }) =>
-      run(async (deps) => {
+      printResult(run, async (deps) => {
         const to = opts.to === undefined ? deps.clock.now() : parseInstant(opts.to, "to");
         const from = opts.from === undefined ? new Date(to.getTime() - 30 * DAY_MS) : parseInstant(opts.from, "from");
-        print(await noticeReport(deps, { from, to }));
-        return 0;
+        return noticeReport(deps, { from, to });
       }),
     );
   return notices;
