@@ -1,6 +1,7 @@
 import type { AuditChainLink, AuditEntry, NewAuditEntry } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { json } from "./json.ts";
 
 interface AuditRow {
   workspace_id: string;
@@ -48,7 +49,7 @@ export async function auditLogInsert(sql: SqlClient, p: { entry: NewAuditEntry }
   await sql`
     insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
     values (${a.workspaceId}, ${a.id}, ${a.occurredAt}, ${a.activity}, ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
-            ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId})`;
+            ${json(sql, a.details)}::jsonb, ${a.operatorSignificant}, ${a.requestId})`;
 }
 
 /** The columns of an audit row with its chain link's (`c`), for reads that join the two. */

@@ -1,6 +1,6 @@
 import type { BacklogFilters, BacklogItem, BacklogSort, BacklogStatus, StalenessThresholds } from "@agentq/core";
-import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { json } from "./json.ts";
 
 interface StoredAck {
   at: string;
@@ -80,7 +80,6 @@ function toItem(r: ItemRow): BacklogItem {
   };
 }
 
-const json = (sql: SqlClient, v: unknown) => sql.json(v as postgres.JSONValue);
 
 function values(sql: SqlClient, i: BacklogItem) {
   const a = i.stalenessAck;

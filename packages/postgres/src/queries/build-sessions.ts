@@ -1,7 +1,7 @@
 import type { BuildSession, BuildSessionFilters, CurrentState, PullRequest, SessionClient } from "@agentq/core";
-import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
 import { UndoAndConflict, atomically } from "./atomically.ts";
+import { json } from "./json.ts";
 
 interface StoredLeadLine {
   text: string;
@@ -76,7 +76,6 @@ function toSession(r: SessionRow): BuildSession {
   };
 }
 
-const json = (sql: SqlClient, v: unknown) => sql.json(v as postgres.JSONValue);
 
 function values(sql: SqlClient, s: BuildSession) {
   const leadLines: StoredLeadLine[] = s.leadLines.map((l) => ({ text: l.text, added_at: l.addedAt.toISOString(), added_by: { ai_account_id: l.addedBy.aiAccountId, friendly_name: l.addedBy.friendlyName } }));

@@ -1,6 +1,6 @@
 import type { Alternative, DecisionAuthor, DecisionEntry, DecisionListFilters, DecisionRow, DecisionSearchHit, SourceAmendment, SourceRef } from "@agentq/core";
-import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { json } from "./json.ts";
 
 interface EntryRow {
   workspace_id: string;
@@ -60,7 +60,6 @@ function toRow(r: EntryRow): DecisionRow {
   };
 }
 
-const json = (sql: SqlClient, v: unknown) => sql.json(v as postgres.JSONValue);
 
 /** `e.*` plus the id of the entry's successor (`decision_log_supersedes_key`). */
 const selectEntries = (sql: SqlClient) => sql`

@@ -1,7 +1,7 @@
 import type { CandidateFilters, CandidateStatus, Detector, Lesson, LessonCandidate, LessonFilters, LessonObservation, LessonSort, LessonStatus, ReplaceResult, Rule, RuleFilters } from "@agentq/core";
 import { CANDIDATE_STATUSES, DETECTORS, LESSON_STATUSES } from "@agentq/core";
-import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { docOf } from "./json.ts";
 
 // Lessons, observations, lesson candidates and rules: each row holds the record in `doc` and the
 // columns the queries filter, order and keep unique (schema/learning.ts).
@@ -9,7 +9,6 @@ import type { SqlClient } from "../sql-client.ts";
 type DocRow<T> = { doc: T };
 
 /** A record as stored in `doc`: JSON, dates as ISO text. */
-const docOf = (sql: SqlClient, record: object) => sql.json(JSON.parse(JSON.stringify(record)) as postgres.JSONValue);
 
 function revive<T>(doc: unknown, dates: readonly string[]): T {
   const out = { ...(doc as Record<string, unknown>) };

@@ -1,6 +1,7 @@
 import { PRIORITIES, PRIORITY_RANK, type InboxSnapshot, type WatchedRecipient, type MessageMatch, type WaitingCounts, type CallerGuard, type IdempotencyRecord, type MessageRecord, type MessageState, type NewAuditEntry, type NewMessage, type Priority } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { json } from "./json.ts";
 
 /** The LISTEN/NOTIFY channel of wake-ups; the payload is `<workspace id>:<recipient id>`. */
 export const WAKEUP_CHANNEL = "agentq_messages";
@@ -150,7 +151,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
     message as (
       insert into messages (workspace_id, id, sender_id, sender_name, recipient_id, recipient_name, template, priority_rank, correlation_id, payload, state, accepted_at, expires_at, visible_at, in_reply_to, thread_id, approval_policy_id, traceparent)
       select ${m.workspaceId}, ${m.id}, ${m.senderId}, (select name from caller), ${m.recipientId}, ${m.recipientName}, ${m.template}, ${PRIORITY_RANK[m.priority]}, ${m.correlationId},
-             ${sql.json(m.payload as postgres.JSONValue)}::jsonb, case when exists (select 1 from approval) then 'held_for_approval' else 'pending' end,
+             ${json(sql, m.payload)}::jsonb, case when exists (select 1 from approval) then 'held_for_approval' else 'pending' end,
              ${m.acceptedAt}, ${m.expiresAt}, ${m.visibleAt}, ${m.inReplyTo}::text, ${m.threadId}::text, (select id from approval), ${m.traceparent}::text
       from proceed
       returning *
@@ -158,7 +159,7 @@ export async function messagesAcceptSend(sql: SqlClient, p: { message: NewMessag
     audit as (
       insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
       select ${a.workspaceId}, ${a.id}, ${a.occurredAt}, ${a.activity}, ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
-             ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
+             ${json(sql, a.details)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
       from message
     ),
     held_audit as (
@@ -511,7 +512,7 @@ function auditFromChanged(sql: SqlClient, a: NewAuditEntry) {
   return sql`
     insert into audit_log (workspace_id, id, occurred_at, activity, actor_account_id, actor_credential_id, subject_type, subject_id, message_id, details, operator_significant, request_id)
     select ${a.workspaceId}, ${a.id}, ${a.occurredAt}, ${a.activity}, ${a.actorAccountId}, ${a.actorCredentialId}, ${a.subjectType}, ${a.subjectId}, ${a.messageId},
-           ${sql.json(a.details as postgres.JSONValue)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
+           ${json(sql, a.details)}::jsonb, ${a.operatorSignificant}, ${a.requestId}
     from changed`;
 }
 

@@ -1,6 +1,6 @@
 import type { Notice, NoticeItem, NoticeLocation, NoticeState } from "@agentq/core";
-import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { docOf } from "./json.ts";
 
 interface NoticeRow {
   body: StoredNotice;
@@ -47,7 +47,7 @@ function columns(sql: SqlClient, n: Notice) {
     received_at: n.receivedAt,
     updated_at: n.updatedAt,
     version: n.version,
-    body: sql.json(JSON.parse(JSON.stringify(n)) as postgres.JSONValue),
+    body: docOf(sql, n),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { AuthorizationCode, Credential, GrantRevocationCause, OAuthClient, OAuthGrant, RefreshTokenRecord } from "@agentq/core";
-import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
 import { credentialsFromRows, type CredentialRow } from "./credentials.ts";
+import { json } from "./json.ts";
 
 interface ClientRow {
   id: string;
@@ -111,7 +111,7 @@ export async function oauthClientsInsert(sql: SqlClient, p: { client: OAuthClien
   const c = p.client;
   await sql`
     insert into oauth_clients (id, client_name, redirect_uris, metadata, created_at, last_used_at)
-    values (${c.id}, ${c.name}, ${c.redirectUris}::text[], ${sql.json(c.metadata as postgres.JSONValue)}::jsonb, ${c.createdAt}, ${c.lastUsedAt})`;
+    values (${c.id}, ${c.name}, ${c.redirectUris}::text[], ${json(sql, c.metadata)}::jsonb, ${c.createdAt}, ${c.lastUsedAt})`;
 }
 
 /** The client, or null. */

@@ -1,6 +1,7 @@
 import type { Project, ProjectChanges, ProjectSettings, ProjectState } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { json } from "./json.ts";
 
 interface ProjectRow {
   workspace_id: string;
@@ -43,7 +44,6 @@ function toProject(r: ProjectRow): Project {
   };
 }
 
-const json = (sql: SqlClient, v: unknown) => sql.json(v as postgres.JSONValue);
 
 /**
  * Serializes changes of a workspace's default project (first creation, set-default): a

@@ -1,10 +1,10 @@
 import type { ImportRecord, ImportRow, ReplaceResult, UsageDayRow, UsageFigures, UsageReport } from "@agentq/core";
 import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { docOf } from "./json.ts";
 
 // Usage reports and markdown imports (schema/records.ts).
 
-const docOf = (sql: SqlClient, record: object) => sql.json(JSON.parse(JSON.stringify(record)) as postgres.JSONValue);
 
 interface UsageRow {
   workspace_id: string;

@@ -1,6 +1,6 @@
 import type { RecordEvent } from "@agentq/core";
-import type postgres from "postgres";
 import type { SqlClient } from "../sql-client.ts";
+import { json } from "./json.ts";
 
 /** Appends one change event of a session-state record. */
 export async function sessionStateEventsInsert(sql: SqlClient, p: { event: RecordEvent }): Promise<void> {
@@ -8,7 +8,7 @@ export async function sessionStateEventsInsert(sql: SqlClient, p: { event: Recor
   await sql`
     insert into session_state_events (workspace_id, id, project_id, subject_type, subject_id, event_type, actor_account_id, actor_name, old_value, new_value, build_session_id, at)
     values (${e.workspaceId}, ${e.id}, ${e.projectId}, ${e.subjectType}, ${e.subjectId}, ${e.eventType}, ${e.actor.aiAccountId}, ${e.actor.friendlyName},
-      ${e.oldValue === null ? null : sql.json(e.oldValue as postgres.JSONValue)}::jsonb, ${e.newValue === null ? null : sql.json(e.newValue as postgres.JSONValue)}::jsonb, ${e.buildSessionId}, ${e.at})`;
+      ${e.oldValue === null ? null : json(sql, e.oldValue)}::jsonb, ${e.newValue === null ? null : json(sql, e.newValue)}::jsonb, ${e.buildSessionId}, ${e.at})`;
 }
 
 type EventRow = { workspace_id: string; id: string; project_id: string; subject_type: string; subject_id: string; event_type: string; actor_account_id: string; actor_name: string; old_value: Record<string, unknown> | null; new_value: Record<string, unknown> | null; build_session_id: string | null; at: Date };

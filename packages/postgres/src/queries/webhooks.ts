@@ -1,9 +1,9 @@
 import { PRIORITIES, PRIORITY_RANK, type Priority } from "@agentq/core";
-import type postgres from "postgres";
 import type { DeliveryState, SigningKey, WebhookFilter, WebhookRecord, WebhookStats } from "../core-types.ts";
 import type { SqlClient } from "../sql-client.ts";
 import { toDelivery, type OutboxRow } from "./webhook-outbox.ts";
 import { storedKeys, toSigningKeys, type StoredSigningKey } from "./webhook-signing-keys.ts";
+import { json } from "./json.ts";
 
 interface WebhookRow {
   workspace_id: string;
@@ -46,7 +46,7 @@ export async function webhooksInsert(sql: SqlClient, p: { webhook: WebhookRecord
   await sql`
     insert into webhooks (workspace_id, id, ai_account_id, url, name, state, filter_templates, filter_min_priority_rank, max_attempts, signing_keys, created_at, updated_at, deleted_at)
     values (${w.workspaceId}, ${w.id}, ${w.aiAccountId}, ${w.url}, ${w.name}, 'active', ${w.filter.templates}::text[], ${rankOf(w.filter)}::smallint, ${w.maxAttempts},
-            ${sql.json(storedKeys(w.signingKeys) as unknown as postgres.JSONValue)}::jsonb, ${w.createdAt}, ${w.updatedAt}, ${w.deletedAt})`;
+            ${json(sql, storedKeys(w.signingKeys))}::jsonb, ${w.createdAt}, ${w.updatedAt}, ${w.deletedAt})`;
 }
 
 /** The webhook unless missing or deleted. */
@@ -92,7 +92,7 @@ export async function webhooksUpdate(sql: SqlClient, p: { workspaceId: string; w
 export async function webhooksReplaceSigningKeys(sql: SqlClient, p: { workspaceId: string; webhookId: string; expectedCurrentKeyId: string; keys: SigningKey[]; now: Date }): Promise<WebhookRecord | null> {
   const [row] = await sql<WebhookRow[]>`
     update webhooks
-    set signing_keys = ${sql.json(storedKeys(p.keys) as unknown as postgres.JSONValue)}::jsonb, updated_at = ${p.now}
+    set signing_keys = ${json(sql, storedKeys(p.keys))}::jsonb, updated_at = ${p.now}
     where workspace_id = ${p.workspaceId} and id = ${p.webhookId} and deleted_at is null and signing_keys -> 0 ->> 'id' = ${p.expectedCurrentKeyId}
     returning *`;
   return row ? toWebhook(row) : null;
