@@ -181,6 +181,20 @@ export async function personsSetPendingTotp(sql: SqlClient, p: { workspaceId: st
   await sql`update persons set totp_pending_sealed = ${p.sealed} where workspace_id = ${p.workspaceId} and id = ${p.personId}`;
 }
 
+/**
+ * The CTEs `dropped` and `added` of a statement that replaces the recovery codes of the person
+ * its CTE `source` returns (workspace_id, id): the old codes deleted, one row per hash inserted.
+ */
+function newRecoveryCodes(sql: SqlClient, source: "enabled" | "person", p: { now: Date; recoveryCodeHashes: readonly string[] }) {
+  const e = sql(source);
+  return sql`dropped as (
+      delete from person_recovery_codes r using ${e} e where r.workspace_id = e.workspace_id and r.person_id = e.id
+    ), added as (
+      insert into person_recovery_codes (workspace_id, person_id, code_hash, created_at)
+      select e.workspace_id, e.id, h, ${p.now}::timestamptz from ${e} e, unnest(${sql.array([...p.recoveryCodeHashes])}::text[]) as h
+    )`;
+}
+
 /** Turns MFA on (guarded: off and a secret pending) and replaces the recovery codes, in one statement. */
 export async function personsConfirmTotp(sql: SqlClient, p: { workspaceId: string; personId: string; step: number; now: Date; recoveryCodeHashes: readonly string[] }): Promise<boolean> {
   const rows = await sql`
@@ -189,12 +203,7 @@ export async function personsConfirmTotp(sql: SqlClient, p: { workspaceId: strin
       set totp_secret_sealed = totp_pending_sealed, totp_pending_sealed = null, mfa_enabled_at = ${p.now}, totp_last_step = ${p.step}
       where workspace_id = ${p.workspaceId} and id = ${p.personId} and mfa_enabled_at is null and totp_pending_sealed is not null
       returning workspace_id, id
-    ), dropped as (
-      delete from person_recovery_codes r using enabled e where r.workspace_id = e.workspace_id and r.person_id = e.id
-    ), added as (
-      insert into person_recovery_codes (workspace_id, person_id, code_hash, created_at)
-      select e.workspace_id, e.id, h, ${p.now}::timestamptz from enabled e, unnest(${sql.array([...p.recoveryCodeHashes])}::text[]) as h
-    )
+    ), ${newRecoveryCodes(sql, "enabled", p)}
     select id from enabled`;
   return rows.length === 1;
 }
@@ -219,12 +228,7 @@ export async function recoveryCodesReplace(sql: SqlClient, p: { workspaceId: str
   const rows = await sql`
     with person as (
       select workspace_id, id from persons where workspace_id = ${p.workspaceId} and id = ${p.personId} and mfa_enabled_at is not null for update
-    ), dropped as (
-      delete from person_recovery_codes r using person e where r.workspace_id = e.workspace_id and r.person_id = e.id
-    ), added as (
-      insert into person_recovery_codes (workspace_id, person_id, code_hash, created_at)
-      select e.workspace_id, e.id, h, ${p.now}::timestamptz from person e, unnest(${sql.array([...p.recoveryCodeHashes])}::text[]) as h
-    )
+    ), ${newRecoveryCodes(sql, "person", p)}
     select id from person`;
   return rows.length === 1;
 }
