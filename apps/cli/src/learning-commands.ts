@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import { CliError } from "./cli-error.ts";
+import { collect, PROJECT_OPTION } from "./cli-options.ts";
 import type { CliIo } from "./cli-io.ts";
 import type { OperationRequest } from "./service-client.ts";
 import type { PrintCall } from "./session-state-commands.ts";
@@ -20,7 +21,6 @@ const text = (v: unknown): string => (typeof v === "string" ? v : typeof v === "
 /** Calls one operation and returns its body (no output). */
 export type CallService = (req: OperationRequest) => Promise<unknown>;
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 const OPERATIONS = ["create", "modify", "delete", "rename"];
 
 const renderLesson = (l: Json) => `lesson ${text(l.id)} ${text(l.slug)} ${text(l.status)} observed=${text(l.observation_count)} sessions=${text(l.distinct_session_count)} "${text(l.title)}"\n`;
@@ -62,7 +62,7 @@ export function registerLearningCommands(program: Command, io: CliIo, printBody:
     .requiredOption("--op <operation>", "create | modify | delete | rename (repeatable)", collect)
     .option("--lang <language>", "a language of the change (repeatable; default: from the paths' extensions)", collect)
     .option("--code <snippet>", "a code snippet of the change (repeatable)", collect)
-    .option("--project <project_id>", "project (default: the credential's, else the workspace's default)")
+    .option(...PROJECT_OPTION)
     .action(async (o: { path: string[]; op: string[]; lang?: string[]; code?: string[]; project?: string }) => {
       for (const op of o.op) if (!OPERATIONS.includes(op)) throw CliError.local("CLI_USAGE", `--op must be one of ${OPERATIONS.join(", ")}.`);
       await print({ operation: "find_applicable_rules", input: { paths: o.path, operations: o.op, languages: o.lang, code: o.code, project_id: o.project } }, renderApplicable);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { CliError } from "./cli-error.ts";
+import { collect, PROJECT_OPTION, SESSION_OPTION } from "./cli-options.ts";
 import type { CliIo } from "./cli-io.ts";
 import type { OperationRequest } from "./service-client.ts";
 
@@ -17,7 +18,6 @@ export type PrintCall = (req: OperationRequest, render: (body: unknown) => strin
 /** A renderer of a JSON object body. */
 const jsonRender = (f: (body: Json) => string) => (body: unknown): string => f(body as Json);
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function sessionOf(flag: string | undefined, env: CliIo["env"], required: boolean): string | undefined {
   const id = flag ?? env["AGENTQ_SESSION_ID"]?.trim();
@@ -73,12 +73,14 @@ export function registerSessionStateCommands(program: Command, io: CliIo, printB
     });
 
   const session = program.command("session").description("build sessions: start with a briefing, ping, lead lines, end, continue");
+  /** A subcommand on one's own build session: --session, else AGENTQ_SESSION_ID. */
+  const ownSession = (name: string, description: string) => session.command(name).description(description).option(...SESSION_OPTION);
   session
     .command("start")
     .description("start a build session and print the briefing (where the last session stopped, ready backlog)")
     .requiredOption("--title <title>", "what this session is")
     .option("--goal <text>", "the goal")
-    .option("--project <project_id>", "project (default: the credential's, else the workspace's default)")
+    .option(...PROJECT_OPTION)
     .option("--client <program:model>", "the program and model the agent runs in, e.g. claude-code:opus")
     .option("--no-briefing", "leave the briefing out")
     .action(async (o: { title: string; goal?: string; project?: string; client?: string; briefing: boolean }) => {
@@ -86,36 +88,24 @@ export function registerSessionStateCommands(program: Command, io: CliIo, printB
       const client = o.client === undefined ? undefined : { program: programName ?? "", model: model ?? "unknown" };
       await print({ operation: "start_build_session", input: { title: o.title, goal: o.goal, project_id: o.project, client, briefing: o.briefing ? undefined : "false" }, idempotencyKey: randomUUID() }, renderStarted);
     });
-  session
-    .command("ping")
-    .description("tell the service the session is alive (counts active time)")
-    .option("--session <id>", "the build session (default AGENTQ_SESSION_ID)")
+  ownSession("ping", "tell the service the session is alive (counts active time)")
     .option("--focus <text>", "what is being worked on now")
     .action(async (o: { session?: string; focus?: string }) => {
       await print({ operation: "ping_build_session", input: { session_id: sessionOf(o.session, io.env, true), focus: o.focus } }, (s: Json) => line(s));
     });
-  session
-    .command("lead")
-    .description("push a line the next session reads first")
+  ownSession("lead", "push a line the next session reads first")
     .argument("<text>", "the line (up to 300 characters)")
-    .option("--session <id>", "the build session (default AGENTQ_SESSION_ID)")
     .action(async (text: string, o: { session?: string }) => {
       await print({ operation: "prepend_build_session_lead", input: { session_id: sessionOf(o.session, io.env, true), text } }, (s: Json) => `lead lines of ${s.id as string}:\n${(s.lead_lines as Json[]).map((l) => `  ${l.text as string}\n`).join("")}`);
     });
-  session
-    .command("end")
-    .description("end the session with a summary and learnings")
-    .option("--session <id>", "the build session (default AGENTQ_SESSION_ID)")
+  ownSession("end", "end the session with a summary and learnings")
     .option("--summary <markdown>", "what the session did")
     .option("--learning <text>", "something learned (repeatable)", collect)
     .option("--abandoned", "end it as abandoned instead of completed")
     .action(async (o: { session?: string; summary?: string; learning?: string[]; abandoned?: boolean }) => {
       await print({ operation: "end_build_session", input: { session_id: sessionOf(o.session, io.env, true), summary_md: o.summary, learnings: o.learning, end_reason: o.abandoned ? "abandoned" : undefined } }, (s: Json) => `ended ${line(s)}`);
     });
-  session
-    .command("continue")
-    .description("continue the session in a new one (carries the current state and open PRs)")
-    .option("--session <id>", "the build session (default AGENTQ_SESSION_ID)")
+  ownSession("continue", "continue the session in a new one (carries the current state and open PRs)")
     .option("--title <title>", "title of the new session (default: the same)")
     .action(async (o: { session?: string; title?: string }) => {
       await print({ operation: "continue_build_session", input: { session_id: sessionOf(o.session, io.env, true), title: o.title }, idempotencyKey: randomUUID() }, (s: Json) => `session ${line(s)}`);
@@ -130,7 +120,7 @@ export function registerSessionStateCommands(program: Command, io: CliIo, printB
     .option("--context <markdown>", "the situation")
     .option("--tag <tag>", "tag (repeatable)", collect)
     .option("--file <path>", "file path or glob it is about (repeatable)", collect)
-    .option("--project <project_id>", "project (default: the credential's, else the workspace's default)")
+    .option(...PROJECT_OPTION)
     .option("--session <id>", "the build session (default AGENTQ_SESSION_ID, else your active session)")
     .option("--correct <decision_id>", "record a correction superseding this entry (the chain's tip)")
     .action(async (o: { decision: string; title?: string; why?: string; context?: string; tag?: string[]; file?: string[]; project?: string; session?: string; correct?: string }) => {
@@ -154,7 +144,7 @@ export function registerSessionStateCommands(program: Command, io: CliIo, printB
     .option("--priority <n>", "0 (highest) to 4 (default 2)", parsePriority)
     .option("--label <label>", "label (repeatable)", collect)
     .option("--open", "skip triage: file it as open")
-    .option("--project <project_id>", "project (default: the credential's, else the workspace's default)")
+    .option(...PROJECT_OPTION)
     .option("--session <id>", "the build session it was found in (default AGENTQ_SESSION_ID, else your active session)")
     .action(async (o: { title: string; description?: string; kind?: string; priority?: number; label?: string[]; open?: boolean; project?: string; session?: string }) => {
       await print(
