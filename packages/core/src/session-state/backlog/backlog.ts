@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import { DomainError, malformed, notFound } from "../../errors.ts";
+import { DomainError, malformed } from "../../errors.ts";
 import { isUlid } from "../../ids.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
@@ -9,7 +9,7 @@ import { BACKLOG_KINDS, TERMINAL_BACKLOG_STATUSES, type BacklogItem, type Backlo
 import type { Project } from "../projects/project.ts";
 import { settingMs } from "../projects/projects.ts";
 import { compareAndSet } from "../conventions/record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { findInProject, projectArchived, resolveProject } from "../conventions/resolve-project.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
 import { credentialCaller } from "../../access/principal.ts";
 import { sessionOfChange } from "../conventions/session-of-change.ts";
@@ -63,10 +63,7 @@ export const NO_BACKLOG_FILTERS = { q: null, statuses: null, priorityMin: null, 
  * @throws DomainError SVC_RESOURCE_NOT_FOUND.
  */
 export async function findBacklogItem(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string): Promise<{ item: BacklogItem; project: Project }> {
-  const item = isUlid(id) ? await stores.backlog.find({ workspaceId: ctx.principal.workspace.id, id }) : null;
-  if (item === null || !visibleTo(ctx, item.projectId)) throw notFound("Backlog item");
-  const project = await stores.projects.find({ workspaceId: item.workspaceId, projectId: item.projectId });
-  if (project === null) throw notFound("Backlog item");
+  const { record: item, project } = await findInProject(stores, ctx, id, "Backlog item", (p) => stores.backlog.find(p));
   return { item, project };
 }
 

@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import { DomainError, malformed, notFound } from "../../errors.ts";
-import { isUlid } from "../../ids.ts";
+import { DomainError, malformed } from "../../errors.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { backlogView, readyBacklog, staleCount } from "../backlog/backlog.ts";
@@ -9,7 +8,7 @@ import { EMPTY_CURRENT_STATE, PR_STATES, type BuildSession, type CurrentState, t
 import type { Project } from "../projects/project.ts";
 import { settingMs } from "../projects/projects.ts";
 import { compareAndSet } from "../conventions/record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { findInProject, projectArchived, resolveProject } from "../conventions/resolve-project.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
 import { recordUsage, usageView, type UsageInput } from "../usage/usage.ts";
 
@@ -27,10 +26,7 @@ export function livenessOf(session: BuildSession, project: Pick<Project, "settin
  * @throws DomainError SVC_RESOURCE_NOT_FOUND.
  */
 export async function findSession(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string): Promise<{ session: BuildSession; project: Project }> {
-  const session = isUlid(id) ? await stores.buildSessions.find({ workspaceId: ctx.principal.workspace.id, id }) : null;
-  if (session === null || !visibleTo(ctx, session.projectId)) throw notFound("Build session");
-  const project = await stores.projects.find({ workspaceId: session.workspaceId, projectId: session.projectId });
-  if (project === null) throw notFound("Build session");
+  const { record: session, project } = await findInProject(stores, ctx, id, "Build session", (p) => stores.buildSessions.find(p));
   return { session, project };
 }
 

@@ -25,6 +25,20 @@ export function visibleTo(ctx: Pick<OperationContext, "principal">, projectId: s
 }
 
 /**
+ * The record `find` reads by `id` in the caller's workspace, with its project: the one way a
+ * session-state record is opened by id (reads and writes).
+ * @throws DomainError SVC_RESOURCE_NOT_FOUND (as `resource`) when `id` is no ULID, no record has
+ *   it, the caller's credential is restricted to another project, or its project is gone.
+ */
+export async function findInProject<T extends { workspaceId: string; projectId: string }>(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string, resource: string, find: (p: { workspaceId: string; id: string }) => Promise<T | null>): Promise<{ record: T; project: Project }> {
+  const record = isUlid(id) ? await find({ workspaceId: ctx.principal.workspace.id, id }) : null;
+  if (record === null || !visibleTo(ctx, record.projectId)) throw notFound(resource);
+  const project = await stores.projects.find({ workspaceId: record.workspaceId, projectId: record.projectId });
+  if (project === null) throw notFound(resource);
+  return { record, project };
+}
+
+/**
  * The record of `{project_id?, slug}` that `find` reads in the resolved project (reads).
  * @throws DomainError SVC_MALFORMED_REQUEST (slug), SVC_RESOURCE_NOT_FOUND (project, record).
  */

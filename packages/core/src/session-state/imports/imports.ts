@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import { DomainError, isDomainError, malformed, notFound } from "../../errors.ts";
-import { isUlid } from "../../ids.ts";
+import { DomainError, isDomainError, malformed } from "../../errors.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { closingNotes, createBacklogItem } from "../backlog/backlog.ts";
@@ -8,7 +7,7 @@ import { chainTipId, correctDecision, recordDecision } from "../decision-log/dec
 import { checkMarkdown, checkTags, checkTitle } from "../conventions/fields.ts";
 import { createLesson } from "../lessons/lessons.ts";
 import type { Project } from "../projects/project.ts";
-import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { findInProject, projectArchived, resolveProject } from "../conventions/resolve-project.ts";
 import { recordChange, actorOf } from "../conventions/record-history.ts";
 import { sha256Hex } from "../../encoding/sha256-hex.ts";
 import { slugify } from "../text/slug.ts";
@@ -123,11 +122,7 @@ export async function previewImport(deps: CoreDeps, stores: Stores, ctx: Operati
  * @throws DomainError SVC_RESOURCE_NOT_FOUND.
  */
 export async function findImport(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string): Promise<{ record: ImportRecord; project: Project }> {
-  const record = isUlid(id) ? await stores.imports.find({ workspaceId: ctx.principal.workspace.id, id }) : null;
-  if (record === null || !visibleTo(ctx, record.projectId)) throw notFound("Import");
-  const project = await stores.projects.find({ workspaceId: record.workspaceId, projectId: record.projectId });
-  if (project === null) throw notFound("Import");
-  return { record, project };
+  return findInProject(stores, ctx, id, "Import", (p) => stores.imports.find(p));
 }
 
 /** Creates the record of one ready row; returns its id. */

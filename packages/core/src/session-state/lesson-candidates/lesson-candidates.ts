@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import { DomainError, malformed, notFound } from "../../errors.ts";
-import { isUlid } from "../../ids.ts";
+import { DomainError, malformed } from "../../errors.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { DAY_MS } from "../../time/duration.ts";
@@ -15,7 +14,7 @@ import type { BacklogItem } from "../backlog/backlog-item.ts";
 import type { DecisionEntry } from "../decision-log/decision-entry.ts";
 import type { Project } from "../projects/project.ts";
 import { mutateWithProject } from "../conventions/record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { findInProject, projectArchived, resolveProject } from "../conventions/resolve-project.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
 import { SimilarityIndex, tokenOrder } from "../text/similarity-index.ts";
 import { keywordSet } from "../text/tokens.ts";
@@ -31,11 +30,7 @@ const PAGE = 100;
  * @throws DomainError SVC_RESOURCE_NOT_FOUND.
  */
 export async function findCandidate(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string): Promise<{ record: LessonCandidate; project: Project }> {
-  const c = isUlid(id) ? await stores.candidates.find({ workspaceId: ctx.principal.workspace.id, id }) : null;
-  if (c === null || !visibleTo(ctx, c.projectId)) throw notFound("Lesson candidate");
-  const project = await stores.projects.find({ workspaceId: c.workspaceId, projectId: c.projectId });
-  if (project === null) throw notFound("Lesson candidate");
-  return { record: c, project };
+  return findInProject(stores, ctx, id, "Lesson candidate", (p) => stores.candidates.find(p));
 }
 
 /**

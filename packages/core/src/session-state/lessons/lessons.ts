@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import { DomainError, malformed, notFound } from "../../errors.ts";
-import { isUlid } from "../../ids.ts";
+import { DomainError, malformed } from "../../errors.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { sessionOfChange } from "../conventions/session-of-change.ts";
@@ -9,7 +8,7 @@ import { EVIDENCE_KINDS, type EvidenceKind, type Lesson, type LessonObservation 
 import type { Project } from "../projects/project.ts";
 import type { SourceRef } from "../decision-log/decision-entry.ts";
 import { mutateWithProject } from "../conventions/record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { findInProject, projectArchived, resolveProject } from "../conventions/resolve-project.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
 import { slugify } from "../text/slug.ts";
 
@@ -28,11 +27,10 @@ export interface ObservationInput {
  * @throws DomainError SVC_RESOURCE_NOT_FOUND.
  */
 export async function findLesson(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string): Promise<{ record: Lesson; project: Project }> {
-  const lesson = isUlid(id) ? await stores.lessons.find({ workspaceId: ctx.principal.workspace.id, id }) : null;
-  if (lesson === null || lesson.deletedAt !== null || !visibleTo(ctx, lesson.projectId)) throw notFound("Lesson");
-  const project = await stores.projects.find({ workspaceId: lesson.workspaceId, projectId: lesson.projectId });
-  if (project === null) throw notFound("Lesson");
-  return { record: lesson, project };
+  return findInProject(stores, ctx, id, "Lesson", async (p) => {
+    const lesson = await stores.lessons.find(p);
+    return lesson !== null && lesson.deletedAt === null ? lesson : null;
+  });
 }
 
 /** An optional slug, checked. */

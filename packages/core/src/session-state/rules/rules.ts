@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../../deps.ts";
-import { DomainError, malformed, notFound } from "../../errors.ts";
-import { isUlid } from "../../ids.ts";
+import { DomainError, malformed } from "../../errors.ts";
 import type { OperationContext } from "../../operation.ts";
 import type { Stores } from "../../ports.ts";
 import { sessionOfChange } from "../conventions/session-of-change.ts";
@@ -11,7 +10,7 @@ import { languagesOfPath } from "./languages.ts";
 import { checkSlug, findLesson } from "../lessons/lessons.ts";
 import type { Project } from "../projects/project.ts";
 import { mutateWithProject } from "../conventions/record-mutation.ts";
-import { projectArchived, resolveProject, visibleTo } from "../conventions/resolve-project.ts";
+import { findInProject, projectArchived, resolveProject } from "../conventions/resolve-project.ts";
 import { applicableRules, type ChangeDescription } from "./rule-matcher.ts";
 import { checkRelativePath, checkTriggers, inferTriggers, populatedDimensions, type TriggersInput } from "./rule-triggers.ts";
 import { actorOf, recordChange } from "../conventions/record-history.ts";
@@ -24,11 +23,7 @@ export const RULE_LIMITS = { bodyMax: 12_000, reasonMax: 2_000, changePaths: 500
  * @throws DomainError SVC_RESOURCE_NOT_FOUND.
  */
 export async function findRule(stores: Stores, ctx: Pick<OperationContext, "principal">, id: string): Promise<{ record: Rule; project: Project }> {
-  const rule = isUlid(id) ? await stores.rules.find({ workspaceId: ctx.principal.workspace.id, id }) : null;
-  if (rule === null || !visibleTo(ctx, rule.projectId)) throw notFound("Rule");
-  const project = await stores.projects.find({ workspaceId: rule.workspaceId, projectId: rule.projectId });
-  if (project === null) throw notFound("Rule");
-  return { record: rule, project };
+  return findInProject(stores, ctx, id, "Rule", (p) => stores.rules.find(p));
 }
 
 /** What POST /rules/derive takes. */
