@@ -57,6 +57,36 @@ async function auditFailure(deps: Pick<CoreDeps, "tx" | "clock" | "ids">, person
 }
 
 /**
+ * Checks `factor` of `person` as a sign-in attempt and, when right, runs `then` with its method in
+ * the same transaction. Throttled like sign-in: the attempt takes its place in the email's and the
+ * client address's windows before the code is checked, and gives it back when the code is right.
+ * @throws DomainError SVC_UNAUTHENTICATED (a wrong, spent or replayed code, audited as a failure
+ *   `during`), SVC_RATE_LIMITED; whatever `then` throws.
+ */
+async function withSecondFactor<T>(
+  deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "ids" | "secrets" | "people">,
+  person: Person,
+  factor: ReturnType<typeof oneFactor>,
+  ctx: { origin: RequestOrigin; requestId: string | null },
+  during: "sign_in" | "step_up",
+  then: (stores: Stores, now: Date, method: "totp" | "recovery_code") => Promise<T>,
+): Promise<T> {
+  const attemptId = await admitSignInAttempt(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
+  const passed = await deps.tx.run(async (stores) => {
+    const now = deps.clock.now();
+    const method = await passSecondFactor(deps, stores, person, factor, now);
+    if (method === null) return null;
+    await stores.signInThrottle.releaseAttempt({ id: attemptId });
+    return { value: await then(stores, now, method) };
+  });
+  if (passed === null) {
+    await auditFailure(deps, person, ctx.requestId, during);
+    throw refused();
+  }
+  return passed.value;
+}
+
+/**
  * Starts TOTP enrolment: a new secret, kept encrypted as the person's pending secret until
  * confirmed (a second enrolment replaces it). Audit row `person.mfa_enrollment_started`.
  * @throws DomainError SVC_RESOURCE_CONFLICT (MFA is already on).
@@ -132,23 +162,14 @@ export async function verifyMfaSignIn(deps: Pick<CoreDeps, "stores" | "tx" | "cl
   if (pending === null) throw sessionUnauthenticated();
   const person = await deps.stores.people.findById({ workspaceId: pending.workspaceId, personId: pending.personId });
   if (person === null) throw sessionUnauthenticated();
-  const attemptId = await admitSignInAttempt(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
-  const result = await deps.tx.run(async (stores) => {
-    const now = deps.clock.now();
-    const method = await passSecondFactor(deps, stores, person, factor, now);
-    if (method === null) return null;
-    await stores.signInThrottle.releaseAttempt({ id: attemptId });
+  const opened = await withSecondFactor(deps, person, factor, ctx, "sign_in", async (stores, now, method) => {
     // The pending session ended meanwhile (a concurrent verify won): roll the spent code back.
     if (!(await stores.personSessions.end({ workspaceId: pending.workspaceId, sessionId: pending.id, now }))) throw sessionUnauthenticated();
-    const opened = await openSession(deps, stores, { workspaceId: person.workspaceId, personId: person.id, stage: "active", withMfa: true, now, settings: people.settings });
-    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.signed_in", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { session_id: opened.session.id, mfa: true, method } }) });
-    return opened;
+    const session = await openSession(deps, stores, { workspaceId: person.workspaceId, personId: person.id, stage: "active", withMfa: true, now, settings: people.settings });
+    await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.signed_in", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { session_id: session.session.id, mfa: true, method } }) });
+    return session;
   });
-  if (result === null) {
-    await auditFailure(deps, person, ctx.requestId, "sign_in");
-    throw refused();
-  }
-  return { ...result, person };
+  return { ...opened, person };
 }
 
 /**
@@ -162,21 +183,12 @@ export async function stepUp(deps: Pick<CoreDeps, "stores" | "tx" | "clock" | "i
   const factor = oneFactor(input);
   const { person, session } = principal;
   if (person.mfaEnabledAt === null) throw new DomainError("SVC_STEP_UP_REQUIRED", "Enable MFA first: a step-up needs a second factor.", { reason: "mfa_not_enabled" });
-  const attemptId = await admitSignInAttempt(deps, throttleKeys(deps.secrets.pepper, person.email, ctx.origin.clientAddress));
-  const until = await deps.tx.run(async (stores) => {
-    const now = deps.clock.now();
-    const method = await passSecondFactor(deps, stores, person, factor, now);
-    if (method === null) return null;
-    await stores.signInThrottle.releaseAttempt({ id: attemptId });
+  const until = await withSecondFactor(deps, person, factor, ctx, "step_up", async (stores, now, method) => {
     const stepUpUntil = new Date(now.getTime() + PEOPLE_LIMITS.stepUpMs);
     if ((await stores.personSessions.setStepUp({ workspaceId: session.workspaceId, sessionId: session.id, stepUpUntil })) === null) throw sessionUnauthenticated();
     await stores.audit.append({ entry: personAuditEntry(deps, { workspaceId: person.workspaceId, occurredAt: now, activity: "person.stepped_up", subjectId: person.id, actorPersonId: person.id, requestId: ctx.requestId, details: { session_id: session.id, method } }) });
     return stepUpUntil;
   });
-  if (until === null) {
-    await auditFailure(deps, person, ctx.requestId, "step_up");
-    throw refused();
-  }
   return { stepUpUntil: until };
 }
 
