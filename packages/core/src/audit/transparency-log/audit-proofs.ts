@@ -40,17 +40,28 @@ function beyondCheckpoint(field: string, treeSize: number): DomainError {
 }
 
 /**
+ * The upper end of a proof's range `low..high` (`high` defaults to the latest checkpoint's size),
+ * checked: 1 <= low <= high <= the latest checkpoint's size.
+ * @throws DomainError SVC_MALFORMED_REQUEST (`details.field` names the parameter out of range),
+ *   SVC_RESOURCE_NOT_FOUND before any checkpoint.
+ */
+async function checkedRange(deps: TreeDeps, p: { workspaceId: string }, low: { field: string; value: number }, high: { field: string; value: number | undefined }): Promise<number> {
+  if (!isPositive(low.value)) throw malformed(`${low.field} must be a positive integer.`, { field: low.field });
+  if (high.value !== undefined && (!isPositive(high.value) || high.value < low.value)) throw malformed(`${high.field} must be an integer at least ${low.field}.`, { field: high.field });
+  const checkpoint = await latestAuditCheckpoint(deps, p);
+  const upper = high.value ?? checkpoint.treeSize;
+  if (upper < low.value) throw beyondCheckpoint(low.field, checkpoint.treeSize);
+  if (upper > checkpoint.treeSize) throw beyondCheckpoint(high.field, checkpoint.treeSize);
+  return upper;
+}
+
+/**
  * The proof that the tree of `treeSize` leaves contains the row at `seq`.
  * @throws DomainError SVC_MALFORMED_REQUEST unless 1 <= seq <= treeSize <= the latest
  * checkpoint's size (`details.field` names the parameter); SVC_RESOURCE_NOT_FOUND before any checkpoint.
  */
 export async function proveAuditInclusion(deps: TreeDeps, p: { workspaceId: string; seq: number; treeSize?: number }): Promise<InclusionProofView> {
-  if (!isPositive(p.seq)) throw malformed("seq must be a positive integer.", { field: "seq" });
-  if (p.treeSize !== undefined && (!isPositive(p.treeSize) || p.treeSize < p.seq)) throw malformed("tree_size must be an integer at least seq.", { field: "tree_size" });
-  const checkpoint = await latestAuditCheckpoint(deps, p);
-  const treeSize = p.treeSize ?? checkpoint.treeSize;
-  if (treeSize < p.seq) throw beyondCheckpoint("seq", checkpoint.treeSize);
-  if (treeSize > checkpoint.treeSize) throw beyondCheckpoint("tree_size", checkpoint.treeSize);
+  const treeSize = await checkedRange(deps, p, { field: "seq", value: p.seq }, { field: "tree_size", value: p.treeSize });
   const hashes = await proveRecord(treeSize, p.seq - 1, readerOf(deps, p.workspaceId));
   return { seq: p.seq, leaf_index: p.seq - 1, tree_size: treeSize, hashes: encodeProofHashes(hashes) };
 }
@@ -61,12 +72,7 @@ export async function proveAuditInclusion(deps: TreeDeps, p: { workspaceId: stri
  * SVC_RESOURCE_NOT_FOUND before any checkpoint.
  */
 export async function proveAuditConsistency(deps: TreeDeps, p: { workspaceId: string; from: number; to?: number }): Promise<ConsistencyProofView> {
-  if (!isPositive(p.from)) throw malformed("from must be a positive integer.", { field: "from" });
-  if (p.to !== undefined && (!isPositive(p.to) || p.to < p.from)) throw malformed("to must be an integer at least from.", { field: "to" });
-  const checkpoint = await latestAuditCheckpoint(deps, p);
-  const to = p.to ?? checkpoint.treeSize;
-  if (to < p.from) throw beyondCheckpoint("from", checkpoint.treeSize);
-  if (to > checkpoint.treeSize) throw beyondCheckpoint("to", checkpoint.treeSize);
+  const to = await checkedRange(deps, p, { field: "from", value: p.from }, { field: "to", value: p.to });
   const hashes = await proveTree(to, p.from, readerOf(deps, p.workspaceId));
   return { from: p.from, to, hashes: encodeProofHashes(hashes) };
 }
