@@ -47,6 +47,16 @@ export function newTokenSeal(): string {
 }
 
 /**
+ * A kind of single-use secret of the people's half (a session value, a mailed link's token): its
+ * `prefix` followed by a fresh seal (`newTokenSeal`). `create` makes one; `matches` tells whether
+ * a text has that shape (the prefix and 43 base64url characters).
+ */
+export function prefixedToken(prefix: string): { create: () => string; matches: (text: string) => boolean } {
+  const shape = new RegExp(`^${prefix}[A-Za-z0-9_-]{43}$`);
+  return { create: () => prefix + newTokenSeal(), matches: (text) => shape.test(text) };
+}
+
+/**
  * The bearer token of `tier` behind `seal`: the tier's prefix followed by
  * base64url(HMAC-SHA-256(pepper, "agentq-token-seal-v1:" + seal)): 256 bits, unpredictable
  * without the pepper. The input prefix keeps these HMACs apart from token hashes (whose inputs

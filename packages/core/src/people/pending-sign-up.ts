@@ -1,4 +1,4 @@
-import { hashToken, newTokenSeal } from "../access/token.ts";
+import { hashToken, prefixedToken } from "../access/token.ts";
 import { DAY_MS } from "../time/duration.ts";
 
 /**
@@ -33,19 +33,13 @@ export const SIGN_UP_LINK_LIFETIME_MS = DAY_MS;
 /** At most this many sign-up links are mailed to one address per hour; further requests answer the same 202 and mail nothing. */
 export const SIGN_UP_MAILS_PER_HOUR = 3;
 
-const SHAPE = /^agq_ev_[A-Za-z0-9_-]{43}$/;
+const SIGN_UP_TOKEN = prefixedToken(SIGN_UP_TOKEN_PREFIX);
 
 /** A new email-verification token: its prefix and 256 random bits, base64url. Mailed, never stored. */
-export function newSignUpToken(): string {
-  return SIGN_UP_TOKEN_PREFIX + newTokenSeal();
-}
+export const newSignUpToken = (): string => SIGN_UP_TOKEN.create();
 
 /** True when `text` has the shape of an email-verification token. */
-export function isSignUpToken(text: string): boolean {
-  return SHAPE.test(text);
-}
+export const isSignUpToken = (text: string): boolean => SIGN_UP_TOKEN.matches(text);
 
 /** The keyed hash an email-verification token is stored under. */
-export function hashSignUpToken(pepper: Uint8Array, token: string): string {
-  return hashToken(pepper, token);
-}
+export const hashSignUpToken = (pepper: Uint8Array, token: string): string => hashToken(pepper, token);
