@@ -17,7 +17,7 @@ export class InMemoryStatsStore implements StatsStore {
   ) {}
 
   async recordMinutes(): Promise<number> {
-    return this.recordSeries(this.tables.minuteStats as InMemoryTable<Row>, false) + this.recordSeries(this.tables.recipientMinuteStats as InMemoryTable<Row>, true);
+    return this.recordSeries(this.tables.minuteStats, false) + this.recordSeries(this.tables.recipientMinuteStats, true);
   }
 
   /** As PgStatsStore: a send counts for its named recipient, an ack for its actor, a dead letter for its message's recipient. */
