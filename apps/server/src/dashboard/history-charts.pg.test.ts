@@ -140,7 +140,7 @@ describe("dashboard: the history charts in Chromium", () => {
     expect(await figure(page, "acknowledged", 0)).toBe("1");
     expect(await figure(page, "dead-lettered", 0)).toBe("1");
     expect(await figure(page, "pending", 1)).toBe("3");
-    expect(Math.min(...(await heights(page, "chart-flow", "sent")))).toBeLessThan(134);
+    expect(Math.min(...(await heights(page, "chart-flow", "sent")))).toBeLessThan(CHART_PLOT.baseline);
     await page.getByLabel("Window").selectOption("P1D");
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(`${served.baseUrl}/accounts/${workerId}?window=P1D`);
@@ -150,7 +150,7 @@ describe("dashboard: the history charts in Chromium", () => {
     // The planner sent everything and received nothing: its charts are flat, though the workspace's are not.
     await page.goto(`${served.baseUrl}/accounts/${owner.aiAccountId as string}`);
     for (const [series, column] of [["sent", 0], ["acknowledged", 0], ["dead-lettered", 0], ["pending", 1]] as const) expect(await figure(page, series, column), series).toBe("0");
-    expect(Math.min(...(await heights(page, "chart-flow", "sent")))).toBe(134);
+    expect(Math.min(...(await heights(page, "chart-flow", "sent")))).toBe(CHART_PLOT.baseline);
     await checkPage();
   });
 
