@@ -130,7 +130,7 @@ describe("dashboard: every destructive action asks first, in Chromium", () => {
     // (a) With JavaScript: a page of its own, clean; Cancel changes nothing.
     await begin(page);
     await expectCleanPage(page, problems);
-    await question(page).getByRole("link", { name: "Cancel" }).click();
+    await question(page).locator("form a[href]").click();
     await expect.poll(() => question(page).count()).toBe(0);
     expect(await p.intact(), `${p.action}: the link or Cancel acted`).toBe(true);
     // (b) A bare POST gets the same question and acts on nothing.
@@ -199,7 +199,7 @@ describe("dashboard: every destructive action asks first, in Chromium", () => {
     const id = await send("asker", "sink", "Drop the staging database?");
     expect(await stateOf(id)).toBe("held_for_approval");
     const start = async (on: Page) => {
-      await on.getByLabel("Reason for rejecting (optional)").fill("not without a backup");
+      await on.locator("#reject-reason").fill("not without a backup");
       await on.locator(`form[action="/approvals/${id}/reject"] button[type=submit]`).click();
     };
     await asksFirst({ from: `/approvals/${id}`, action: `/approvals/${id}/reject`, start, intact: async () => (await stateOf(id)) === "held_for_approval", strangerForm: {} });
