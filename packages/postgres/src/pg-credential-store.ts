@@ -2,13 +2,13 @@ import type { Credential, CredentialStore } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import { queryStore } from "./pg-query-store.ts";
 import {
-  credentialsFindById, credentialsFindByTokenHash, credentialsInsert, credentialsList, credentialsMarkRotated, credentialsRevoke, credentialsRevokeAllForAccount,
+  credentialsFindById, credentialsFindByTokenHash, credentialsInsert, credentialsList, credentialsMarkRotated, credentialsRecordUse, credentialsRevoke, credentialsRevokeAllForAccount,
 } from "./queries/credentials.ts";
 
 /** CredentialStore on PostgreSQL, bound to a pool or to one transaction. */
 export class PgCredentialStore extends queryStore({
   insert: credentialsInsert, findByTokenHash: credentialsFindByTokenHash, findById: credentialsFindById, list: credentialsList,
-  revokeAllForAccount: credentialsRevokeAllForAccount,
+  revokeAllForAccount: credentialsRevokeAllForAccount, recordUse: credentialsRecordUse,
 }) implements CredentialStore {
   revoke(p: { workspaceId: string; credentialId: string; now: Date }): Promise<{ kind: "revoked"; credential: Credential } | { kind: "already_revoked" } | { kind: "not_found" }> {
     return withPgErrors(async () => {
