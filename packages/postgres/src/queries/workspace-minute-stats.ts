@@ -2,6 +2,15 @@ import type { MinuteStats } from "@agentq/core";
 import type { SqlClient } from "../sql-client.ts";
 import { waitingPerWorkspace } from "./queue-stats.ts";
 
+/** The CTE `bounds` of a pass: the last two whole minutes by the database clock (from_at up to to_at; last_minute the later). */
+function minuteBounds(sql: SqlClient) {
+  return sql`bounds as (
+      select date_trunc('minute', now()) - interval '2 minutes' as from_at,
+             date_trunc('minute', now()) - interval '1 minute' as last_minute,
+             date_trunc('minute', now()) as to_at
+    )`;
+}
+
 /**
  * Writes the last two whole minutes (by the database clock) of every workspace with activity:
  * sends, acks and dead letters counted from those minutes' audit rows (a range of the BRIN index
@@ -12,11 +21,7 @@ import { waitingPerWorkspace } from "./queue-stats.ts";
  */
 export async function workspaceMinuteStatsRecord(sql: SqlClient): Promise<number> {
   const rows = await sql<{ n: number }[]>`
-    with bounds as (
-      select date_trunc('minute', now()) - interval '2 minutes' as from_at,
-             date_trunc('minute', now()) - interval '1 minute' as last_minute,
-             date_trunc('minute', now()) as to_at
-    ),
+    with ${minuteBounds(sql)},
     events as (
       select a.workspace_id, date_trunc('minute', a.occurred_at) as minute,
              count(*) filter (where a.activity = 'message.sent')::int as sent,
@@ -61,11 +66,7 @@ export async function workspaceMinuteStatsRecord(sql: SqlClient): Promise<number
  */
 async function recipientMinuteStatsRecord(sql: SqlClient): Promise<number> {
   const rows = await sql<{ n: number }[]>`
-    with bounds as (
-      select date_trunc('minute', now()) - interval '2 minutes' as from_at,
-             date_trunc('minute', now()) - interval '1 minute' as last_minute,
-             date_trunc('minute', now()) as to_at
-    ),
+    with ${minuteBounds(sql)},
     rows_of as (
       select a.workspace_id, date_trunc('minute', a.occurred_at) as minute, a.activity,
              case a.activity
