@@ -11,6 +11,11 @@ export function tokenLink(publicBaseUrl: string, page: string, token: string): s
   return `${publicBaseUrl}${page}#token=${token}`;
 }
 
+/** The closing lines of a mail whose token sets a password: how to spend it without a browser. */
+function setPasswordByApi(publicBaseUrl: string, token: string, password: "the new password" | "your password"): string[] {
+  return [`Without a browser, send the token with ${password}:`, `POST ${publicBaseUrl}/v1/auth/password-reset/confirm {"token": "${token}", "password": "..."}`];
+}
+
 /** The password-reset mail (DESIGN §2b): a single-use token valid one hour. */
 export function passwordResetMail(p: { to: string; publicBaseUrl: string; token: string }): MailMessage {
   const link = tokenLink(p.publicBaseUrl, SET_PASSWORD_PAGES.password_reset, p.token);
@@ -26,8 +31,7 @@ export function passwordResetMail(p: { to: string; publicBaseUrl: string; token:
       "The link works once. Every session of the account ends when the new password is set.",
       "If you did not ask for this, ignore this mail: your password stays as it is.",
       "",
-      "Without a browser, send the token with the new password:",
-      `POST ${p.publicBaseUrl}/v1/auth/password-reset/confirm {"token": "${p.token}", "password": "..."}`,
+      ...setPasswordByApi(p.publicBaseUrl, p.token, "the new password"),
     ].join("\n"),
   };
 }
@@ -47,8 +51,7 @@ export function invitationMail(p: { to: string; publicBaseUrl: string; token: st
       "The link works once. Then sign in with this email address and that password.",
       "If you did not expect this, ignore this mail.",
       "",
-      "Without a browser, send the token with your password:",
-      `POST ${p.publicBaseUrl}/v1/auth/password-reset/confirm {"token": "${p.token}", "password": "..."}`,
+      ...setPasswordByApi(p.publicBaseUrl, p.token, "your password"),
     ].join("\n"),
   };
 }
@@ -98,8 +101,7 @@ export function signUpRegisteredMail(p: { to: string; publicBaseUrl: string; res
       "",
       "If you did not ask for this, ignore this mail: your account stays as it is.",
       "",
-      "Without a browser, send the token with the new password:",
-      `POST ${p.publicBaseUrl}/v1/auth/password-reset/confirm {"token": "${p.resetToken}", "password": "..."}`,
+      ...setPasswordByApi(p.publicBaseUrl, p.resetToken, "the new password"),
     ].join("\n"),
   };
 }
