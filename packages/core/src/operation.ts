@@ -103,6 +103,16 @@ export interface OperationContext {
   onMessageSettled?: (m: { messageId: string; recipientName: string; traceparent: string | null }) => void;
 }
 
+/**
+ * `ctx` with some fields replaced, its lazy fields kept lazy. The edges give some fields as
+ * getters (the abort signal builds a whole web Request under @hono/node-server; the cookies are
+ * parsed when read): an object spread would read every one of them on every call.
+ */
+export function withContext(ctx: OperationContext, changes: Partial<OperationContext>): OperationContext {
+  const next = Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)) as OperationContext;
+  return Object.defineProperties(next, Object.getOwnPropertyDescriptors(changes));
+}
+
 /** What a handler returns: the HTTP-style status and the response body. */
 export interface OperationResult {
   status: number;
