@@ -113,7 +113,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerNoticeRoutes(app, kit);
   registerSettingsRoutes(app, kit, { sessions, oidcLabel });
   registerOAuthConsentRoutes(app, kit, sessions);
-  registerClosingRoutes(app, kit, sessions);
+  registerClosingRoutes(app, kit);
   registerPeopleRoutes(app, kit);
 
   app.notFound(notFound);
