@@ -98,7 +98,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
   registerAuthRoutes(app, kit, { sessions, oidcLabel, afterAnswer });
-  registerPasswordRoutes(app, kit, { sessions, afterAnswer });
+  registerPasswordRoutes(app, kit);
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
   registerApprovalRoutes(app, kit);
