@@ -97,7 +97,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   app.use("*", sameOriginPosts(sessions));
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
-  registerAuthRoutes(app, kit, { sessions, oidcLabel, afterAnswer });
+  registerAuthRoutes(app, kit, { oidcLabel });
   registerPasswordRoutes(app, kit);
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);

@@ -3,7 +3,6 @@
 export { accessLog, type ServedRequest } from "./access-log.ts";
 export { afterAnswerWorkLoggedTo, createAfterAnswerWork, failureReason, type AfterAnswerLabel, type AfterAnswerWork } from "./after-answer-work.ts";
 // The anonymous requests that answer before their work (DESIGN §2c), one path for REST and the dashboard.
-export { acceptPasswordReset, acceptSignUp, type AnswerFirstDeps } from "./answer-first.ts";
 export { closeAfterUnreadBody, type UnreadBodyDrainLimits } from "./close-after-unread-body.ts";
 export { bearerChallenge } from "./bearer-challenge.ts";
 export { refuseUnsafeQuery } from "./unsafe-query.ts";
