@@ -111,7 +111,7 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerLearningRoutes(app, kit);
   registerConnectionRoutes(app, kit);
   registerNoticeRoutes(app, kit);
-  registerSettingsRoutes(app, kit, { sessions, oidcLabel });
+  registerSettingsRoutes(app, kit, { oidcLabel });
   registerOAuthConsentRoutes(app, kit, sessions);
   registerClosingRoutes(app, kit);
   registerPeopleRoutes(app, kit);
