@@ -1,5 +1,5 @@
-import { DomainError, executeOperation, findOperation, requestFingerprint, type CoreDeps, type OperationContext, type Principal } from "@agentq/core";
-import { sessionIntentCookies, withBrowserContext, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
+import { DomainError, executeOperation, findOperation, requestFingerprint, type CoreDeps, type Principal } from "@agentq/core";
+import { httpOperationContext, sessionIntentCookies, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { DashboardEnv, DashboardLogger } from "./dashboard-env.ts";
 
@@ -23,8 +23,8 @@ export interface OperationEdge {
  * Runs a catalogue operation for the page's request through the same executor as REST and MCP
  * (rate limit, authorization by tier and scope, or by a person's role and step-up, Idempotency-Key,
  * input validation, the handler), so codes, audit rows and rules are the same whichever edge
- * acted. The call's context is REST's for a browser (`withBrowserContext`: client address, the
- * session's cookies, the mail log); the result's work after the answer goes to `edge.afterAnswer`,
+ * acted. The call's context is built as REST builds it (`httpOperationContext`: client address,
+ * the session's cookies, the mail log); the result's work after the answer goes to `edge.afterAnswer`,
  * and its session intent becomes the response's cookies (`sessionIntentCookies`, set by
  * `applySessionIntents` on whatever page the route answers).
  * @returns the operation's response body (the REST response's JSON).
@@ -44,18 +44,13 @@ export async function runOperation(deps: CoreDeps, edge: OperationEdge, c: Conte
   const body = Object.fromEntries(Object.entries(call.input).filter(([name]) => !pathParams.has(name)));
   const honoursKey = op.idempotency !== "none";
   const given = call.idempotencyKey === undefined || call.idempotencyKey === "" ? null : call.idempotencyKey;
-  const ctx: OperationContext = withBrowserContext(
-    {
-      // A public operation runs without a principal, as over REST (a signed-in page's is passed along).
-      principal: principal as Principal,
-      requestId: c.get("requestId"),
-      idempotencyKey: !honoursKey ? null : (given ?? (op.idempotency === "required" ? deps.ids.next() : null)),
-      fingerprint: honoursKey ? requestFingerprint({ method: op.http.method, path, body: op.http.method === "GET" ? null : body }) : "",
-    },
-    c,
-    edge.sessions,
-    edge.logger,
-  );
+  const ctx = httpOperationContext(c, edge.sessions, edge.logger, {
+    // A public operation runs without a principal, as over REST (a signed-in page's is passed along).
+    principal: principal as Principal,
+    requestId: c.get("requestId"),
+    idempotencyKey: !honoursKey ? null : (given ?? (op.idempotency === "required" ? deps.ids.next() : null)),
+    fingerprint: honoursKey ? requestFingerprint({ method: op.http.method, path, body: op.http.method === "GET" ? null : body }) : "",
+  });
   const result = await executeOperation(deps, op, ctx, call.input);
   if (result.afterAnswer !== undefined) edge.afterAnswer.run({ what: result.afterAnswer.what, requestId: ctx.requestId }, result.afterAnswer.work);
   if (result.session !== undefined) c.set("sessionCookies", [...(c.get("sessionCookies") ?? []), ...sessionIntentCookies(edge.sessions.cookies, result.session)]);

@@ -14,7 +14,7 @@ export { clearCookieHeader, readCookie, sessionCookies, setCookieHeader, type Se
 export { DEFAULT_ORIGIN_SETTINGS, requestOrigin, trustedProxyMatcher, type OriginSettings } from "./session/request-origin.ts";
 export { createSessionEdge, type SessionEdge } from "./session/session-edge.ts";
 export { sessionIntentCookies } from "./session/session-intent.ts";
-export { withBrowserContext, type BrowserContext } from "./session/browser-context.ts";
+export { httpOperationContext, type OperationCallFields } from "./session/http-operation-context.ts";
 // The edge every app composes (STYLE: written once, never copied): the request id, the error
 // envelope and the fault log, the 404/405 answer, and request bodies read with the limits.
 export { REQUEST_ID_HEADER, requestId, type EdgeEnv } from "./request-id.ts";
