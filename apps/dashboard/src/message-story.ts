@@ -27,39 +27,46 @@ const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ?
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const deliveries = (n: number) => `${n} ${n === 1 ? "delivery" : "deliveries"}`;
 
-/** One sentence on where the message stands and why, at `now`. */
-export function stateLine(m: MessageWire, now: Date): string {
+/**
+ * Why a message stands where it does, as a code for machines (the page's `data-state-why`): a
+ * pending message is waiting, was declined (nacked), had its lease run out, was released from
+ * the dead letters or handed off; the other states are their own reason.
+ */
+export type StateWhy = "held" | "lease_expired" | "nacked" | "released" | "handed_off" | "waiting" | "acknowledged" | "dead_lettered" | "expired" | "other";
+
+/** Where the message stands and why, at `now`: the code and one sentence in plain words. */
+export function stateStory(m: MessageWire, now: Date): { why: StateWhy; line: string } {
   const e = m.envelope;
   switch (m.state) {
     case "held":
-      return m.lease === null ? `Held by ${e.recipient.friendly_name}.` : `Held by ${e.recipient.friendly_name} (delivery ${e.delivery_count}); the lease runs out ${relativeTo(m.lease.expires_at, now)}.`;
+      return { why: "held", line: m.lease === null ? `Held by ${e.recipient.friendly_name}.` : `Held by ${e.recipient.friendly_name} (delivery ${e.delivery_count}); the lease runs out ${relativeTo(m.lease.expires_at, now)}.` };
     case "pending": {
-      if (m.lease !== null && !m.lease.live) return `Lease expired ${relativeTo(m.lease.expires_at, now)}, back in the queue for ${e.recipient.friendly_name} after ${deliveries(e.delivery_count)}.`;
+      if (m.lease !== null && !m.lease.live) return { why: "lease_expired", line: `Lease expired ${relativeTo(m.lease.expires_at, now)}, back in the queue for ${e.recipient.friendly_name} after ${deliveries(e.delivery_count)}.` };
       const nack = last(m, "message.nacked");
       const latest = m.timeline.at(-1);
       if (nack !== undefined && latest === nack) {
         const reason = text(nack.details.reason);
-        return `Declined (nacked) ${relativeTo(nack.at, now)}${reason === null ? "" : `: "${reason}"`}; back in the queue for ${e.recipient.friendly_name}.`;
+        return { why: "nacked", line: `Declined (nacked) ${relativeTo(nack.at, now)}${reason === null ? "" : `: "${reason}"`}; back in the queue for ${e.recipient.friendly_name}.` };
       }
-      if (latest?.activity === "message.released") return `Released from the dead letters ${relativeTo(latest.at, now)}; waiting for ${e.recipient.friendly_name}, its delivery count reset.`;
-      if (latest?.activity === "message.handed_off") return `Handed off to ${e.recipient.friendly_name} ${relativeTo(latest.at, now)}; waiting for it.`;
-      return e.delivery_count === 0 ? `Waiting for ${e.recipient.friendly_name}; not delivered yet.` : `Waiting for ${e.recipient.friendly_name} after ${deliveries(e.delivery_count)}.`;
+      if (latest?.activity === "message.released") return { why: "released", line: `Released from the dead letters ${relativeTo(latest.at, now)}; waiting for ${e.recipient.friendly_name}, its delivery count reset.` };
+      if (latest?.activity === "message.handed_off") return { why: "handed_off", line: `Handed off to ${e.recipient.friendly_name} ${relativeTo(latest.at, now)}; waiting for it.` };
+      return { why: "waiting", line: e.delivery_count === 0 ? `Waiting for ${e.recipient.friendly_name}; not delivered yet.` : `Waiting for ${e.recipient.friendly_name} after ${deliveries(e.delivery_count)}.` };
     }
     case "acknowledged": {
       const ack = last(m, "message.acknowledged");
       const outcome = text(ack?.details.outcome_summary);
-      return `Acknowledged by ${e.recipient.friendly_name}${ack === undefined ? "" : ` ${relativeTo(ack.at, now)}`}${outcome === null ? "" : `: "${outcome}"`}.`;
+      return { why: "acknowledged", line: `Acknowledged by ${e.recipient.friendly_name}${ack === undefined ? "" : ` ${relativeTo(ack.at, now)}`}${outcome === null ? "" : `: "${outcome}"`}.` };
     }
     case "dead_lettered": {
       const dead = last(m, "message.dead_lettered");
       const count = num(dead?.details.delivery_count) ?? e.delivery_count;
       const reason = text(last(m, "message.nacked")?.details.reason);
-      return `Dead-lettered after ${deliveries(count)}${dead === undefined ? "" : ` (${relativeTo(dead.at, now)})`}: it reached the workspace's limit without an acknowledgement${reason === null ? "" : `; the last nack said "${reason}"`}. Release it to deliver it again, or purge it.`;
+      return { why: "dead_lettered", line: `Dead-lettered after ${deliveries(count)}${dead === undefined ? "" : ` (${relativeTo(dead.at, now)})`}: it reached the workspace's limit without an acknowledgement${reason === null ? "" : `; the last nack said "${reason}"`}. Release it to deliver it again, or purge it.` };
     }
     case "expired":
-      return `Expired ${relativeTo(e.expires_at, now)} after ${deliveries(e.delivery_count)}, never acknowledged.`;
+      return { why: "expired", line: `Expired ${relativeTo(e.expires_at, now)} after ${deliveries(e.delivery_count)}, never acknowledged.` };
     default:
-      return `State: ${m.state.replaceAll("_", " ")}.`;
+      return { why: "other", line: `State: ${m.state.replaceAll("_", " ")}.` };
   }
 }
 

@@ -1,7 +1,7 @@
 import { NAV, expectCleanPage, launchChromium, watchPage, type PageProblems } from "@agentq/dashboard/testing";
+import { freePort } from "@agentq/postgres";
 import { testDatabaseUrl } from "@agentq/postgres/testing";
 import { createHash, randomBytes } from "node:crypto";
-import { createServer, type AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForEmlMails, type TestMail } from "@agentq/runtime/testing";
@@ -23,17 +23,6 @@ const STARTS: readonly { name: string; build: boolean; argv: readonly [string, .
   { name: "pnpm start", build: false, argv: ["pnpm", "start"], shots: true },
   { name: "pnpm build && pnpm start:prod", build: true, argv: ["pnpm", "start:prod"], shots: false },
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function linkIn(mail: TestMail, path: string): string {
   const m = new RegExp(`https?://[^\\s]+${path}#token=[A-Za-z0-9_-]+`).exec(mail.text);

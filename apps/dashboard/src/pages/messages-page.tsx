@@ -10,7 +10,7 @@ import type { ShownError } from "../components/error-notice.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { hrefWith, Pagination } from "../components/pagination.tsx";
-import { actorName, entrySummary, relativeTo, stateLine } from "../message-story.ts";
+import { actorName, entrySummary, relativeTo, stateStory } from "../message-story.ts";
 import { StateBadge } from "../components/state-badge.tsx";
 import type { MessageItemWire, MessageWire, Page, PayloadWire } from "../wire.ts";
 
@@ -141,6 +141,7 @@ export interface MessagePageProps {
 export function MessagePage(props: MessagePageProps) {
   const m = props.message;
   const e = m.envelope;
+  const story = stateStory(m, props.now);
   return (
     <>
       <PageHeading title={
@@ -148,8 +149,8 @@ export function MessagePage(props: MessagePageProps) {
             Message <code>{e.message_id}</code>
           </>
         } back={{ href: "/messages", label: "Messages" }} done={props.done} error={props.error} />
-      <p class="notice state-line" data-state-line={m.state}>
-        <StateBadge state={m.state} /> {stateLine(m, props.now)}
+      <p class="notice state-line" data-state-line={m.state} data-state-why={story.why}>
+        <StateBadge state={m.state} /> {story.line}
       </p>
       <section class="panel">
         <Facts

@@ -127,7 +127,12 @@ export function registerDeadLetterRoutes(app: Hono<DashboardEnv>, kit: PageKit, 
     app.post(`/dead-letters/${action}`, async (c) => {
       const form = await readForm(c);
       const ids = form.all("message_id");
-      if (!confirmed(form) || ids.length === 0) return c.redirect("/messages?state=dead_lettered", 303);
+      // A bare POST (no confirmation) is sent to the question for the filter it came from, and acts on nothing.
+      if (!confirmed(form)) {
+        const from = new URLSearchParams(form.text("back").startsWith("/messages?") ? form.text("back").slice("/messages?".length) : "");
+        return c.redirect(hrefWith(`/dead-letters/${action}`, Object.fromEntries(BULK_FILTERS.map((f) => [f, from.get(f) ?? undefined]))), 303);
+      }
+      if (ids.length === 0) return c.redirect("/messages?state=dead_lettered", 303);
       if (ids.length > BULK_MAX) throw malformed(`At most ${BULK_MAX} dead letters at once.`, { field: "message_id", max: BULK_MAX });
       let count = 0;
       let skipped = 0;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 // executor), never by calling a use case of the core, so codes, audit rows, rate limits and
 // step-up rules are the same whichever edge acted. The core's values a route file may import:
 // error builders and tests, constants, and what docs/architecture.md lists as a page's own reads.
-const ALLOWED = new Set(["DomainError", "isDomainError", "malformed", "notFound", "SET_PASSWORD_PAGES", "pendingTotpEnrolment"]);
+const ALLOWED = new Set(["DomainError", "isDomainError", "malformed", "notFound", "MESSAGING_LIMITS", "SET_PASSWORD_PAGES", "pendingTotpEnrolment"]);
 // A protocol endpoint with no operation (docs/architecture.md): the OAuth authorization endpoint.
 const PROTOCOL_ENDPOINTS = new Set(["oauth-consent-routes.tsx"]);
 

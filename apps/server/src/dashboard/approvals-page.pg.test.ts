@@ -91,6 +91,11 @@ describe("dashboard: approvals and threads in Chromium", () => {
     await page.goto(`${served.baseUrl}/approvals/${id}`);
     await page.getByLabel("Reason for rejecting (optional)").fill("not without a backup");
     await page.getByRole("button", { name: "Reject" }).click();
+    // It asks first, on a page of its own (every-destructive-action.pg.test.ts proves the rest).
+    const question = page.locator(`[data-confirm="/approvals/${id}/reject"]`);
+    await expect.poll(() => question.count()).toBe(1);
+    expect((await asOwner("GET", `/v1/messages/${id}`)).body.state).toBe("held_for_approval");
+    await question.locator("button[type=submit]").click();
     await page.waitForURL(/\/approvals\?done=rejected/);
     await checkPage();
     expect((await asAgent("builder", "POST", "/v1/messages/get-pending", {})).body.items).toEqual([]);

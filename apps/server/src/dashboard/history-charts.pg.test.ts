@@ -1,5 +1,5 @@
 import { OPERATIONAL_SCOPES, recordMinuteStats } from "@agentq/core";
-import { expectCleanPage, launchChromium, type PageProblems, watchPage } from "@agentq/dashboard/testing";
+import { CHART_PLOT, chartPoints, expectCleanPage, launchChromium, type PageProblems, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionHeaders } from "../testing/people.ts";
@@ -79,11 +79,8 @@ describe("dashboard: the history charts in Chromium", () => {
 
   const checkPage = (shot?: string) => expectCleanPage(page, problems, shot);
   const figure = (p: Page, series: string, column: number) => p.locator(`.history tr[data-series="${series}"] td`).nth(column).textContent();
-  /** The y coordinates of a chart line's points (the baseline is 134). */
-  const heights = async (p: Page, chart: string, series: string) => {
-    const d = (await p.locator(`svg[data-chart="${chart}"] path[data-series="${series}"]`).getAttribute("d")) ?? "";
-    return [...d.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
-  };
+  /** The y coordinates of a chart line's points (the baseline is CHART_PLOT.baseline). */
+  const heights = async (p: Page, chart: string, series: string) => (await chartPoints(p, chart, series)).map((pt) => pt.y);
 
   it("the Overview charts the last hour of sends, acks, dead letters, depth and the oldest's age from the minute series", async () => {
     await page.goto(`${served.baseUrl}/`);
@@ -92,7 +89,7 @@ describe("dashboard: the history charts in Chromium", () => {
     for (const [chart, series] of [["chart-flow", "sent"], ["chart-flow", "acknowledged"], ["chart-flow", "dead-lettered"], ["chart-depth", "pending"], ["chart-age", "oldest"]] as const) {
       const ys = await heights(page, chart, series);
       expect(ys, `${chart} ${series}`).toHaveLength(60);
-      expect(Math.min(...ys), `${chart} ${series} is not flat`).toBeLessThan(134);
+      expect(Math.min(...ys), `${chart} ${series} is not flat`).toBeLessThan(CHART_PLOT.baseline);
     }
     expect(await figure(page, "sent", 0)).toBe("5");
     expect(await figure(page, "acknowledged", 0)).toBe("1");

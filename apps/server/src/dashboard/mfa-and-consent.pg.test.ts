@@ -1,11 +1,10 @@
 import { expectCleanPage, launchChromium, type PageProblems, watchPage } from "@agentq/dashboard/testing";
 import { createHash, randomBytes } from "node:crypto";
-import * as OTPAuth from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionHeaders } from "../testing/people.ts";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
-import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashboard-people.ts";
+import { signInOnPage, signUpForDashboard, startMfaSetUpOnPage, submitMfaSetUpCode, wrongCodeFor, type DashboardPerson } from "./dashboard-people.ts";
 
 // Two-step verification's set-up survives a wrong code (the same secret, the error shown), and
 // the OAuth consent page preselects no AI account (approving without a choice is not possible)
@@ -68,22 +67,16 @@ describe("dashboard: MFA set-up and the consent page in Chromium", () => {
   });
 
   it("a wrong code during MFA set-up keeps the set-up: the same secret, the error shown; the right code then turns it on", async () => {
-    await page.goto(`${served.baseUrl}/settings`);
-    await page.getByRole("button", { name: "Set up two-step verification" }).click();
-    await expect.poll(() => page.locator("h1").textContent()).toBe("Set up two-step verification");
-    const secret = ((await page.locator("#totp-secret").textContent()) ?? "").trim();
+    const { secret, totp } = await startMfaSetUpOnPage(page, served.baseUrl);
+    expect(await page.locator("h1").textContent()).toBe("Set up two-step verification");
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
-    const wrong = totp.generate() === "000000" ? "111111" : "000000";
-    await page.getByLabel("Code from the app").fill(wrong);
-    await page.getByRole("button", { name: "Turn it on" }).click();
+    await submitMfaSetUpCode(page, wrongCodeFor(totp));
     await expect.poll(() => page.locator("[data-error-code]").getAttribute("data-error-code")).toBe("SVC_UNAUTHENTICATED");
     expect(((await page.locator("#totp-secret").textContent()) ?? "").trim()).toBe(secret);
     expect(await page.locator("[data-qr]").count()).toBe(1);
     expect((await page.locator("[data-error-code]").textContent()) ?? "").toContain("the code was not right");
     problems.clear(); // the 401 of the wrong code
-    await page.getByLabel("Code from the app").fill(totp.generate());
-    await page.getByRole("button", { name: "Turn it on" }).click();
+    await submitMfaSetUpCode(page, totp.generate());
     await expect.poll(() => page.locator("h1").textContent()).toBe("Two-step verification is on");
     recoveryCodes = ((await page.locator("#recovery-codes").textContent()) ?? "").trim().split("\n");
     expect(recoveryCodes).toHaveLength(10);

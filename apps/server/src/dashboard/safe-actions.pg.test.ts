@@ -2,6 +2,7 @@ import { OPERATIONAL_SCOPES } from "@agentq/core";
 import { expectCleanPage, launchChromium, type PageProblems, watchPage } from "@agentq/dashboard/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearerRest, type Json } from "../testing/bearer-rest.ts";
 import { sessionHeaders } from "../testing/people.ts";
 import { serveComposed, type ServedService } from "../testing/serve-composed.ts";
 import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashboard-people.ts";
@@ -10,7 +11,6 @@ import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashbo
 // account is revoked in a browser that runs none): revoking an AI account or a credential,
 // purging a dead letter; Cancel changes nothing, a bare POST gets the question too. The dead letters a filter selects are
 // released or purged together, their count shown before confirming, and only those.
-type Json = Record<string, any>;
 
 describe("dashboard: destructive actions ask first, in Chromium", () => {
   let served: ServedService;
@@ -24,10 +24,7 @@ describe("dashboard: destructive actions ask first, in Chromium", () => {
   const accountIds: Record<string, string> = {};
   const credentialIds: Record<string, string> = {};
 
-  async function rest(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-    const res = await fetch(`${served.baseUrl}${path}`, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    return { status: res.status, body: (await res.json()) as Json };
-  }
+  const rest = (token: string, method: string, path: string, body?: unknown) => bearerRest(served.baseUrl)(token, method, path, body);
   /** Sends `n` notes to `to` and dead-letters them (one delivery allowed: a nacked message's next claim dead-letters it). */
   async function deadLetters(to: string, n: number): Promise<string[]> {
     const ids: string[] = [];
