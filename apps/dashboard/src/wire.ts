@@ -16,7 +16,7 @@ export interface Page<T> {
 export type AiAccountWire = AiAccountView;
 
 /** A credential record (never the token). */
-export type CredentialWire = CredentialView & Partial<Pick<CredentialDetailView, "revoked_at" | "rotated_from_id" | "rotated_to_id">>;
+export type CredentialWire = CredentialView & Partial<Pick<CredentialDetailView, "revoked_at" | "rotated_from_id" | "rotated_to_id" | "last_used_at">>;
 
 /** What issue and rotate return: the credential and its token, shown once. */
 export interface IssuedWire {

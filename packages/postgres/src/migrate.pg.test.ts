@@ -26,7 +26,7 @@ it("applies every committed migration once into the target schema, even when sta
       "__drizzle_migrations", "ai_accounts", "anonymous_limit_counters", "audit_chain", "audit_checkpoints", "audit_log", "audit_tree_backlog", "audit_tree_hashes", "audit_unsealed", "backlog_items", "build_sessions", "credentials", "decision_log_entries", "decision_source_amendments",
       "idempotency_keys", "lesson_candidates", "lesson_observations", "lessons", "messages", "notices", "oauth_authorization_codes", "oauth_clients", "oauth_grant_credentials", "oauth_grants",
       "oauth_refresh_tokens", "pending_sign_ups", "person_identities", "person_recovery_codes", "person_sessions", "person_tokens", "persons", "policies", "policy_acknowledgements",
-      "policy_versions", "projects", "rate_limit_counters", "rules", "session_import_fingerprints", "session_import_rows", "session_imports", "session_state_events", "sign_in_failures",
+      "policy_versions", "projects", "rate_limit_counters", "recipient_minute_stats", "rules", "session_import_fingerprints", "session_import_rows", "session_imports", "session_state_events", "sign_in_failures",
       "usage_reports", "webhook_outbox", "webhooks", "workspace_minute_stats", "workspace_plans", "workspaces",
     ],
   );

@@ -1,7 +1,7 @@
 import type { Credential, CredentialStore } from "@agentq/core";
 import { withPgErrors } from "./pg-errors.ts";
 import {
-  credentialsFindById, credentialsFindByTokenHash, credentialsInsert, credentialsList, credentialsMarkRotated, credentialsRevoke, credentialsRevokeAllForAccount,
+  credentialsFindById, credentialsFindByTokenHash, credentialsInsert, credentialsList, credentialsMarkRotated, credentialsRecordUse, credentialsRevoke, credentialsRevokeAllForAccount,
 } from "./queries/credentials.ts";
 import type { SqlClient } from "./sql-client.ts";
 
@@ -43,5 +43,9 @@ export class PgCredentialStore implements CredentialStore {
       if (rotated !== null) return { kind: "rotated", credential: rotated };
       return (await credentialsFindById(this.sql, p)) === null ? { kind: "not_found" } : { kind: "conflict" };
     });
+  }
+
+  recordUse(p: { workspaceId: string; credentialId: string; aiAccountId: string; now: Date; staleBefore: Date }): Promise<void> {
+    return withPgErrors(() => credentialsRecordUse(this.sql, p));
   }
 }

@@ -3,7 +3,7 @@ import { withPgErrors } from "./pg-errors.ts";
 import { workspaceMinuteStatsList, workspaceMinuteStatsPurge, workspaceMinuteStatsRecord } from "./queries/workspace-minute-stats.ts";
 import type { SqlClient } from "./sql-client.ts";
 
-/** StatsStore on PostgreSQL: the minute series in `workspace_minute_stats` (src/queries/workspace-minute-stats.ts). */
+/** StatsStore on PostgreSQL: the minute series in `workspace_minute_stats` and, per recipient, `recipient_minute_stats` (src/queries/workspace-minute-stats.ts). */
 export class PgStatsStore implements StatsStore {
   constructor(private readonly sql: SqlClient) {}
 
@@ -11,7 +11,7 @@ export class PgStatsStore implements StatsStore {
     return withPgErrors(() => workspaceMinuteStatsRecord(this.sql));
   }
 
-  listMinutes(p: { workspaceId: string; from: Date }): Promise<MinuteStats[]> {
+  listMinutes(p: { workspaceId: string; from: Date; aiAccountId?: string | null }): Promise<MinuteStats[]> {
     return withPgErrors(() => workspaceMinuteStatsList(this.sql, p));
   }
 

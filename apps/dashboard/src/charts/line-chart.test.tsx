@@ -8,6 +8,7 @@ const html = async (node: unknown) => String(await (node as Promise<string>));
 
 const statsOf = (window: "PT1H" | "P1D", n: number, at: (i: number) => Partial<WorkspaceStatsWire["minutes"][number]>): WorkspaceStatsWire => ({
   window,
+  ai_account_id: null,
   from: "2026-11-27T14:00:00.000Z",
   to: "2026-11-27T15:00:00.000Z",
   minutes: Array.from({ length: n }, (_, i) => ({ minute: new Date(Date.parse("2026-11-27T14:00:00Z") + i * 60_000).toISOString(), sent: 0, acknowledged: 0, dead_lettered: 0, pending: 0, oldest_pending_age_seconds: 0, ...at(i) })),

@@ -2,6 +2,7 @@
 import type { ShownError } from "../components/error-notice.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
 import { Facts } from "../components/facts.tsx";
+import { LastActive } from "../components/last-active.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
 import { WorkspaceHistory } from "../charts/workspace-history.tsx";
@@ -10,9 +11,9 @@ import { AccountActions } from "./accounts-page.tsx";
 import { CredentialsTable } from "./credentials-page.tsx";
 
 /**
- * One AI account: its facts (with what waits for it now), rename, its actions, its credentials,
- * and the workspace's history: the minute series is kept per workspace, not per account
- * (docs/decisions.md), which the note under the heading says.
+ * One AI account: its facts (when it was last active, what waits for it now), rename, its
+ * actions, its credentials (each with when it was last used), and its history as recipient: the
+ * minute series of the messages sent to it (`get_workspace_stats` with `ai_account_id`).
  */
 export function AccountPage(props: {
   account: AiAccountWire;
@@ -33,6 +34,7 @@ export function AccountPage(props: {
             { term: "State", value: <StateBadge state={a.state} /> },
             { term: "Id", value: <code>{a.id}</code> },
             { term: "Created", value: <LocalTime at={a.created_at} /> },
+            { term: "Last active", value: <LastActive at={a.last_active_at} /> },
             {
               term: "Waiting for it now",
               value: (
@@ -71,7 +73,7 @@ export function AccountPage(props: {
         action={`/accounts/${a.id}`}
         note={
           <p class="hint" data-history-note="">
-            The minute series is kept for the whole workspace, not per AI account: these charts are the workspace's. What waits for {a.friendly_name} now is in the facts above.
+            {a.friendly_name} as recipient: the messages sent to it, those it acknowledged, those dead-lettered from its queue, and what waited for it. The Overview has the whole workspace's.
           </p>
         }
       />

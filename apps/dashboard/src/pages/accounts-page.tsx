@@ -5,6 +5,7 @@ import { DataTable } from "../components/data-table.tsx";
 import { FilterForm, SelectField, choicesOf } from "../components/filter-form.tsx";
 import type { ShownError } from "../components/error-notice.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
+import { LastActive } from "../components/last-active.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { hrefWith, Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -51,6 +52,7 @@ export function AccountsPage(props: AccountsPageProps) {
           { head: "Name", cell: (a) => <a href={`/accounts/${a.id}`}>{a.friendly_name}</a> },
           { head: "State", cell: (a) => <StateBadge state={a.state} /> },
           { head: "Created", cell: (a) => <LocalTime at={a.created_at} /> },
+          { head: "Last active", cell: (a) => <LastActive at={a.last_active_at} /> },
           { head: "Actions", cell: (a) => <AccountActions account={a} newKey={props.newKey} back="/accounts" /> },
         ]}
       />

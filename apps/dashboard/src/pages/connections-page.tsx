@@ -2,6 +2,7 @@
 import { ConfirmLink } from "../components/confirm.tsx";
 import { DataTable, type Column } from "../components/data-table.tsx";
 import { DoneNotice, ErrorNotice, type ShownError } from "../components/error-notice.tsx";
+import { LastActive } from "../components/last-active.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -30,7 +31,7 @@ const CONNECTION_COLUMNS: Column<ConnectionWire>[] = [
   { head: "AI account", cell: (k) => <a href={`/accounts/${k.ai_account.id}`}>{k.ai_account.friendly_name}</a> },
   { head: "Scopes", cell: (k) => k.scopes.map((s, i) => (i === 0 ? <code>{s}</code> : <> <code>{s}</code></>)) },
   { head: "Connected", cell: (k) => <LocalTime at={k.created_at} /> },
-  { head: "Last used", cell: (k) => <LocalTime at={k.last_used_at} /> },
+  { head: "Last used", cell: (k) => <LastActive at={k.last_used_at} /> },
   {
     head: "State",
     cell: (k) => (

@@ -4,6 +4,7 @@ import { DataTable } from "../components/data-table.tsx";
 import { FilterForm, SelectField, ANY_CHOICE, accountChoices } from "../components/filter-form.tsx";
 import type { ShownError } from "../components/error-notice.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
+import { LastActive } from "../components/last-active.tsx";
 import { LocalTime } from "../components/local-time.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { StateBadge } from "../components/state-badge.tsx";
@@ -58,6 +59,7 @@ export function CredentialsTable(props: { credentials: Page<CredentialWire>; acc
           ),
         },
         { head: "State", cell: (cr) => <StateBadge state={cr.state} /> },
+        { head: "Last used", cell: (cr) => <LastActive at={cr.last_used_at} /> },
         { head: "Expires", cell: (cr) => <LocalTime at={cr.expires_at} /> },
         { head: "Actions", cell: (cr) => (cr.state === "active" ? <CredentialActions credential={cr} newKey={props.newKey} /> : null) },
       ]}

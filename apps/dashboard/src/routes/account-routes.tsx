@@ -35,7 +35,7 @@ export function registerAccountRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
       kit.run<AiAccountWire>(c, { name: "get_ai_account", input: { ai_account_id: id } }),
       kit.run<Page<CredentialWire>>(c, { name: "list_credentials", input: { ai_account_id: id } }),
       kit.run<MessageCountsWire>(c, { name: "count_waiting_messages", input: {} }),
-      kit.run<WorkspaceStatsWire>(c, { name: "get_workspace_stats", input: { window: statsWindowOf(c.req.query("window")) } }),
+      kit.run<WorkspaceStatsWire>(c, { name: "get_workspace_stats", input: { window: statsWindowOf(c.req.query("window")), ai_account_id: id } }),
     ]);
     const waiting = counts.recipients.find((r) => r.ai_account_id === account.id) ?? { pending: 0, held: 0 };
     return kit.page(

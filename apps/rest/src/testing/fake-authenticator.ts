@@ -7,10 +7,10 @@ export function fakePrincipal(p: { tier?: Tier; scopes?: readonly AnyScope[]; wo
   const workspaceId = p.workspaceId ?? "01JTESTWORKSPACE0000000000";
   return {
     workspace: { id: workspaceId, name: "ws", state: "active", maxDeliveries: 10, createdAt: at },
-    account: { id: "01JTESTACCOUNT000000000000", workspaceId, friendlyName: "tester", state: "active", createdAt: at, updatedAt: at },
+    account: { id: "01JTESTACCOUNT000000000000", workspaceId, friendlyName: "tester", state: "active", createdAt: at, updatedAt: at, lastActiveAt: null },
     credential: {
       id: "01JTESTCREDENTIAL000000000", workspaceId, aiAccountId: "01JTESTACCOUNT000000000000", tier: p.tier ?? "operational", scopes: [...(p.scopes ?? [])],
-      name: "test", state: "active", tokenHash: "0".repeat(64), expiresAt: null, projectId: null, createdAt: at, revokedAt: null, rotatedFromId: null, rotatedToId: null,
+      name: "test", state: "active", tokenHash: "0".repeat(64), expiresAt: null, projectId: null, createdAt: at, revokedAt: null, rotatedFromId: null, rotatedToId: null, lastUsedAt: null,
     },
   };
 }

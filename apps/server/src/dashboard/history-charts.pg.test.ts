@@ -10,8 +10,9 @@ import { signInOnPage, signUpForDashboard, type DashboardPerson } from "./dashbo
 // (get_workspace_stats, recorded by the background writer's pass) as SVG charts of sent,
 // acknowledged and dead-lettered per minute, pending depth and the oldest waiting age, with the
 // same figures in a table; a GET form switches between the last hour and the last day (also in
-// a browser running no JavaScript); an AI account's page shows the workspace's charts with a note
-// saying so and what waits for it now. Another workspace's traffic never shows.
+// a browser running no JavaScript); an AI account's page charts that account as recipient (its own
+// minute series, from the same pass) beside what waits for it now. Another workspace's traffic
+// never shows.
 type Json = Record<string, any>;
 
 describe("dashboard: the history charts in Chromium", () => {
@@ -131,16 +132,37 @@ describe("dashboard: the history charts in Chromium", () => {
     expect(await heights(bare, "chart-depth", "pending")).toHaveLength(60);
   });
 
-  it("an AI account's page shows the workspace's charts, says so, and what waits for the account now", async () => {
+  it("an AI account's page charts that account as recipient: the worker got all of it, the planner none", async () => {
     await page.goto(`${served.baseUrl}/accounts/${workerId}`);
-    expect(await page.locator("[data-history-note]").count()).toBe(1);
+    expect(await page.locator("[data-history-note]").textContent()).toContain("worker as recipient");
     expect(await page.locator("[data-waiting]").textContent()).toBe("3 pending, 0 held");
     expect(await figure(page, "sent", 0)).toBe("5");
+    expect(await figure(page, "acknowledged", 0)).toBe("1");
+    expect(await figure(page, "dead-lettered", 0)).toBe("1");
+    expect(await figure(page, "pending", 1)).toBe("3");
+    expect(Math.min(...(await heights(page, "chart-flow", "sent")))).toBeLessThan(CHART_PLOT.baseline);
     await page.getByLabel("Window").selectOption("P1D");
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(`${served.baseUrl}/accounts/${workerId}?window=P1D`);
     expect(await heights(page, "chart-flow", "acknowledged")).toHaveLength(1440);
+    expect(await figure(page, "sent", 0)).toBe("5");
     await checkPage("account-history");
+    // The planner sent everything and received nothing: its charts are flat, though the workspace's are not.
+    await page.goto(`${served.baseUrl}/accounts/${owner.aiAccountId as string}`);
+    for (const [series, column] of [["sent", 0], ["acknowledged", 0], ["dead-lettered", 0], ["pending", 1]] as const) expect(await figure(page, series, column), series).toBe("0");
+    expect(Math.min(...(await heights(page, "chart-flow", "sent")))).toBe(CHART_PLOT.baseline);
+    await checkPage();
+  });
+
+  it("an account's series is read in its own workspace only: another workspace's person gets 404 for it", async () => {
+    const res = await fetch(`${served.baseUrl}/v1/workspaces/me/stats?ai_account_id=${workerId}`, { headers: { Cookie: other.cookie } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as Json).error.code).toBe("SVC_RESOURCE_NOT_FOUND");
+    expect((await fetch(`${served.baseUrl}/accounts/${workerId}`, { headers: { Cookie: other.cookie } })).status).toBe(404);
+    // Its own account's series holds only its own seven sends.
+    const own = (await (await fetch(`${served.baseUrl}/v1/workspaces/me/stats?ai_account_id=${other.aiAccountId as string}`, { headers: { Cookie: other.cookie } })).json()) as Json;
+    expect(own.ai_account_id).toBe(other.aiAccountId);
+    expect((own.minutes as Json[]).reduce((n, m) => n + (m.sent as number), 0)).toBe(7);
   });
 
   it("the Overview's live polls (its live region as the htmx target) skip the history; the page itself has it", async () => {

@@ -6,6 +6,8 @@ export interface AiAccountView {
   friendly_name: string;
   state: AiAccount["state"];
   created_at: string;
+  /** When one of its credentials last authenticated a request (at most a minute old), or null. */
+  last_active_at: string | null;
 }
 
 /** A credential on the wire as issue and rotate return it (DESIGN §2). Never the token or its hash. */
@@ -26,6 +28,8 @@ export interface CredentialDetailView extends CredentialView {
   revoked_at: string | null;
   rotated_from_id: string | null;
   rotated_to_id: string | null;
+  /** When it last authenticated a request (at most a minute old), or null. */
+  last_used_at: string | null;
 }
 
 /** A workspace on the wire. */
@@ -38,7 +42,7 @@ export interface WorkspaceView {
 
 /** The wire view of an AI account. */
 export function aiAccountView(a: AiAccount): AiAccountView {
-  return { id: a.id, friendly_name: a.friendlyName, state: a.state, created_at: a.createdAt.toISOString() };
+  return { id: a.id, friendly_name: a.friendlyName, state: a.state, created_at: a.createdAt.toISOString(), last_active_at: a.lastActiveAt?.toISOString() ?? null };
 }
 
 /** The wire view of a credential as issue and rotate return it. */
@@ -58,7 +62,7 @@ export function credentialView(c: Credential): CredentialView {
 
 /** The wire view of a credential on the read routes. */
 export function credentialDetailView(c: Credential): CredentialDetailView {
-  return { ...credentialView(c), revoked_at: c.revokedAt?.toISOString() ?? null, rotated_from_id: c.rotatedFromId, rotated_to_id: c.rotatedToId };
+  return { ...credentialView(c), revoked_at: c.revokedAt?.toISOString() ?? null, rotated_from_id: c.rotatedFromId, rotated_to_id: c.rotatedToId, last_used_at: c.lastUsedAt?.toISOString() ?? null };
 }
 
 /** The wire view of a workspace. */

@@ -32,7 +32,7 @@ export async function createAiAccount(deps: Pick<CoreDeps, "clock" | "ids">, sto
   checkFriendlyName(input.friendlyName);
   const now = deps.clock.now();
   const workspaceId = caller.principal.workspace.id;
-  const account: AiAccount = { id: deps.ids.next(), workspaceId, friendlyName: input.friendlyName, state: "active", createdAt: now, updatedAt: now };
+  const account: AiAccount = { id: deps.ids.next(), workspaceId, friendlyName: input.friendlyName, state: "active", createdAt: now, updatedAt: now, lastActiveAt: null };
   const created = await stores.accounts.create({ account });
   if (created.kind === "name_taken") throw nameConflict(input.friendlyName);
   await stores.audit.append({

@@ -36,6 +36,47 @@ describe("createAuthenticator", () => {
     expect((await authenticator.authenticate(`bearer   ${ws.token}`)).credential.id).toBe(ws.credential_id);
   });
 
+  it("records a use on the credential and its account at most once a minute, without a write per request, and never for a refusal", async () => {
+    const { authenticator, world, account } = await setup();
+    const { credential, authorization } = await seedTokenCredential(world, account);
+    let writes = 0;
+    const recordUse = world.deps.stores.credentials.recordUse.bind(world.deps.stores.credentials);
+    world.deps.stores.credentials.recordUse = (p) => ((writes += 1), recordUse(p));
+    const lastUsed = async () => (await world.deps.stores.credentials.findById({ workspaceId: account.workspaceId, credentialId: credential.id }))?.lastUsedAt ?? null;
+    const lastActive = async () => (await world.deps.stores.accounts.findById({ workspaceId: account.workspaceId, accountId: account.id }))?.lastActiveAt ?? null;
+    expect(await lastUsed()).toBeNull();
+
+    const first = world.clock.now();
+    await authenticator.authenticate(authorization);
+    expect(await lastUsed()).toEqual(first);
+    expect(await lastActive()).toEqual(first);
+    for (let i = 0; i < 20; i++) {
+      world.clock.advance(2_000);
+      await authenticator.authenticate(authorization);
+    }
+    // 40 s of requests (the cache read the row again meanwhile): one write.
+    expect(writes).toBe(1);
+    expect(await lastUsed()).toEqual(first);
+    // Exactly a minute after the last record is not yet stale; a moment later is.
+    world.clock.advance(20_000);
+    await authenticator.authenticate(authorization);
+    expect(writes).toBe(1);
+    world.clock.advance(1);
+    await authenticator.authenticate(authorization);
+    expect(writes).toBe(2);
+    expect(await lastUsed()).toEqual(world.clock.now());
+    expect(await lastActive()).toEqual(world.clock.now());
+
+    // A refused request (its account frozen) records nothing; a failing write never fails the request.
+    world.clock.advance(120_000);
+    await world.deps.stores.accounts.transition({ workspaceId: account.workspaceId, accountId: account.id, from: ["active"], to: "frozen", now: world.clock.now() });
+    expect((await refusal(authenticator, authorization)).code).toBe("SVC_FROZEN");
+    expect(writes).toBe(2);
+    await world.deps.stores.accounts.transition({ workspaceId: account.workspaceId, accountId: account.id, from: ["frozen"], to: "active", now: world.clock.now() });
+    world.deps.stores.credentials.recordUse = () => Promise.reject(new Error("database down"));
+    await expect(authenticator.authenticate(authorization)).resolves.toBeDefined();
+  });
+
   it("refuses missing, malformed, unknown, revoked and expired credentials alike: 401 with one message", async () => {
     const { authenticator, world, account } = await setup();
     const revoked = await seedTokenCredential(world, account, { state: "revoked", revokedAt: world.clock.now() });

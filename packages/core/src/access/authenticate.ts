@@ -10,6 +10,12 @@ export const CREDENTIAL_CACHE_TTL_MS = 30_000;
  * request whose operation checks them in its own write (a deferred check).
  */
 export const CALLER_CONTEXT_TTL_MS = 10_000;
+/**
+ * How stale a credential's `lastUsedAt` (and its account's `lastActiveAt`, its grant's
+ * `lastUsedAt`) may get: a request records its use only when the last record is older than this,
+ * so a busy credential costs one UPDATE a minute per process, not one per request.
+ */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 /** Cached credentials per process; the oldest entry is dropped past this. */
 const DEFAULT_MAX_ENTRIES = 10_000;
 
@@ -33,6 +39,8 @@ export interface Authenticator {
    * workspace (`contextTtlMs`, 10 s) may be reused, the principal is marked
    * `callerCheckDeferred`, and the operation checks them itself on this very request (as a
    * guard of its write, or by `verifyCaller`): a freeze still bites on the next request.
+   * An accepted credential's use is recorded (last used, its account's last active, its OAuth
+   * grant's last used) at most once per LAST_USED_RESOLUTION_MS per process, without waiting.
    * @throws DomainError SVC_UNAUTHENTICATED (missing, malformed, unknown, revoked or expired
    *   credential; revoked account), SVC_WORKSPACE_CLOSED, SVC_FROZEN (account or workspace).
    */
@@ -44,6 +52,8 @@ export interface Authenticator {
 interface CacheEntry {
   credential: Credential;
   loadedAtMs: number;
+  /** When this process last recorded (or the database last showed) a use of the credential; -Infinity when never. */
+  usedAtMs: number;
 }
 
 /**
@@ -52,8 +62,9 @@ interface CacheEntry {
  * `cacheTtlMs` later (the designed 30 s bound). Unknown tokens are never cached, so a
  * credential issued elsewhere works at once.
  */
-export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "secrets">, options: { cacheTtlMs?: number; maxEntries?: number; contextTtlMs?: number } = {}): Authenticator {
+export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "secrets">, options: { cacheTtlMs?: number; maxEntries?: number; contextTtlMs?: number; lastUsedResolutionMs?: number } = {}): Authenticator {
   const ttlMs = options.cacheTtlMs ?? CREDENTIAL_CACHE_TTL_MS;
+  const resolutionMs = options.lastUsedResolutionMs ?? LAST_USED_RESOLUTION_MS;
   const contextTtlMs = options.contextTtlMs ?? CALLER_CONTEXT_TTL_MS;
   // Account and workspace as last read, by account id: reused only for deferred checks.
   const contexts = new Map<string, { context: { account: AiAccount; workspace: Workspace }; loadedAtMs: number }>();
@@ -61,9 +72,13 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
   const byHash = new Map<string, CacheEntry>();
   const hashById = new Map<string, string>();
 
-  function remember(tokenHash: string, credential: Credential, nowMs: number): void {
+  function remember(tokenHash: string, credential: Credential, nowMs: number): CacheEntry {
+    const before = byHash.get(tokenHash);
+    // What this process recorded may not show in the row read yet (a write still in flight).
+    const usedAtMs = Math.max(credential.lastUsedAt?.getTime() ?? -Infinity, before?.credential.id === credential.id ? before.usedAtMs : -Infinity);
+    const entry: CacheEntry = { credential, loadedAtMs: nowMs, usedAtMs };
     byHash.delete(tokenHash);
-    byHash.set(tokenHash, { credential, loadedAtMs: nowMs });
+    byHash.set(tokenHash, entry);
     hashById.set(credential.id, tokenHash);
     while (byHash.size > maxEntries) {
       const oldest = byHash.keys().next();
@@ -72,19 +87,33 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
       byHash.delete(oldest.value);
       if (evicted) hashById.delete(evicted.credential.id);
     }
+    return entry;
   }
 
-  async function lookup(tokenHash: string, nowMs: number): Promise<Credential | null> {
+  async function lookup(tokenHash: string, nowMs: number): Promise<CacheEntry | null> {
     const hit = byHash.get(tokenHash);
     // A clock that went backwards also forces a read.
-    if (hit && nowMs - hit.loadedAtMs < ttlMs && nowMs >= hit.loadedAtMs) return hit.credential;
+    if (hit && nowMs - hit.loadedAtMs < ttlMs && nowMs >= hit.loadedAtMs) return hit;
     const credential = await deps.stores.credentials.findByTokenHash({ tokenHash });
     if (credential === null) {
       if (hit) forget(hit.credential.id);
       return null;
     }
-    remember(tokenHash, credential, nowMs);
-    return credential;
+    return remember(tokenHash, credential, nowMs);
+  }
+
+  /**
+   * Records an authenticated use of the credential when the last one recorded is older than the
+   * resolution: one conditional UPDATE, not awaited, whose failure never reaches the request (the
+   * entry is read again within the cache TTL, and a use still unrecorded there is tried again).
+   */
+  function noteUse(entry: CacheEntry, now: Date): void {
+    const nowMs = now.getTime();
+    if (nowMs - entry.usedAtMs <= resolutionMs && nowMs >= entry.usedAtMs) return;
+    entry.usedAtMs = nowMs;
+    const c = entry.credential;
+    const staleBefore = new Date(nowMs - resolutionMs);
+    void deps.stores.credentials.recordUse({ workspaceId: c.workspaceId, credentialId: c.id, aiAccountId: c.aiAccountId, now, staleBefore }).catch(() => undefined);
   }
 
   function forget(credentialId: string): void {
@@ -102,8 +131,9 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
 
     const tokenHash = hashToken(deps.secrets.pepper, token);
     const now = deps.clock.now();
-    const credential = await lookup(tokenHash, now.getTime());
-    if (credential === null || !constantTimeEqual(credential.tokenHash, tokenHash)) throw unauthenticated();
+    const entry = await lookup(tokenHash, now.getTime());
+    const credential = entry?.credential ?? null;
+    if (entry === null || credential === null || !constantTimeEqual(credential.tokenHash, tokenHash)) throw unauthenticated();
     if (credential.state !== "active") throw unauthenticated();
     if (credential.expiresAt !== null && credential.expiresAt.getTime() <= now.getTime()) throw unauthenticated();
 
@@ -111,6 +141,7 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
       const cached = contexts.get(credential.aiAccountId);
       const nowMs = now.getTime();
       if (cached && nowMs - cached.loadedAtMs < contextTtlMs && nowMs >= cached.loadedAtMs && cached.context.account.workspaceId === credential.workspaceId) {
+        noteUse(entry, now);
         return { ...cached.context, credential, callerCheckDeferred: true };
       }
     }
@@ -128,6 +159,7 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
       if (oldest.done === true) break;
       contexts.delete(oldest.value);
     }
+    noteUse(entry, now);
     return { ...context, credential };
   }
 

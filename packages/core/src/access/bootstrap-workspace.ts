@@ -62,7 +62,7 @@ export async function bootstrapWorkspace(
     const created = await stores.workspaces.create({ workspace, owner });
     if (created.kind === "email_taken") throw new DomainError("SVC_RESOURCE_CONFLICT", "This email address already owns a workspace.", { field: "email" });
 
-    const account: AiAccount = { id: deps.ids.next(), workspaceId: workspace.id, friendlyName: BOOTSTRAP_ACCOUNT_NAME, state: "active", createdAt: now, updatedAt: now };
+    const account: AiAccount = { id: deps.ids.next(), workspaceId: workspace.id, friendlyName: BOOTSTRAP_ACCOUNT_NAME, state: "active", createdAt: now, updatedAt: now, lastActiveAt: null };
     await stores.accounts.create({ account });
     const { credential, seal } = await mintCredential(deps, stores, {
       workspaceId: workspace.id,

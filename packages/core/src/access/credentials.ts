@@ -53,6 +53,7 @@ export async function mintCredential(
     revokedAt: null,
     rotatedFromId: p.rotatedFromId,
     rotatedToId: null,
+    lastUsedAt: null,
   };
   await stores.credentials.insert({ credential });
   return { credential, seal };

@@ -64,6 +64,11 @@ export interface AiAccount {
   state: AiAccountState;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * When one of its credentials last authenticated a request (REST, MCP or the CLI), or null when
+   * none has: kept at most a minute old by a throttled write (`CredentialStore.recordUse`).
+   */
+  lastActiveAt: Date | null;
 }
 
 /** Credential states. */
@@ -89,6 +94,8 @@ export interface Credential {
   rotatedFromId: string | null;
   /** Set when this credential was rotated: its successor. */
   rotatedToId: string | null;
+  /** When it last authenticated a request, or null when never: at most a minute old (a throttled write). */
+  lastUsedAt: Date | null;
 }
 
 /** Friendly names of AI accounts (DESIGN §2). */

@@ -111,7 +111,7 @@ describe("AI accounts", () => {
     const env = await setup();
     const res = await call<AiAccountView>(env, env.a.principal, "create_ai_account", { friendly_name: "billing-bot" });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: anyString, friendly_name: "billing-bot", state: "active", created_at: env.world.clock.now().toISOString() });
+    expect(res.body).toEqual({ id: anyString, friendly_name: "billing-bot", state: "active", created_at: env.world.clock.now().toISOString(), last_active_at: null });
     expect(await auditActivities(env, env.a.workspace_id)).toContain("ai_account.created");
   });
 
@@ -412,7 +412,7 @@ describe("credentials: read", () => {
     const all = await call<Page<CredentialDetailView>>(env, env.a.principal, "list_credentials");
     expect(all.body.items.map((c) => c.ai_account_id)).toContain(env.a.ai_account_id);
     const one = await call<CredentialDetailView>(env, env.a.principal, "get_credential", { credential_id: issued[0]!.body.credential.id });
-    expect(one.body).toEqual({ ...issued[0]!.body.credential, revoked_at: null, rotated_from_id: null, rotated_to_id: null });
+    expect(one.body).toEqual({ ...issued[0]!.body.credential, revoked_at: null, rotated_from_id: null, rotated_to_id: null, last_used_at: null });
     const text = JSON.stringify([all.body, page1.body, one.body]);
     for (const i of issued) expect(text).not.toContain(i.body.token);
     expect(text).not.toMatch(/token/i);
@@ -559,7 +559,8 @@ describe("workspace and caller", () => {
     const me = await call(env, op.authorization, "get_me");
     expect(me.body).toEqual({
       kind: "ai_account",
-      ai_account: { id: account.id, friendly_name: account.friendlyName, state: "active", created_at: account.createdAt.toISOString() },
+      // The request before (get_workspace) recorded the account's activity.
+      ai_account: { id: account.id, friendly_name: account.friendlyName, state: "active", created_at: account.createdAt.toISOString(), last_active_at: env.world.clock.now().toISOString() },
       credential: containing({ id: op.credential.id, tier: "operational", scopes: [] }),
       workspace: ws.body,
     });

@@ -44,6 +44,7 @@ const AiAccountSchema = Type.Object(
     friendly_name: Type.String({ description: "The name senders address it by." }),
     state: AiAccountStateSchema,
     created_at: Timestamp("When the account was created."),
+    last_active_at: NullableTimestamp("When one of its credentials last authenticated a request (REST, MCP or the CLI), or null when none has. Recorded at most once a minute: up to a minute old."),
   },
   { description: "An AI account: the addressable identity that credentials belong to." },
 );
@@ -68,6 +69,7 @@ const CredentialDetailSchema = Type.Object(
     revoked_at: NullableTimestamp("When it was revoked, or null."),
     rotated_from_id: Type.Union([Type.String(), Type.Null()], { description: "The credential this one was rotated from, or null." }),
     rotated_to_id: Type.Union([Type.String(), Type.Null()], { description: "The successor this one was rotated to, or null." }),
+    last_used_at: NullableTimestamp("When it last authenticated a request (REST, MCP or the CLI), or null when never. Recorded at most once a minute: up to a minute old."),
   },
   { description: "A credential record. Never carries the token or its hash." },
 );

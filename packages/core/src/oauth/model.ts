@@ -83,7 +83,7 @@ export interface OAuthGrant {
   personId: string | null;
   scopes: string[];
   createdAt: Date;
-  /** The last token issued under the grant (code exchange or refresh). */
+  /** The last use: a token issued under the grant (code exchange or refresh), or an access token of it authenticating a request (at most a minute old). */
   lastUsedAt: Date;
   /** When the grant's newest refresh token runs out (the grant is then expired). */
   refreshExpiresAt: Date;

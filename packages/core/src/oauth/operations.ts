@@ -20,7 +20,7 @@ const ConnectionSchema = Type.Object(
     ai_account: Type.Object({ id: Type.String(), friendly_name: Type.String() }, { description: "The AI account the client acts as." }),
     scopes: Type.Array(Type.String(), { description: "The granted scopes: every access token of the grant carries them (or fewer)." }),
     created_at: Timestamp("When the authorization code was exchanged."),
-    last_used_at: Timestamp("When a token was last issued under the grant (code exchange or refresh)."),
+    last_used_at: Timestamp("When the connection was last used: a token issued under the grant (code exchange or refresh) or one of its access tokens authenticating a request (recorded at most once a minute)."),
     state: Type.Union([Type.Literal("active"), Type.Literal("expired"), Type.Literal("revoked")], { description: "active; expired (its newest refresh token ran out: the client must authorize again); revoked." }),
     revoked_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "When it was revoked, or null." }),
     revoked_reason: Type.Union([...GRANT_REVOCATION_CAUSES.map((c) => Type.Literal(c)), Type.Null()], {

@@ -59,4 +59,12 @@ export interface CredentialStore {
    * revoked (the loser of two concurrent rotations gets `conflict`), `not_found` when missing.
    */
   markRotated(p: { workspaceId: string; credentialId: string; successorId: string; overlapEndsAt: Date }): Promise<{ kind: "rotated"; credential: Credential } | { kind: "conflict" } | { kind: "not_found" }>;
+  /**
+   * Records that the credential authenticated a request at `now` (the authenticator's throttled
+   * write, never awaited by the request): its `lastUsedAt`, its account's `lastActiveAt` and,
+   * for an OAuth access token, its grant's `lastUsedAt` become `now`, each only where it is null
+   * or before `staleBefore` (so concurrent replicas write a row at most about once a minute, and
+   * nothing moves backwards). Scoped by workspace; a missing row is left alone.
+   */
+  recordUse(p: { workspaceId: string; credentialId: string; aiAccountId: string; now: Date; staleBefore: Date }): Promise<void>;
 }

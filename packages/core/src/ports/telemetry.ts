@@ -37,15 +37,20 @@ export interface MinuteStats {
  */
 export interface StatsStore {
   /**
-   * Writes the last two whole minutes (by the store's clock) of every workspace with activity:
+   * Writes the last two whole minutes (by the store's clock) of every workspace, and of every
+   * recipient, with activity:
    * the events counted from the audit rows of those minutes (recounted, so a row committed late
    * is still counted and a second writer changes nothing), and the queue's depth and lag now
    * into the last whole minute (the same reading as the metrics gauges). Idempotent; any number
    * of processes may run it. Returns how many minute rows it wrote.
    */
   recordMinutes(): Promise<number>;
-  /** The workspace's stored minutes with `minute >= from`, oldest first (at most 1,440 + 2 rows). */
-  listMinutes(p: { workspaceId: string; from: Date }): Promise<MinuteStats[]>;
+  /**
+   * The workspace's stored minutes with `minute >= from`, oldest first (at most 1,440 + 2 rows);
+   * with `aiAccountId`, that recipient's series (messages sent to it, acknowledged by it,
+   * dead-lettered from its queue, what waits for it), written by the same pass.
+   */
+  listMinutes(p: { workspaceId: string; from: Date; aiAccountId?: string | null }): Promise<MinuteStats[]>;
   /** Deletes the minutes before `before` (the 14-day retention); returns how many went. */
   purgeBefore(p: { before: Date }): Promise<number>;
 }

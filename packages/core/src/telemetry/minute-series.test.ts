@@ -7,7 +7,7 @@ import { ackMessage } from "../messaging/ack-message.ts";
 import { nackMessage } from "../messaging/nack-message.ts";
 import { sendMessage } from "../messaging/send-message.ts";
 import { createMessagingScenario } from "../testing/messaging-scenario.ts";
-import { callContext } from "../testing/principal-fixtures.ts";
+import { callContext, seedPrincipal, seedTestWorkspace } from "../testing/principal-fixtures.ts";
 import { MINUTE_MS } from "../time/duration.ts";
 import { purgeMinuteStats, recordMinuteStats, type WorkspaceStatsView } from "./minute-series.ts";
 
@@ -33,6 +33,22 @@ describe("the minute series (get_workspace_stats)", () => {
     expect(hour.minutes.reduce((n, m) => n + m.sent, 0)).toBe(3);
     expect(hour.minutes.reduce((n, m) => n + m.acknowledged, 0)).toBe(1);
     expect(hour.minutes.at(-1)).toMatchObject({ pending: 2, oldest_pending_age_seconds: 61 });
+    expect(hour.ai_account_id).toBeNull();
+    // Bob's own series as recipient: the same traffic (all of it was sent to him); alice received nothing.
+    const bobs = (await executeOperation(s.world.deps, op("get_workspace_stats"), callContext(s.admin), { ai_account_id: s.bob.account.id })).body as WorkspaceStatsView;
+    expect(bobs.ai_account_id).toBe(s.bob.account.id);
+    expect(bobs.minutes).toHaveLength(60);
+    expect(bobs.minutes.reduce((n, m) => n + m.sent, 0)).toBe(3);
+    expect(bobs.minutes.reduce((n, m) => n + m.acknowledged, 0)).toBe(1);
+    expect(bobs.minutes.at(-1)).toMatchObject({ pending: 2, oldest_pending_age_seconds: 61 });
+    const alices = (await executeOperation(s.world.deps, op("get_workspace_stats"), callContext(s.admin), { ai_account_id: s.alice.account.id })).body as WorkspaceStatsView;
+    expect(alices.minutes.every((m) => m.sent === 0 && m.acknowledged === 0 && m.pending === 0)).toBe(true);
+    // An account of another workspace (or none) is not found.
+    const other = await seedTestWorkspace(s.world.deps.stores);
+    const stranger = await seedPrincipal(s.world.deps.stores, other, { friendlyName: "stranger", tier: "administrative", scopes: ["manage_ai_accounts"] });
+    expect(await codeOf(executeOperation(s.world.deps, op("get_workspace_stats"), callContext(stranger), { ai_account_id: s.bob.account.id }))).toBe("SVC_RESOURCE_NOT_FOUND");
+    expect(await codeOf(executeOperation(s.world.deps, op("get_workspace_stats"), callContext(s.admin), { ai_account_id: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }))).toBe("SVC_RESOURCE_NOT_FOUND");
+    expect(await codeOf(executeOperation(s.world.deps, op("get_workspace_stats"), callContext(s.admin), { ai_account_id: "x".repeat(65) }))).toBe("SVC_MALFORMED_REQUEST");
     const day = (await executeOperation(s.world.deps, op("get_workspace_stats"), callContext(s.admin), { window: "P1D" })).body as WorkspaceStatsView;
     expect(day.minutes).toHaveLength(1440);
     expect(await codeOf(executeOperation(s.world.deps, op("get_workspace_stats"), callContext(s.admin), { window: "PT2H" }))).toBe("SVC_MALFORMED_REQUEST");

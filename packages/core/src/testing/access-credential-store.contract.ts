@@ -51,6 +51,32 @@ export function describeCredentialStoreContract(make: AccessStoresFactory): void
       expect(await s.credentials.findById({ workspaceId: other.id, credentialId: c.id })).toBeNull();
     });
 
+    it("records a use on the credential and its account once their last record is stale, never backwards, in their workspace only", async () => {
+      const c = await seedCredential(account);
+      const bystander = await seedCredential(account);
+      const at = (ms: number) => new Date(NOW.getTime() + ms);
+      const use = (now: Date, workspaceId = ws.id) => s.credentials.recordUse({ workspaceId, credentialId: c.id, aiAccountId: account.id, now, staleBefore: new Date(now.getTime() - 60_000) });
+      const lastUsed = async () => (await s.credentials.findById({ workspaceId: ws.id, credentialId: c.id }))?.lastUsedAt;
+      const lastActive = async () => (await s.accounts.findById({ workspaceId: ws.id, accountId: account.id }))?.lastActiveAt;
+      // Another workspace's id names nothing there.
+      await use(at(0), other.id);
+      expect(await lastUsed()).toBeNull();
+      expect(await lastActive()).toBeNull();
+      await use(at(0));
+      expect(await lastUsed()).toEqual(at(0));
+      expect(await lastActive()).toEqual(at(0));
+      // Within the minute nothing is written; later it moves; an older report never moves it back.
+      await use(at(30_000));
+      expect(await lastUsed()).toEqual(at(0));
+      await use(at(61_000));
+      expect(await lastUsed()).toEqual(at(61_000));
+      expect(await lastActive()).toEqual(at(61_000));
+      await use(at(5_000));
+      expect(await lastUsed()).toEqual(at(61_000));
+      expect(await s.credentials.findById({ workspaceId: ws.id, credentialId: bystander.id })).toEqual(bystander);
+      expect((await s.accounts.findById({ workspaceId: other.id, accountId: otherAccount.id }))?.lastActiveAt).toBeNull();
+    });
+
     it("finds by token hash in any workspace, and any state", async () => {
       const c = await seedCredential(otherAccount);
       expect(await s.credentials.findByTokenHash({ tokenHash: c.tokenHash })).toEqual(c);

@@ -27,7 +27,7 @@ export function makePerson(workspaceId: string, overrides: Partial<Person> = {})
 export function makeAccount(workspaceId: string, overrides: Partial<AiAccount> = {}): AiAccount {
   const id = overrides.id ?? fixtureId();
   const at = new Date("2026-01-01T00:00:00.000Z");
-  return { id, workspaceId, friendlyName: `agent-${id.toLowerCase()}`, state: "active", createdAt: at, updatedAt: at, ...overrides };
+  return { id, workspaceId, friendlyName: `agent-${id.toLowerCase()}`, state: "active", createdAt: at, updatedAt: at, lastActiveAt: null, ...overrides };
 }
 
 /** An active operational credential of `account` with a unique token hash (64 hex characters, like a real one). */
@@ -48,6 +48,7 @@ export function makeCredential(account: Pick<AiAccount, "id" | "workspaceId">, o
     revokedAt: null,
     rotatedFromId: null,
     rotatedToId: null,
+    lastUsedAt: null,
     ...overrides,
   };
 }

@@ -66,7 +66,7 @@ export function createInMemoryDeps(opts?: { clock?: ManualClock; ids?: IdSource;
   const payloadsDeleted = new InMemoryTable<Date>();
   const anonymousLimits = new InMemoryAnonymousLimitStore();
   const bind = (tx: InMemoryTransaction | null): Stores => {
-    const accessStores = bindInMemoryAccessStores(access, tx);
+    const accessStores = bindInMemoryAccessStores(access, tx, oauth);
     const policies = new InMemoryPolicyStore(guardRails, tx);
     return {
       ...accessStores,

@@ -120,11 +120,18 @@ export class InMemoryAccountStore implements AccountStore {
   }
 }
 
+/** The OAuth grants an access credential belongs to, as the in-memory OAuth tables keep them (for `recordUse`). */
+export interface InMemoryGrantUses {
+  /** Moves the grant of `credentialId` (if any) to `now` where its lastUsedAt is before `staleBefore`. */
+  touchGrantOf(tx: InMemoryTransaction | null, p: { workspaceId: string; credentialId: string; now: Date; staleBefore: Date }): void;
+}
+
 /** In-memory CredentialStore. */
 export class InMemoryCredentialStore implements CredentialStore {
   constructor(
     private readonly tables: InMemoryAccessTables,
     private readonly tx: InMemoryTransaction | null = null,
+    private readonly grants: InMemoryGrantUses | null = null,
   ) {}
 
   private scoped(workspaceId: string, credentialId: string): Credential | undefined {
@@ -184,6 +191,15 @@ export class InMemoryCredentialStore implements CredentialStore {
     this.tables.credentials.set(this.tx, c.id, next);
     return { kind: "rotated", credential: next };
   }
+
+  async recordUse(p: { workspaceId: string; credentialId: string; aiAccountId: string; now: Date; staleBefore: Date }): Promise<void> {
+    const stale = (at: Date | null) => at === null || at.getTime() < p.staleBefore.getTime();
+    const c = this.scoped(p.workspaceId, p.credentialId);
+    if (c && stale(c.lastUsedAt)) this.tables.credentials.set(this.tx, c.id, { ...c, lastUsedAt: p.now });
+    const a = this.tables.accounts.get(p.aiAccountId);
+    if (a && a.workspaceId === p.workspaceId && stale(a.lastActiveAt)) this.tables.accounts.set(this.tx, a.id, { ...a, lastActiveAt: p.now });
+    this.grants?.touchGrantOf(this.tx, p);
+  }
 }
 
 /** The three in-memory access stores, bound to the same tables and transaction. */
@@ -197,6 +213,6 @@ export interface InMemoryAccessStores {
  * Binds the three access stores to `tables` and `tx` (null: autocommit). The in-memory
  * transaction runner calls this with each new transaction.
  */
-export function bindInMemoryAccessStores(tables: InMemoryAccessTables, tx: InMemoryTransaction | null = null): InMemoryAccessStores {
-  return { workspaces: new InMemoryWorkspaceStore(tables, tx), accounts: new InMemoryAccountStore(tables, tx), credentials: new InMemoryCredentialStore(tables, tx) };
+export function bindInMemoryAccessStores(tables: InMemoryAccessTables, tx: InMemoryTransaction | null = null, grants: InMemoryGrantUses | null = null): InMemoryAccessStores {
+  return { workspaces: new InMemoryWorkspaceStore(tables, tx), accounts: new InMemoryAccountStore(tables, tx), credentials: new InMemoryCredentialStore(tables, tx, grants) };
 }

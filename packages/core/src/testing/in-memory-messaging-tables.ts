@@ -30,6 +30,8 @@ export class InMemoryMessagingTables {
   readonly idempotencyOwners = new Map<string, InMemoryTransaction>();
   /** The minute series (StatsStore), keyed by workspace id and the minute's ISO start. */
   readonly minuteStats = new InMemoryTable<MinuteStats & { workspaceId: string }>();
+  /** The minute series per recipient, keyed by workspace id, account id and the minute's ISO start. */
+  readonly recipientMinuteStats = new InMemoryTable<MinuteStats & { workspaceId: string; aiAccountId: string }>();
   /** Workspaces whose seal lock is held. */
   readonly sealLocks = new Set<string>();
 }

@@ -19,6 +19,15 @@ export class InMemoryOAuthTables {
   /** Keyed by credential id. */
   readonly grantCredentials = new InMemoryTable<GrantCredentialLink>();
   readonly refreshTokens = new InMemoryTable<RefreshTokenRecord>();
+
+  /** The grant side of CredentialStore.recordUse: an access credential's use moves its grant's lastUsedAt. */
+  touchGrantOf(tx: InMemoryTransaction | null, p: { workspaceId: string; credentialId: string; now: Date; staleBefore: Date }): void {
+    const link = this.grantCredentials.get(p.credentialId);
+    if (link === undefined || link.workspaceId !== p.workspaceId) return;
+    const g = this.grants.get(link.grantId);
+    if (g === undefined || g.workspaceId !== p.workspaceId || g.revokedAt !== null || g.lastUsedAt.getTime() >= p.staleBefore.getTime()) return;
+    this.grants.set(tx, g.id, { ...g, lastUsedAt: p.now });
+  }
 }
 
 const byIdDesc = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

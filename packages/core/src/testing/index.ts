@@ -23,7 +23,7 @@ export { describeAuditLogContract } from "./audit-log.contract.ts";
 export { describeIdempotencyStoreContract } from "./idempotency-store.contract.ts";
 export { describeTxRunnerContract } from "./tx-runner.contract.ts";
 export { describeWakeupNotifierContract } from "./wakeup-notifier.contract.ts";
-export { InMemoryAccessTables, InMemoryWorkspaceStore, InMemoryAccountStore, InMemoryCredentialStore, bindInMemoryAccessStores } from "./in-memory-access.ts";
+export { InMemoryAccessTables, InMemoryWorkspaceStore, InMemoryAccountStore, InMemoryCredentialStore, bindInMemoryAccessStores, type InMemoryGrantUses } from "./in-memory-access.ts";
 export type { InMemoryAccessStores } from "./in-memory-access.ts";
 export { fixtureId, makeWorkspace, makePerson, makeAccount, makeCredential } from "./access-fixtures.ts";
 export type { AccessStoresFactory, AccessStoresUnderTest } from "./access-stores-factory.ts";

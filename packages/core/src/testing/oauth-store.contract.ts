@@ -200,6 +200,26 @@ export function describeOAuthStoreContract(make: OAuthStoresFactory): void {
       expect((await s.oauth.findGrant({ workspaceId: ws.id, grantId: g.id }))?.lastUsedAt).toEqual(later(9_000));
     });
 
+    it("a use of an access credential (CredentialStore.recordUse) moves its unrevoked grant's lastUsedAt once stale, in its workspace only", async () => {
+      const g = await seedGrant();
+      const bystander = await seedGrant();
+      const access = makeCredential(account);
+      await s.credentials.insert({ credential: access });
+      await s.oauth.linkAccessCredential({ workspaceId: ws.id, grantId: g.id, credentialId: access.id });
+      const use = (now: Date, workspaceId = ws.id) => s.credentials.recordUse({ workspaceId, credentialId: access.id, aiAccountId: account.id, now, staleBefore: new Date(now.getTime() - 60_000) });
+      // Not stale yet (the grant was used at AT): nothing moves.
+      await use(later(30_000));
+      expect((await s.oauth.findGrant({ workspaceId: ws.id, grantId: g.id }))?.lastUsedAt).toEqual(AT);
+      await use(later(90_000), other.id);
+      expect((await s.oauth.findGrant({ workspaceId: ws.id, grantId: g.id }))?.lastUsedAt).toEqual(AT);
+      await use(later(90_000));
+      expect(await s.oauth.findGrant({ workspaceId: ws.id, grantId: g.id })).toEqual({ ...g, lastUsedAt: later(90_000) });
+      expect(await s.oauth.findGrant({ workspaceId: ws.id, grantId: bystander.id })).toEqual(bystander);
+      await s.oauth.revokeGrant({ workspaceId: ws.id, grantId: g.id, cause: "disconnected", now: later(100_000) });
+      await use(later(900_000));
+      expect((await s.oauth.findGrant({ workspaceId: ws.id, grantId: g.id }))?.lastUsedAt).toEqual(later(90_000));
+    });
+
     it("revokes a grant with its cause, its refresh tokens and its active access credentials, and nothing else", async () => {
       const g = await seedGrant();
       const keep = await seedGrant();

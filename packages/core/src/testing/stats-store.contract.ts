@@ -20,7 +20,7 @@ export function describeStatsStoreContract(make: StatsStoreHarness): void {
       const b = await seedWorkspace(h.stores);
       const send = async (from: AiAccount, to: AiAccount) => {
         const message = makeNewMessage({ sender: from, recipient: to, now: await h.stores.messages.now() });
-        const r = await h.stores.messages.acceptSend({ message, audit: makeAuditEntry(message.workspaceId, { activity: "message.sent", messageId: message.id, subjectType: "message", subjectId: message.id, occurredAt: message.acceptedAt }), idempotency: null });
+        const r = await h.stores.messages.acceptSend({ message, audit: makeAuditEntry(message.workspaceId, { activity: "message.sent", messageId: message.id, subjectType: "message", subjectId: message.id, occurredAt: message.acceptedAt, details: { recipient_id: to.id } }), idempotency: null });
         if (r.kind !== "accepted") throw new Error(`send: ${r.kind}`);
       };
       for (let i = 0; i < 3; i++) await send(a.sender, a.recipient);
@@ -39,14 +39,23 @@ export function describeStatsStoreContract(make: StatsStoreHarness): void {
       expect(last?.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(60);
       // Another workspace's minutes hold nothing of A's.
       expect(await h.stores.stats.listMinutes({ workspaceId: b.workspace.id, from: hourAgo })).toEqual([]);
+      // Per recipient: the sends and the depth are the recipient's; the sender received nothing;
+      // A's recipient read under another workspace is empty.
+      const received = await h.stores.stats.listMinutes({ workspaceId: a.workspace.id, aiAccountId: a.recipient.id, from: hourAgo });
+      expect(received.reduce((n, m) => n + m.sent, 0)).toBe(3);
+      expect(received.at(-1)?.pending).toBe(3);
+      expect(await h.stores.stats.listMinutes({ workspaceId: a.workspace.id, aiAccountId: a.sender.id, from: hourAgo })).toEqual([]);
+      expect(await h.stores.stats.listMinutes({ workspaceId: b.workspace.id, aiAccountId: a.recipient.id, from: hourAgo })).toEqual([]);
 
       // A second pass (another process, say) recounts the same minutes: nothing doubles.
       await h.stores.stats.recordMinutes();
       const again = await h.stores.stats.listMinutes({ workspaceId: a.workspace.id, from: hourAgo });
       expect(again.reduce((n, m) => n + m.sent, 0)).toBe(3);
+      expect((await h.stores.stats.listMinutes({ workspaceId: a.workspace.id, aiAccountId: a.recipient.id, from: hourAgo })).reduce((n, m) => n + m.sent, 0)).toBe(3);
 
       expect(await h.stores.stats.purgeBefore({ before: new Date(now.getTime() + MINUTE_MS) })).toBeGreaterThanOrEqual(again.length);
       expect(await h.stores.stats.listMinutes({ workspaceId: a.workspace.id, from: hourAgo })).toEqual([]);
+      expect(await h.stores.stats.listMinutes({ workspaceId: a.workspace.id, aiAccountId: a.recipient.id, from: hourAgo })).toEqual([]);
     });
   });
 }

@@ -8,10 +8,11 @@ interface AiAccountRow {
   state: AiAccountState;
   created_at: Date;
   updated_at: Date;
+  last_active_at: Date | null;
 }
 
 function toAccount(r: AiAccountRow): AiAccount {
-  return { id: r.id, workspaceId: r.workspace_id, friendlyName: r.friendly_name, state: r.state, createdAt: r.created_at, updatedAt: r.updated_at };
+  return { id: r.id, workspaceId: r.workspace_id, friendlyName: r.friendly_name, state: r.state, createdAt: r.created_at, updatedAt: r.updated_at, lastActiveAt: r.last_active_at };
 }
 
 /**
@@ -21,8 +22,8 @@ function toAccount(r: AiAccountRow): AiAccount {
 export async function aiAccountsInsert(sql: SqlClient, p: { account: AiAccount }): Promise<boolean> {
   const a = p.account;
   const rows = await sql`
-    insert into ai_accounts (workspace_id, id, friendly_name, state, created_at, updated_at)
-    values (${a.workspaceId}, ${a.id}, ${a.friendlyName}, ${a.state}, ${a.createdAt}, ${a.updatedAt})
+    insert into ai_accounts (workspace_id, id, friendly_name, state, created_at, updated_at, last_active_at)
+    values (${a.workspaceId}, ${a.id}, ${a.friendlyName}, ${a.state}, ${a.createdAt}, ${a.updatedAt}, ${a.lastActiveAt})
     on conflict (workspace_id, friendly_name) where state <> 'revoked' do nothing
     returning id`;
   return rows.length === 1;

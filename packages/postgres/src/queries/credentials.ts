@@ -17,6 +17,7 @@ export interface CredentialRow {
   revoked_at: Date | null;
   rotated_from_id: string | null;
   rotated_to_id: string | null;
+  last_used_at: Date | null;
 }
 
 function toCredential(r: CredentialRow): Credential {
@@ -35,6 +36,7 @@ function toCredential(r: CredentialRow): Credential {
     revokedAt: r.revoked_at,
     rotatedFromId: r.rotated_from_id,
     rotatedToId: r.rotated_to_id,
+    lastUsedAt: r.last_used_at,
   };
 }
 
@@ -47,8 +49,8 @@ export function credentialsFromRows(rows: readonly CredentialRow[]): Credential[
 export async function credentialsInsert(sql: SqlClient, p: { credential: Credential }): Promise<void> {
   const c = p.credential;
   await sql`
-    insert into credentials (workspace_id, id, ai_account_id, tier, scopes, name, state, token_hash, expires_at, project_id, created_at, revoked_at, rotated_from_id, rotated_to_id)
-    values (${c.workspaceId}, ${c.id}, ${c.aiAccountId}, ${c.tier}, ${c.scopes}::text[], ${c.name}, ${c.state}, ${c.tokenHash}, ${c.expiresAt}, ${c.projectId}, ${c.createdAt}, ${c.revokedAt}, ${c.rotatedFromId}, ${c.rotatedToId})`;
+    insert into credentials (workspace_id, id, ai_account_id, tier, scopes, name, state, token_hash, expires_at, project_id, created_at, revoked_at, rotated_from_id, rotated_to_id, last_used_at)
+    values (${c.workspaceId}, ${c.id}, ${c.aiAccountId}, ${c.tier}, ${c.scopes}::text[], ${c.name}, ${c.state}, ${c.tokenHash}, ${c.expiresAt}, ${c.projectId}, ${c.createdAt}, ${c.revokedAt}, ${c.rotatedFromId}, ${c.rotatedToId}, ${c.lastUsedAt})`;
 }
 
 /** The credential with the token hash (any workspace), or null. */
@@ -107,4 +109,32 @@ export async function credentialsMarkRotated(sql: SqlClient, p: { workspaceId: s
     where workspace_id = ${p.workspaceId} and id = ${p.credentialId} and state = 'active' and rotated_to_id is null
     returning *`;
   return row ? toCredential(row) : null;
+}
+
+/**
+ * Records a use of the credential (the authenticator's throttled write): in one statement, its
+ * `last_used_at`, its account's `last_active_at` and, for an OAuth access token, its grant's
+ * `last_used_at` become `now`, each only where null or before `staleBefore`. Three primary-key
+ * updates at most, scoped by workspace; a row already recent is not written (no dead tuple).
+ */
+export async function credentialsRecordUse(sql: SqlClient, p: { workspaceId: string; credentialId: string; aiAccountId: string; now: Date; staleBefore: Date }): Promise<void> {
+  await sql`
+    with used as (
+      update credentials set last_used_at = ${p.now}
+      where workspace_id = ${p.workspaceId} and id = ${p.credentialId} and (last_used_at is null or last_used_at < ${p.staleBefore})
+      returning 1
+    ),
+    active as (
+      update ai_accounts set last_active_at = ${p.now}
+      where workspace_id = ${p.workspaceId} and id = ${p.aiAccountId} and (last_active_at is null or last_active_at < ${p.staleBefore})
+      returning 1
+    ),
+    connected as (
+      update oauth_grants g set last_used_at = ${p.now}
+      from oauth_grant_credentials l
+      where l.workspace_id = ${p.workspaceId} and l.credential_id = ${p.credentialId}
+        and g.workspace_id = l.workspace_id and g.id = l.grant_id and g.revoked_at is null and g.last_used_at < ${p.staleBefore}
+      returning 1
+    )
+    select (select count(*) from used) + (select count(*) from active) + (select count(*) from connected) as n`;
 }

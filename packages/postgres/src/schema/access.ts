@@ -14,6 +14,8 @@ export const aiAccounts = pgTable(
     state: text("state").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+    /** When one of its credentials last authenticated a request (at most a minute old: a throttled write), or null. */
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [
     primaryKey({ name: "ai_accounts_pkey", columns: [t.workspaceId, t.id] }),
@@ -42,6 +44,8 @@ export const credentials = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
     rotatedFromId: text("rotated_from_id"),
     rotatedToId: text("rotated_to_id"),
+    /** When it last authenticated a request (at most a minute old: a throttled write), or null. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [
     primaryKey({ name: "credentials_pkey", columns: [t.workspaceId, t.id] }),

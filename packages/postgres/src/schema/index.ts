@@ -15,4 +15,4 @@ export { oauthClients, oauthAuthorizationCodes, oauthGrants, oauthGrantCredentia
 export { personTokens } from "./person-tokens.ts";
 export { pendingSignUps } from "./pending-sign-ups.ts";
 export { personIdentities } from "./person-identities.ts";
-export { workspaceMinuteStats } from "./workspace-minute-stats.ts";
+export { workspaceMinuteStats, recipientMinuteStats } from "./workspace-minute-stats.ts";
