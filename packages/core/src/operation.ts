@@ -35,7 +35,7 @@ export type OperationAuth =
   | { kind: "person"; roles: readonly Role[]; stepUp?: true; closedWorkspaceAllowed?: true };
 
 /**
- * What a handler asks of the caller's browser session, which the REST edge turns into cookies
+ * What a handler asks of the caller's browser session, which the REST edge and the dashboard turn into cookies
  * (packages/http/src/session/session-intent.ts); other edges ignore it.
  * - `start`: a new session (or, at stage `pending_mfa`, a sign-in awaiting its second factor)
  *   whose token goes in that stage's cookie for `maxAgeSeconds`; the other stage's cookie is cleared.

@@ -13,10 +13,17 @@ export interface PersonMeWire {
   workspace: { id: string; name: string; state: string; plan: string };
 }
 
+/** An identity at the identity provider linked to the person, as list_linked_identities answers it. */
+export interface LinkedIdentityWire {
+  id: string;
+  issuer: string;
+  created_at: string;
+}
+
 /** The identity provider of the service and the identities at it linked to the person (null: OIDC not configured). */
 export interface OidcSettings {
   label: string;
-  identities: readonly { id: string; issuer: string; createdAt: Date }[];
+  identities: readonly LinkedIdentityWire[];
 }
 
 /** The signed-in person's settings: who they are, their workspace and plan, their sign-in's second factor, their linked identity. */
@@ -120,7 +127,7 @@ function LinkedIdentitySection(props: { oidc: OidcSettings }) {
         <ul class="link-list">
           {identities.map((identity) => (
             <li>
-              Linked <LocalTime at={identity.createdAt.toISOString()} /> (<code>{identity.issuer}</code>)
+              Linked <LocalTime at={identity.created_at} /> (<code>{identity.issuer}</code>)
             </li>
           ))}
         </ul>
