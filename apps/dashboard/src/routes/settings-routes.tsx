@@ -2,6 +2,8 @@
 import { pendingTotpEnrolment, type PersonPrincipal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
+import { confirmed, type Confirmation } from "../components/confirm.tsx";
+import { confirmationPage } from "../confirm-step.tsx";
 import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { MfaSetupPage, NewRecoveryCodesPage, RecoveryCodesPage } from "../pages/mfa-setup-page.tsx";
@@ -60,23 +62,43 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
       return kit.page(c, { title: "Set up two-step verification", current: "settings", status: refusal.status }, <MfaSetupPage secret={pending.secret} otpauthUri={pending.otpauthUri} error={refusal.error} />);
     }
   });
-  // Turning MFA off and new recovery codes need a fresh step-up: without one, the step-up page
-  // comes first and returns to the settings, where the button is pressed again.
+  // Turning MFA off and new recovery codes ask first, on a page of their own (a bare POST gets
+  // that page too), and need a fresh step-up: without one, the step-up page comes first and
+  // returns to the confirmation page.
+  const MFA_CONFIRMATIONS: Record<"recovery-codes" | "disable", Confirmation> = {
+    "recovery-codes": {
+      title: "Get new recovery codes?",
+      consequences: <p>Your current recovery codes stop working at once; the new ones are shown once. Your authenticator app keeps working.</p>,
+      action: "/settings/mfa/recovery-codes",
+      button: "Get new recovery codes",
+      cancel: "/settings",
+    },
+    disable: {
+      title: "Turn two-step verification off?",
+      consequences: <p>Signing in will need only your password, and your recovery codes stop working. To turn it on again you set up your authenticator app anew.</p>,
+      action: "/settings/mfa/disable",
+      button: "Turn two-step verification off",
+      cancel: "/settings",
+    },
+  };
+  for (const [name, confirmation] of Object.entries(MFA_CONFIRMATIONS)) app.get(`/settings/mfa/${name}`, (c) => confirmationPage(kit, c, "settings", confirmation));
   app.post("/settings/mfa/recovery-codes", async (c) => {
+    if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "settings", MFA_CONFIRMATIONS["recovery-codes"]);
     try {
       const r = await kit.run<{ recovery_codes: string[] }>(c, { name: "regenerate_recovery_codes", input: {} });
       return kit.page(c, { title: "New recovery codes", current: "settings" }, <NewRecoveryCodesPage codes={r.recovery_codes} />);
     } catch (err) {
-      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings"), 303);
+      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings/mfa/recovery-codes"), 303);
       return settingsPage(c, refusalOf(err, c.get("requestId")));
     }
   });
   app.post("/settings/mfa/disable", async (c) => {
+    if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "settings", MFA_CONFIRMATIONS.disable);
     try {
       await kit.run(c, { name: "disable_mfa", input: {} });
       return c.redirect("/settings?done=mfa_disabled", 303);
     } catch (err) {
-      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings"), 303);
+      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings/mfa/disable"), 303);
       return settingsPage(c, refusalOf(err, c.get("requestId")));
     }
   });
