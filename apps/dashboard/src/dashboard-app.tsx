@@ -25,6 +25,7 @@ import { registerPolicyRoutes } from "./routes/policy-routes.tsx";
 import { registerProjectRoutes } from "./routes/project-routes.tsx";
 import { registerSettingsRoutes } from "./routes/settings-routes.tsx";
 import { registerWebhookRoutes } from "./routes/webhook-routes.tsx";
+import { applySessionIntents } from "./run-operation.ts";
 import { requireSession, sameOriginPosts } from "./session-gate.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { loadStaticAssets, type StaticAssets } from "./static-assets.ts";
@@ -90,13 +91,14 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   });
 
   const sessions = createSessionEdge(deps, options.origin);
-  const kit = createPageKit(deps, assets);
+  const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
+  const kit = createPageKit(deps, assets, { sessions, afterAnswer, logger });
+  app.use("*", applySessionIntents());
   app.use("*", sameOriginPosts(sessions));
   for (const path of SIGNED_IN_PATHS) app.use(path, requireSession(deps, sessions));
 
-  const afterAnswer = options.afterAnswer ?? afterAnswerWorkLoggedTo(logger);
-  registerAuthRoutes(app, kit, { sessions, oidcLabel, afterAnswer });
-  registerPasswordRoutes(app, kit, { sessions, afterAnswer });
+  registerAuthRoutes(app, kit, { oidcLabel });
+  registerPasswordRoutes(app, kit);
   registerOverviewRoutes(app, kit);
   registerMessageRoutes(app, kit);
   registerApprovalRoutes(app, kit);
@@ -109,10 +111,10 @@ export function createDashboardApp(deps: CoreDeps, options: DashboardOptions = {
   registerLearningRoutes(app, kit);
   registerConnectionRoutes(app, kit);
   registerNoticeRoutes(app, kit);
-  registerSettingsRoutes(app, kit, { sessions, oidcLabel });
+  registerSettingsRoutes(app, kit, { oidcLabel });
   registerOAuthConsentRoutes(app, kit, sessions);
-  registerClosingRoutes(app, kit, sessions);
-  registerPeopleRoutes(app, kit, sessions);
+  registerClosingRoutes(app, kit);
+  registerPeopleRoutes(app, kit);
 
   app.notFound(notFound);
   app.onError(errorHandler({ onFault: reportFaultTo(logger, "dashboard request failed with a server fault"), render: (c, err) => errorPage(c, assets, err) }));

@@ -5,6 +5,8 @@ export interface DashboardVariables {
   requestId: string;
   /** The signed-in person (a session cookie), set by the session middleware on pages that need one. */
   principal?: Principal;
+  /** The Set-Cookie values of the session intents of the operations this request ran (`runOperation`). */
+  sessionCookies?: string[];
 }
 
 /** The Hono environment of the dashboard app. */

@@ -6,7 +6,7 @@ import { renderPage } from "./render-page.tsx";
 import type { ShownError } from "./components/error-notice.tsx";
 import { WAITING_COUNT_LIMIT, type NavKey, type Viewer } from "./components/layout.tsx";
 import type { DashboardEnv } from "./dashboard-env.ts";
-import { runOperation, type OperationCall } from "./run-operation.ts";
+import { runOperation, type OperationCall, type OperationEdge } from "./run-operation.ts";
 import type { StaticAsset, StaticAssets } from "./static-assets.ts";
 
 /** An HTTP status a page is rendered with. */
@@ -18,14 +18,17 @@ export interface PageKit {
   assets: StaticAssets;
   /** Renders a signed-in page in the layout, with the navigation showing `current`. */
   page: (c: Context<DashboardEnv>, p: { title: string; current?: NavKey | undefined; status?: PageStatus | undefined; scripts?: readonly StaticAsset[] | undefined }, body: Child) => Response | Promise<Response>;
-  /** Runs a catalogue operation as the signed-in person (the REST/MCP executor). */
+  /**
+   * Runs a catalogue operation (the REST/MCP executor) as the signed-in person, or anonymously for
+   * a public one (sign-in, sign-up, password reset); its session intent sets the response's cookies.
+   */
   run: <T>(c: Context<DashboardEnv>, call: OperationCall) => Promise<T>;
   /** A fresh Idempotency-Key for a form. */
   newKey: () => string;
 }
 
 /** The kit of one dashboard app. */
-export function createPageKit(deps: CoreDeps, assets: StaticAssets): PageKit {
+export function createPageKit(deps: CoreDeps, assets: StaticAssets, edge: OperationEdge): PageKit {
   return {
     deps,
     assets,
@@ -35,7 +38,7 @@ export function createPageKit(deps: CoreDeps, assets: StaticAssets): PageKit {
       if (viewer !== null) viewer.waitingApprovals = await deps.stores.messages.countHeldForApproval({ workspaceId: (c.get("principal") as Principal).workspace.id, limit: WAITING_COUNT_LIMIT });
       return renderPage(c, assets, { title: p.title, viewer, current: p.current, scripts: p.scripts }, body, p.status ?? 200);
     },
-    run: async <T,>(c: Context<DashboardEnv>, call: OperationCall) => (await runOperation(deps, c, call)) as T,
+    run: async <T,>(c: Context<DashboardEnv>, call: OperationCall) => (await runOperation(deps, edge, c, call)) as T,
     newKey: () => deps.ids.next(),
   };
 }

@@ -144,6 +144,37 @@ describe("people: MFA and step-up (PostgreSQL, real HTTP, real TOTP codes)", () 
     expect((await call("POST", "/v1/auth/step-up", { cookie, body: { code, recovery_code: "x" } })).body.error).toMatchObject({ code: "SVC_MALFORMED_REQUEST" });
   });
 
+  it("new recovery codes and MFA off need a fresh step-up (401 SVC_STEP_UP_REQUIRED without); the old codes stop working; off twice is refused (no step-up without MFA); the linked identities are the person's own", async () => {
+    const { address, secret, recoveryCodes } = await withMfa("codes");
+    const signedIn = await signInWithCode(address, { code: codeAt(secret) });
+    const cookie = `${SESSION_COOKIE}=${cookieFrom(signedIn.res, SESSION_COOKIE) as string}`;
+    expect((await call("GET", "/v1/me/identities", { cookie })).body).toEqual({ items: [] });
+    // A sign-in with a code is a step-up of five minutes: past them, it is stale.
+    clock.advance(5 * 60_000 + 1_000);
+    const stale = await call("POST", "/v1/auth/mfa/recovery-codes", { cookie });
+    expect(stale.status).toBe(401);
+    expect(stale.body.error.code).toBe("SVC_STEP_UP_REQUIRED");
+    expect((await call("DELETE", "/v1/auth/mfa", { cookie })).body.error.code).toBe("SVC_STEP_UP_REQUIRED");
+    clock.advance(30_000);
+    expect((await call("POST", "/v1/auth/step-up", { cookie, body: { code: codeAt(secret) } })).status).toBe(200);
+    expect((await call("POST", "/v1/auth/mfa/recovery-codes", { cookie, origin: "https://evil.example" })).body.error.code).toBe("SVC_CSRF_REJECTED");
+    const fresh = await call("POST", "/v1/auth/mfa/recovery-codes", { cookie });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.recovery_codes).toHaveLength(10);
+    expect(fresh.body.recovery_codes).not.toContain(recoveryCodes[0]);
+    expect((await signInWithCode(address, { recovery_code: recoveryCodes[0] as string })).status).toBe(401);
+    expect(await db.sql`select 1 from audit_log where activity = 'person.recovery_codes_regenerated' and subject_id = ${signedIn.body.person.id as string}`).toHaveLength(1);
+    const off = await call("DELETE", "/v1/auth/mfa", { cookie });
+    expect(off.status).toBe(204);
+    expect((await call("GET", "/v1/me", { cookie })).body.person.mfa_enabled).toBe(false);
+    // With MFA off there is no step-up to have: turning it off again is refused as such.
+    const again = await call("DELETE", "/v1/auth/mfa", { cookie });
+    expect(again.status).toBe(401);
+    expect(again.body.error).toMatchObject({ code: "SVC_STEP_UP_REQUIRED", details: { reason: "mfa_not_enabled" } });
+    // A credential is not a person's session.
+    expect((await call("GET", "/v1/me/identities", {})).status).toBe(401);
+  });
+
   it("never answers 500 to random bodies on the MFA routes, and refuses random codes", async () => {
     const { address, secret } = await withMfa("fuzz");
     const signedIn = await signInWithCode(address, { code: codeAt(secret) });

@@ -191,7 +191,7 @@ describe("throttles and anonymous limits (PostgreSQL, real HTTP, real concurrenc
       await blocker`begin`;
       await blocker`lock table persons in access exclusive mode`;
       // A stall bound, not a speed test: while the lock is held, work that waits for it never ends.
-      // The dashboard's "forgot your password?" page takes the same path (acceptPasswordReset).
+      // The dashboard's "forgot your password?" page runs the same operation (request_password_reset).
       const forgotPage = () => fetch(`${served.baseUrl}/forgot-password`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: served.baseUrl, "X-Forwarded-For": from }, body: new URLSearchParams({ email: "nobody-on-the-page@throttle.test" }) });
       const answers = await Promise.race([
         Promise.all([call("POST", "/v1/auth/password-reset", { from, body: { email: person.address } }), call("POST", "/v1/auth/password-reset", { from, body: { email: "nobody-here@throttle.test" } }), forgotPage()]),

@@ -23,7 +23,7 @@ export { sendMail } from "./mail/send-mail.ts";
 export type { OidcAttempt, OidcIdentity, LinkedIdentity } from "./oidc/oidc-identity.ts";
 export type { CoreDeps, ServerSecrets, NoticeSettings } from "./deps.ts";
 export { requirePublicBaseUrl } from "./deps.ts";
-export { defineOperation } from "./operation.ts";
+export { defineOperation, withContext } from "./operation.ts";
 export type { Operation, OperationAuth, OperationContext, OperationResult, HandlerResult, SessionIntent, HttpMethod } from "./operation.ts";
 export { PRIORITIES, PRIORITY_RANK, MESSAGE_STATES, effectiveState, shownState } from "./messaging/message.ts";
 export type { Priority, MessageState, MessageRecord, NewMessage } from "./messaging/message.ts";

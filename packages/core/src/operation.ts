@@ -35,7 +35,7 @@ export type OperationAuth =
   | { kind: "person"; roles: readonly Role[]; stepUp?: true; closedWorkspaceAllowed?: true };
 
 /**
- * What a handler asks of the caller's browser session, which the REST edge turns into cookies
+ * What a handler asks of the caller's browser session, which the REST edge and the dashboard turn into cookies
  * (packages/http/src/session/session-intent.ts); other edges ignore it.
  * - `start`: a new session (or, at stage `pending_mfa`, a sign-in awaiting its second factor)
  *   whose token goes in that stage's cookie for `maxAgeSeconds`; the other stage's cookie is cleared.
@@ -101,6 +101,16 @@ export interface OperationContext {
    * the sender's trace. Must not throw.
    */
   onMessageSettled?: (m: { messageId: string; recipientName: string; traceparent: string | null }) => void;
+}
+
+/**
+ * `ctx` with some fields replaced, its lazy fields kept lazy. The edges give some fields as
+ * getters (the abort signal builds a whole web Request under @hono/node-server; the cookies are
+ * parsed when read): an object spread would read every one of them on every call.
+ */
+export function withContext(ctx: OperationContext, changes: Partial<OperationContext>): OperationContext {
+  const next = Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)) as OperationContext;
+  return Object.defineProperties(next, Object.getOwnPropertyDescriptors(changes));
 }
 
 /** What a handler returns: the HTTP-style status and the response body. */

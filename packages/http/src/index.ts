@@ -3,7 +3,6 @@
 export { accessLog, type ServedRequest } from "./access-log.ts";
 export { afterAnswerWorkLoggedTo, createAfterAnswerWork, failureReason, type AfterAnswerLabel, type AfterAnswerWork } from "./after-answer-work.ts";
 // The anonymous requests that answer before their work (DESIGN §2c), one path for REST and the dashboard.
-export { acceptPasswordReset, acceptSignUp, type AnswerFirstDeps } from "./answer-first.ts";
 export { closeAfterUnreadBody, type UnreadBodyDrainLimits } from "./close-after-unread-body.ts";
 export { bearerChallenge } from "./bearer-challenge.ts";
 export { refuseUnsafeQuery } from "./unsafe-query.ts";
@@ -16,6 +15,7 @@ export { clearCookieHeader, readCookie, sessionCookies, setCookieHeader, type Se
 export { DEFAULT_ORIGIN_SETTINGS, requestOrigin, trustedProxyMatcher, type OriginSettings } from "./session/request-origin.ts";
 export { createSessionEdge, type SessionEdge } from "./session/session-edge.ts";
 export { sessionIntentCookies } from "./session/session-intent.ts";
+export { httpOperationContext, type OperationCallFields } from "./session/http-operation-context.ts";
 // The edge every app composes (STYLE: written once, never copied): the request id, the error
 // envelope and the fault log, the 404/405 answer, and request bodies read with the limits.
 export { REQUEST_ID_HEADER, requestId, type EdgeEnv } from "./request-id.ts";

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { ShownError } from "../components/error-notice.tsx";
+import { ConfirmLink } from "../components/confirm.tsx";
 import { PageHeading } from "../components/page-heading.tsx";
 import { Facts } from "../components/facts.tsx";
 import { LocalTime } from "../components/local-time.tsx";
@@ -13,10 +14,17 @@ export interface PersonMeWire {
   workspace: { id: string; name: string; state: string; plan: string };
 }
 
+/** An identity at the identity provider linked to the person, as list_linked_identities answers it. */
+export interface LinkedIdentityWire {
+  id: string;
+  issuer: string;
+  created_at: string;
+}
+
 /** The identity provider of the service and the identities at it linked to the person (null: OIDC not configured). */
 export interface OidcSettings {
   label: string;
-  identities: readonly { id: string; issuer: string; createdAt: Date }[];
+  identities: readonly LinkedIdentityWire[];
 }
 
 /** The signed-in person's settings: who they are, their workspace and plan, their sign-in's second factor, their linked identity. */
@@ -52,18 +60,10 @@ export function SettingsPage(props: { me: PersonMeWire; stepUpUntil: Date | null
             </p>
             <StepUpForm />
             <h3>Recovery codes and turning it off</h3>
-            <p>Each needs a fresh confirmation with a code: without one, you are asked for it first and brought back.</p>
+            <p>Each asks first, and needs a fresh confirmation with a code: without one, you are asked for it first and brought back.</p>
             <div class="actions">
-              <form method="post" action="/settings/mfa/recovery-codes">
-                <button type="submit" class="secondary">
-                  Get new recovery codes
-                </button>
-              </form>
-              <form method="post" action="/settings/mfa/disable">
-                <button type="submit" class="danger">
-                  Turn two-step verification off
-                </button>
-              </form>
+              <ConfirmLink href="/settings/mfa/recovery-codes" label="Get new recovery codes" tone="secondary" />
+              <ConfirmLink href="/settings/mfa/disable" label="Turn two-step verification off" />
             </div>
           </>
         ) : (
@@ -120,7 +120,7 @@ function LinkedIdentitySection(props: { oidc: OidcSettings }) {
         <ul class="link-list">
           {identities.map((identity) => (
             <li>
-              Linked <LocalTime at={identity.createdAt.toISOString()} /> (<code>{identity.issuer}</code>)
+              Linked <LocalTime at={identity.created_at} /> (<code>{identity.issuer}</code>)
             </li>
           ))}
         </ul>

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { listPeople, type PersonPrincipal } from "@agentq/core";
+import type { PeopleListItem } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
@@ -12,7 +12,10 @@ export function registerAuditRoutes(app: Hono<DashboardEnv>, kit: PageKit): void
   const names = async (c: Context<DashboardEnv>): Promise<AuditNames> => {
     const page = <T,>(name: string) => kit.run<Page<T>>(c, { name, input: { limit: 100 } }).then((p) => p.items);
     // People are listed to owners and admins only: a viewer sees "a person".
-    const people = listPeople(kit.deps, c.get("principal") as PersonPrincipal).catch(() => []);
+    const people = kit.run<{ items: PeopleListItem[] }>(c, { name: "list_people", input: {} }).then(
+      (p) => p.items,
+      () => [],
+    );
     const [accounts, credentials, webhooks, persons] = await Promise.all([page<AiAccountWire>("list_ai_accounts"), page<CredentialWire>("list_credentials"), page<WebhookWire>("list_webhooks"), people]);
     return {
       accounts: new Map(accounts.map((a) => [a.id, a.friendly_name])),

@@ -1,6 +1,4 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { authenticateSession, isDomainError, signIn, signOut, verifyEmail, verifyMfaSignIn } from "@agentq/core";
-import { acceptSignUp, clearCookieHeader, readCookie, requestOrigin, setCookieHeader, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
 import type { Context, Hono } from "hono";
 import { safeReturnTo } from "../return-to.ts";
 import type { DashboardEnv } from "../dashboard-env.ts";
@@ -13,28 +11,20 @@ import { SignUpSentPage, VerifyEmailPage } from "../pages/verify-email-page.tsx"
 
 /** What the sign-in pages need besides the kit. */
 export interface AuthPageDeps {
-  sessions: SessionEdge;
   /** The OIDC button's label, or null when OIDC is not configured. */
   oidcLabel: string | null;
-  /** Runs a sign-up's work (lookup, pending sign-up, mail) after its page is answered. */
-  afterAnswer: AfterAnswerWork;
 }
 
 /**
  * Sign-in (password, then the MFA step when the person has MFA on), sign-up (then "check your
- * mail"), the mailed link's page /verify-email, and sign-out: the same core use cases as POST
- * /v1/auth/*, the same cookies. Every POST here has passed the
- * dashboard's same-origin check, so another site can neither sign a browser in nor out.
+ * mail"), the mailed link's page /verify-email, and sign-out: the catalogue's sign_in,
+ * verify_mfa, sign_up, verify_email and sign_out, the operations of POST /v1/auth/*, whose
+ * session intents set the same cookies (and whose work after the answer, a sign-up's, runs as
+ * over REST). Every POST here has passed the dashboard's same-origin check, so another site can
+ * neither sign a browser in nor out.
  */
 export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: AuthPageDeps): void {
-  const { cookies } = deps.sessions;
-  const sessionCookie = (token: string) => setCookieHeader(cookies, cookies.session, token, (kit.deps.people?.settings.sessionAbsoluteMs ?? 12 * 3_600_000) / 1000);
-  const origin = (c: Context<DashboardEnv>) => requestOrigin(c, deps.sessions.origin, (address) => deps.sessions.isTrustedProxy(address));
-  const redirect = (location: string, setCookies: string[]) => {
-    const headers = new Headers({ Location: location, "Cache-Control": "no-store" });
-    for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-    return new Response(null, { status: 303, headers });
-  };
+  const redirect = (location: string) => new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
   const signInPage = (c: Context<DashboardEnv>, p: { returnTo: string; email?: string; error?: ReturnType<typeof refusalOf>; notice?: string }) =>
     kit.page(c, { title: "Sign in", status: p.error?.status }, <SignInPage returnTo={p.returnTo} email={p.email} oidcLabel={deps.oidcLabel} error={p.error?.error} notice={p.notice} />);
 
@@ -48,12 +38,9 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
     const form = await readForm(c);
     const returnTo = safeReturnTo(form.text("return_to"));
     try {
-      const r = await signIn(kit.deps, { email: form.text("email"), password: form.raw("password") }, { origin: origin(c), requestId: c.get("requestId") });
-      if (r.kind === "mfa_required") {
-        const pending = setCookieHeader(cookies, cookies.pendingMfa, r.token, (r.session.expiresAt.getTime() - r.session.createdAt.getTime()) / 1000);
-        return redirect(`/sign-in/mfa?${new URLSearchParams({ return_to: returnTo }).toString()}`, [pending, clearCookieHeader(cookies, cookies.session)]);
-      }
-      return redirect(returnTo, [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);
+      // The session intent sets the session's cookie, or (MFA on) the pending-MFA one.
+      const r = await kit.run<{ mfa_required: boolean }>(c, { name: "sign_in", input: { email: form.text("email"), password: form.raw("password") } });
+      return redirect(r.mfa_required ? `/sign-in/mfa?${new URLSearchParams({ return_to: returnTo }).toString()}` : returnTo);
     } catch (err) {
       return signInPage(c, { returnTo, email: form.text("email"), error: refusalOf(err, c.get("requestId")) });
     }
@@ -65,8 +52,9 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
     const returnTo = safeReturnTo(form.text("return_to"));
     const recovery = form.text("recovery_code");
     try {
-      const r = await verifyMfaSignIn(kit.deps, readCookie(c, cookies.pendingMfa), recovery === "" ? { code: form.text("code") } : { recovery_code: recovery }, { origin: origin(c), requestId: c.get("requestId") });
-      return redirect(returnTo, [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);
+      // The pending-MFA cookie names the sign-in; the session intent swaps it for the session's.
+      await kit.run(c, { name: "verify_mfa", input: recovery === "" ? { code: form.text("code") } : { recovery_code: recovery } });
+      return redirect(returnTo);
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
       return kit.page(c, { title: "Two-step verification", status: refusal.status }, <MfaPage returnTo={returnTo} error={refusal.error} />);
@@ -78,9 +66,9 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
     const form = await readForm(c);
     const values = { email: form.text("email"), workspace_name: form.text("workspace_name"), display_name: form.text("display_name") };
     try {
-      // The same path as POST /v1/auth/sign-up: the client address's sign_up limit first, and the work after the
+      // The operation of POST /v1/auth/sign-up: the client address's sign_up limit first, and the work after the
       // answer, so the page and its timing do not tell whether the address has an account.
-      await acceptSignUp({ core: kit.deps, afterAnswer: deps.afterAnswer }, { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) }, { origin: origin(c), requestId: c.get("requestId") });
+      await kit.run(c, { name: "sign_up", input: { email: values.email, password: form.raw("password"), workspace_name: values.workspace_name, ...(values.display_name === "" ? {} : { display_name: values.display_name }) } });
       return kit.page(c, { title: "Check your mail" }, <SignUpSentPage email={values.email.trim().toLowerCase()} />);
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
@@ -93,25 +81,17 @@ export function registerAuthRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: 
   app.post("/verify-email", async (c) => {
     const form = await readForm(c);
     try {
-      // verifyEmail counts the client address's verify_email limit (DESIGN §2c), as on POST /v1/auth/verify-email.
-      const r = await verifyEmail(kit.deps, { token: form.text("token") }, { origin: origin(c), requestId: c.get("requestId") });
-      return redirect("/", [sessionCookie(r.token), clearCookieHeader(cookies, cookies.pendingMfa)]);
+      // verify_email counts the client address's verify_email limit (DESIGN §2c); its session intent signs the browser in.
+      await kit.run(c, { name: "verify_email", input: { token: form.text("token") } });
+      return redirect("/");
     } catch (err) {
       return verifyEmailPage(c, refusalOf(err, c.get("requestId")));
     }
   });
 
   app.post("/sign-out", async (c) => {
-    const value = readCookie(c, cookies.session);
-    if (value !== null) {
-      try {
-        const principal = await authenticateSession(kit.deps, value);
-        await signOut(kit.deps, principal.session, { requestId: c.get("requestId") });
-      } catch (err) {
-        // An unknown or expired session is signed out already.
-        if (!isDomainError(err) || err.code !== "SVC_UNAUTHENTICATED") throw err;
-      }
-    }
-    return redirect("/sign-in?signed_out=1", [clearCookieHeader(cookies, cookies.session), clearCookieHeader(cookies, cookies.pendingMfa)]);
+    // Ends the session cookie's session, if it is live; the session intent clears the cookies whatever it was.
+    await kit.run(c, { name: "sign_out", input: {} });
+    return redirect("/sign-in?signed_out=1");
   });
 }

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { DomainError, fileCounterNoticeAsOwner, type PersonPrincipal } from "@agentq/core";
+import { DomainError, type PersonPrincipal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import { readForm, type FormInput } from "../form-input.ts";
@@ -20,8 +20,8 @@ function counterNoticeInput(form: FormInput): CounterNoticeValues {
 
 /**
  * The notices of the workspace (DESIGN §2b): the list and one notice through the catalogue's
- * list_notices and get_notice (the REST/MCP executor), and the counter-notice through the same
- * use case as POST /v1/notices/{id}/counter-notice (`fileCounterNoticeAsOwner`: an owner with a
+ * list_notices and get_notice (the REST/MCP executor), and the counter-notice through
+ * file_counter_notice, the operation of POST /v1/notices/{id}/counter-notice (an owner with a
  * fresh step-up). A 401 SVC_STEP_UP_REQUIRED sends the person to the step-up page, which
  * brings them back to the notice.
  */
@@ -46,7 +46,7 @@ export function registerNoticeRoutes(app: Hono<DashboardEnv>, kit: PageKit): voi
     const id = c.req.param("id");
     const values = counterNoticeInput(await readForm(c));
     try {
-      await fileCounterNoticeAsOwner(kit.deps, person(c), { noticeId: id, input: values, requestId: c.get("requestId") });
+      await kit.run(c, { name: "file_counter_notice", input: { ...values, notice_id: id } });
       return c.redirect(`/notices/${encodeURIComponent(id)}?done=contested`, 303);
     } catch (err) {
       if (needsStepUp(err)) return c.redirect(stepUpLocation(`/notices/${encodeURIComponent(id)}`), 303);

@@ -1,6 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { confirmPasswordReset, SET_PASSWORD_PAGES } from "@agentq/core";
-import { acceptPasswordReset, requestOrigin, type AfterAnswerWork, type SessionEdge } from "@agentq/http";
+import { SET_PASSWORD_PAGES } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import { readForm } from "../form-input.ts";
@@ -8,16 +7,16 @@ import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { ForgotPasswordPage, SetPasswordPage, type SetPasswordPurpose } from "../pages/password-pages.tsx";
 
 /**
- * The pages of the mailed links (DESIGN §2b): "forgot your password?" (the same path as
- * POST /v1/auth/password-reset, `acceptPasswordReset`: the client address's limit, then the same
+ * The pages of the mailed links (DESIGN §2b): "forgot your password?" (request_password_reset,
+ * the operation of POST /v1/auth/password-reset: the client address's limit, then the same
  * answer whether or not the email has an account, the lookup, token, mail and audit row after
  * it), and the set-password pages the reset and invitation mails open
  * (`/reset-password#token=...`, `/accept-invitation#token=...`: the token travels in the fragment
- * and a script of this origin fills it into the form; POST runs the same use case as
- * POST /v1/auth/password-reset/confirm, then the person signs in with the new password).
+ * and a script of this origin fills it into the form; POST runs confirm_password_reset, the
+ * operation of POST /v1/auth/password-reset/confirm: every session of the person ends, this
+ * browser's cookies are cleared, and the person signs in with the new password).
  */
-export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: { sessions: SessionEdge; afterAnswer: AfterAnswerWork }): void {
-  const origin = (c: Context<DashboardEnv>) => requestOrigin(c, deps.sessions.origin, (address) => deps.sessions.isTrustedProxy(address));
+export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit): void {
   const forgot = (c: Context<DashboardEnv>, p: Parameters<typeof ForgotPasswordPage>[0], status?: ReturnType<typeof refusalOf>["status"]) =>
     kit.page(c, { title: "Reset your password", status }, <ForgotPasswordPage {...p} />);
 
@@ -26,7 +25,7 @@ export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
     const form = await readForm(c);
     const email = form.text("email");
     try {
-      await acceptPasswordReset({ core: kit.deps, afterAnswer: deps.afterAnswer }, { email }, { origin: origin(c), requestId: c.get("requestId") });
+      await kit.run(c, { name: "request_password_reset", input: { email } });
       return forgot(c, { sent: true });
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
@@ -40,7 +39,7 @@ export function registerPasswordRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
       const form = await readForm(c);
       const token = form.text("token");
       try {
-        await confirmPasswordReset(kit.deps, { token, password: form.raw("password") }, { origin: origin(c), requestId: c.get("requestId") });
+        await kit.run(c, { name: "confirm_password_reset", input: { token, password: form.raw("password") } });
         return new Response(null, { status: 303, headers: { Location: "/sign-in?password_set=1", "Cache-Control": "no-store" } });
       } catch (err) {
         const refusal = refusalOf(err, c.get("requestId"));

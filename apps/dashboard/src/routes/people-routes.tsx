@@ -1,6 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { changePersonRole, invitePerson, listPeople, notFound, removePerson, resendInvitation, sendMail, type MailMessage, type PersonPrincipal } from "@agentq/core";
-import { clearCookieHeader, type SessionEdge } from "@agentq/http";
+import { notFound, type PeopleListItem, type PersonPrincipal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
 import { confirmed, type Confirmation } from "../components/confirm.tsx";
@@ -18,26 +17,25 @@ const DONE: Record<string, string> = {
   removed: "Removed: their sessions have ended.",
 };
 
+/** What invite_person and resend_invitation answer of the invitation. */
+interface InvitationWire {
+  invitation: { mailed: boolean };
+}
+
 /**
- * The People page (DESIGN §2b, the rules of /v1/people): the same core use cases as GET/POST
- * /v1/people, PATCH and DELETE /v1/people/{id} and the invitation resend, so an owner's or
- * admin's session manages people and a viewer's is refused with 403 SVC_TIER_INSUFFICIENT. An
- * invitation's mail goes out after the commit, as over REST; a mail that fails is said on the
- * page, never its cause.
+ * The People page (DESIGN §2b, the rules of /v1/people): the catalogue's list_people,
+ * invite_person, change_person_role, resend_invitation and remove_person (the operations of
+ * GET/POST /v1/people, PATCH and DELETE /v1/people/{id} and the invitation resend), so an
+ * owner's or admin's session manages people and a viewer's is refused with 403
+ * SVC_TIER_INSUFFICIENT. An invitation's mail goes out after the commit, as over REST; a mail
+ * that fails is said on the page, never its cause. Removing oneself ends one's session (the
+ * operation's session intent clears the cookie).
  */
-export function registerPeopleRoutes(app: Hono<DashboardEnv>, kit: PageKit, sessions: SessionEdge): void {
+export function registerPeopleRoutes(app: Hono<DashboardEnv>, kit: PageKit): void {
   const person = (c: Context<DashboardEnv>) => c.get("principal") as PersonPrincipal;
-  const requestId = (c: Context<DashboardEnv>) => ({ requestId: c.get("requestId") });
-  const mailed = async (message: MailMessage): Promise<boolean> => {
-    try {
-      await sendMail(kit.deps, message);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const listPeople = async (c: Context<DashboardEnv>) => (await kit.run<{ items: PeopleListItem[] }>(c, { name: "list_people", input: {} })).items;
   const peoplePage = async (c: Context<DashboardEnv>, values: InviteValues = {}, error?: ReturnType<typeof refusalOf>) => {
-    const people = await listPeople(kit.deps, person(c));
+    const people = await listPeople(c);
     const me = { id: person(c).person.id, role: person(c).person.role };
     return kit.page(c, { title: "People", current: "people", status: error?.status }, <PeoplePage people={people} me={me} values={values} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
   };
@@ -55,8 +53,8 @@ export function registerPeopleRoutes(app: Hono<DashboardEnv>, kit: PageKit, sess
     const form = await readForm(c);
     const values = { email: form.text("email"), role: form.text("role") };
     try {
-      const invited = await invitePerson(kit.deps, person(c), values, requestId(c));
-      return c.redirect(`/people?done=${(await mailed(invited.mail)) ? "invited" : "invited_unmailed"}`, 303);
+      const invited = await kit.run<InvitationWire>(c, { name: "invite_person", input: values });
+      return c.redirect(`/people?done=${invited.invitation.mailed ? "invited" : "invited_unmailed"}`, 303);
     } catch (err) {
       return peoplePage(c, values, refusalOf(err, c.get("requestId")));
     }
@@ -64,20 +62,20 @@ export function registerPeopleRoutes(app: Hono<DashboardEnv>, kit: PageKit, sess
   app.post(
     "/people/:id/role",
     act(async (c, id) => {
-      await changePersonRole(kit.deps, person(c), { personId: id, role: (await readForm(c)).text("role") }, requestId(c));
+      await kit.run(c, { name: "change_person_role", input: { person_id: id, role: (await readForm(c)).text("role") } });
       return "role_changed";
     }),
   );
   app.post(
     "/people/:id/invitation",
     act(async (c, id) => {
-      const invitation = await resendInvitation(kit.deps, person(c), { personId: id }, requestId(c));
-      return (await mailed(invitation.mail)) ? "resent" : "resent_unmailed";
+      const resent = await kit.run<InvitationWire>(c, { name: "resend_invitation", input: { person_id: id } });
+      return resent.invitation.mailed ? "resent" : "resent_unmailed";
     }),
   );
   // Removing asks first, on a page of its own (a bare POST gets that page too).
   const removeConfirmation = async (c: Context<DashboardEnv>, id: string): Promise<Confirmation> => {
-    const found = (await listPeople(kit.deps, person(c))).find((p) => p.id === id);
+    const found = (await listPeople(c)).find((p) => p.id === id);
     if (found === undefined) throw notFound("Person");
     const self = id === person(c).person.id;
     return {
@@ -97,12 +95,10 @@ export function registerPeopleRoutes(app: Hono<DashboardEnv>, kit: PageKit, sess
     "/people/:id/remove",
     act(async (c, id) => {
       if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "people", await removeConfirmation(c, id));
-      await removePerson(kit.deps, person(c), { personId: id }, requestId(c));
+      await kit.run(c, { name: "remove_person", input: { person_id: id } });
       if (id !== person(c).person.id) return "removed";
-      // Removing oneself ends one's own session too.
-      const headers = new Headers({ Location: "/sign-in", "Cache-Control": "no-store" });
-      headers.append("Set-Cookie", clearCookieHeader(sessions.cookies, sessions.cookies.session));
-      return new Response(null, { status: 303, headers });
+      // Removing oneself ended one's own session too (the operation's session intent clears the cookie).
+      return new Response(null, { status: 303, headers: { Location: "/sign-in", "Cache-Control": "no-store" } });
     }),
   );
 }

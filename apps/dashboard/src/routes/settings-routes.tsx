@@ -1,12 +1,13 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
-import { confirmTotp, disableMfa, enrollTotp, listLinkedIdentities, pendingTotpEnrolment, regenerateRecoveryCodes, stepUp, type PersonPrincipal } from "@agentq/core";
-import { clearCookieHeader, requestOrigin, type SessionEdge } from "@agentq/http";
+import { pendingTotpEnrolment, type PersonPrincipal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
+import { confirmed, type Confirmation } from "../components/confirm.tsx";
+import { confirmationPage } from "../confirm-step.tsx";
 import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { MfaSetupPage, NewRecoveryCodesPage, RecoveryCodesPage } from "../pages/mfa-setup-page.tsx";
-import { SettingsPage, type PersonMeWire } from "../pages/settings-page.tsx";
+import { SettingsPage, type LinkedIdentityWire, type PersonMeWire } from "../pages/settings-page.tsx";
 import { StepUpPage } from "../pages/step-up-page.tsx";
 import { renderPage } from "../render-page.tsx";
 import { safeReturnTo } from "../return-to.ts";
@@ -22,27 +23,27 @@ const DONE: Record<string, string> = {
 /**
  * The settings page: the person (GET /v1/me), their workspace and plan; TOTP enrolment (a QR
  * code of the otpauth URI, confirmed with a code, then the recovery codes once) and the step-up,
- * through the same core use cases as /v1/auth/mfa/* and /v1/auth/step-up; when OIDC is
- * configured, the identities linked to the person and the way to link one
- * (GET /v1/auth/oidc/start?link=1, DESIGN §2c).
+ * through the catalogue's enroll_totp, confirm_totp, step_up, regenerate_recovery_codes and
+ * disable_mfa, the operations of /v1/auth/mfa/* and /v1/auth/step-up (confirming ends the
+ * session: its session intent clears the cookie); when OIDC is
+ * configured, the identities linked to the person (list_linked_identities, GET
+ * /v1/me/identities) and the way to link one (GET /v1/auth/oidc/start?link=1, DESIGN §2c).
  */
-export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: { sessions: SessionEdge; oidcLabel: string | null }): void {
-  const { sessions } = deps;
+export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, deps: { oidcLabel: string | null }): void {
   const person = (c: Context<DashboardEnv>) => c.get("principal") as PersonPrincipal;
-  const origin = (c: Context<DashboardEnv>) => requestOrigin(c, sessions.origin, (address) => sessions.isTrustedProxy(address));
   const settingsPage = async (c: Context<DashboardEnv>, error?: ReturnType<typeof refusalOf>) => {
     const me = await kit.run<PersonMeWire>(c, { name: "get_me", input: {} });
     const until = person(c).session.stepUpUntil;
     const stepUpUntil = stepUpFresh(until, kit.deps.clock.now()) ? until : null;
-    const oidc = deps.oidcLabel === null ? null : { label: deps.oidcLabel, identities: await listLinkedIdentities(kit.deps, person(c)) };
+    const oidc = deps.oidcLabel === null ? null : { label: deps.oidcLabel, identities: (await kit.run<{ items: LinkedIdentityWire[] }>(c, { name: "list_linked_identities", input: {} })).items };
     return kit.page(c, { title: "Settings", current: "settings", status: error?.status }, <SettingsPage me={me} stepUpUntil={stepUpUntil} oidc={oidc} error={error?.error} done={DONE[c.req.query("done") ?? ""]} />);
   };
 
   app.get("/settings", (c) => settingsPage(c));
   app.post("/settings/mfa/enroll", async (c) => {
     try {
-      const r = await enrollTotp(kit.deps, person(c), { requestId: c.get("requestId") });
-      return kit.page(c, { title: "Set up two-step verification", current: "settings" }, <MfaSetupPage secret={r.secret} otpauthUri={r.otpauthUri} />);
+      const r = await kit.run<{ secret: string; otpauth_uri: string }>(c, { name: "enroll_totp", input: {} });
+      return kit.page(c, { title: "Set up two-step verification", current: "settings" }, <MfaSetupPage secret={r.secret} otpauthUri={r.otpauth_uri} />);
     } catch (err) {
       return settingsPage(c, refusalOf(err, c.get("requestId")));
     }
@@ -50,11 +51,9 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
   app.post("/settings/mfa/confirm", async (c) => {
     const form = await readForm(c);
     try {
-      const r = await confirmTotp(kit.deps, person(c), { code: form.text("code") }, { requestId: c.get("requestId") });
-      // Every session created without MFA ended, this one included: the page is a signed-out one.
-      const res = await renderPage(c, kit.assets, { title: "Two-step verification is on", viewer: null }, <RecoveryCodesPage codes={r.recoveryCodes} />);
-      res.headers.append("Set-Cookie", clearCookieHeader(sessions.cookies, sessions.cookies.session));
-      return res;
+      const r = await kit.run<{ recovery_codes: string[] }>(c, { name: "confirm_totp", input: { code: form.text("code") } });
+      // Every session created without MFA ended, this one included: the page is a signed-out one (the session intent clears the cookie).
+      return renderPage(c, kit.assets, { title: "Two-step verification is on", viewer: null }, <RecoveryCodesPage codes={r.recovery_codes} />);
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));
       // A wrong code keeps the set-up: the same secret (the entry already scanned) and the error.
@@ -63,23 +62,43 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
       return kit.page(c, { title: "Set up two-step verification", current: "settings", status: refusal.status }, <MfaSetupPage secret={pending.secret} otpauthUri={pending.otpauthUri} error={refusal.error} />);
     }
   });
-  // Turning MFA off and new recovery codes need a fresh step-up: without one, the step-up page
-  // comes first and returns to the settings, where the button is pressed again.
+  // Turning MFA off and new recovery codes ask first, on a page of their own (a bare POST gets
+  // that page too), and need a fresh step-up: without one, the step-up page comes first and
+  // returns to the confirmation page.
+  const MFA_CONFIRMATIONS: Record<"recovery-codes" | "disable", Confirmation> = {
+    "recovery-codes": {
+      title: "Get new recovery codes?",
+      consequences: <p>Your current recovery codes stop working at once; the new ones are shown once. Your authenticator app keeps working.</p>,
+      action: "/settings/mfa/recovery-codes",
+      button: "Get new recovery codes",
+      cancel: "/settings",
+    },
+    disable: {
+      title: "Turn two-step verification off?",
+      consequences: <p>Signing in will need only your password, and your recovery codes stop working. To turn it on again you set up your authenticator app anew.</p>,
+      action: "/settings/mfa/disable",
+      button: "Turn two-step verification off",
+      cancel: "/settings",
+    },
+  };
+  for (const [name, confirmation] of Object.entries(MFA_CONFIRMATIONS)) app.get(`/settings/mfa/${name}`, (c) => confirmationPage(kit, c, "settings", confirmation));
   app.post("/settings/mfa/recovery-codes", async (c) => {
+    if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "settings", MFA_CONFIRMATIONS["recovery-codes"]);
     try {
-      const r = await regenerateRecoveryCodes(kit.deps, person(c), { requestId: c.get("requestId") });
-      return kit.page(c, { title: "New recovery codes", current: "settings" }, <NewRecoveryCodesPage codes={r.recoveryCodes} />);
+      const r = await kit.run<{ recovery_codes: string[] }>(c, { name: "regenerate_recovery_codes", input: {} });
+      return kit.page(c, { title: "New recovery codes", current: "settings" }, <NewRecoveryCodesPage codes={r.recovery_codes} />);
     } catch (err) {
-      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings"), 303);
+      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings/mfa/recovery-codes"), 303);
       return settingsPage(c, refusalOf(err, c.get("requestId")));
     }
   });
   app.post("/settings/mfa/disable", async (c) => {
+    if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "settings", MFA_CONFIRMATIONS.disable);
     try {
-      await disableMfa(kit.deps, person(c), { requestId: c.get("requestId") });
+      await kit.run(c, { name: "disable_mfa", input: {} });
       return c.redirect("/settings?done=mfa_disabled", 303);
     } catch (err) {
-      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings"), 303);
+      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings/mfa/disable"), 303);
       return settingsPage(c, refusalOf(err, c.get("requestId")));
     }
   });
@@ -92,7 +111,7 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
     const recovery = form.text("recovery_code");
     const returnTo = form.text("return_to");
     try {
-      await stepUp(kit.deps, person(c), recovery === "" ? { code: form.text("code") } : { recovery_code: recovery }, { origin: origin(c), requestId: c.get("requestId") });
+      await kit.run(c, { name: "step_up", input: recovery === "" ? { code: form.text("code") } : { recovery_code: recovery } });
       return c.redirect(returnTo === "" ? "/settings?done=stepped_up" : safeReturnTo(returnTo), 303);
     } catch (err) {
       const refusal = refusalOf(err, c.get("requestId"));

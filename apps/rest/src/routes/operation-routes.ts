@@ -1,5 +1,5 @@
 import { executeOperation, requestFingerprint, validTraceparent } from "@agentq/core";
-import type { Authenticator, CoreDeps, Operation, OperationContext, OperationResult, Principal } from "@agentq/core";
+import type { Authenticator, CoreDeps, Operation, OperationResult, Principal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import { errorResponse } from "../error-response.ts";
 import type { RestLogger } from "../logger.ts";
@@ -8,7 +8,7 @@ import type { RateLimitState } from "../rate-limit-headers.ts";
 import type { RestEnv } from "../rest-env.ts";
 import { assembleRawInput, readDeclaredHeaders, readDeclaredQuery } from "./operation-input.ts";
 import { authenticateCaller } from "../people/authenticate-caller.ts";
-import { changesState, clearCookieHeader, failureReason, fromOwnOrigin, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, requestOrigin, sessionIntentCookies, toHonoPath, traceOperation, type AfterAnswerWork, type EdgeTracing, type RouteTable, type SessionEdge } from "@agentq/http";
+import { clearCookieHeader, httpOperationContext, nodeBodyOf, readCookie, readJsonBody, refuseForeignOrigin, sessionIntentCookies, toHonoPath, traceOperation, type AfterAnswerWork, type EdgeTracing, type RouteTable, type SessionEdge } from "@agentq/http";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
@@ -93,38 +93,15 @@ async function runOperationRoute(c: Context<RestEnv>, op: Operation, deps: Opera
   if (op.http.rawQuery !== undefined) rawInput[op.http.rawQuery] = new URL(request.url).search;
   const honoursKey = op.idempotency !== "none";
   const path = new URL(request.url).pathname;
-  // The socket's address, or the first X-Forwarded-For hop behind a trusted proxy (the same rule as sign-in), and the country header's.
-  const origin = requestOrigin(c, deps.sessions.origin, deps.sessions.isTrustedProxy);
-  const ctx: OperationContext = {
+  // The client's address and country, the request's signal and cookies, the origin check, the mail log: as the dashboard's forms.
+  const ctx = httpOperationContext(c, deps.sessions, deps.logger, {
     // Public operations run without a principal (authorize lets them through before reading it).
     principal: principal as Principal,
     requestId: c.get("requestId"),
     idempotencyKey: honoursKey ? request.headers.get("idempotency-key") : null,
     fingerprint: honoursKey ? requestFingerprint({ method: op.http.method, path, body: hasBody ? body : null }) : "",
-    // Read lazily: under @hono/node-server the signal of a request builds a whole web Request;
-    // only a long-polling claim needs it.
-    get signal() {
-      return request.signal;
-    },
     onRateLimit,
-    // Read lazily: only the people's sign-in steps (MFA, OIDC, sign-out) need them.
-    get pendingMfaToken() {
-      return readCookie(c, deps.sessions.cookies.pendingMfa);
-    },
-    get oidcAttemptToken() {
-      return readCookie(c, deps.sessions.cookies.oidcAttempt);
-    },
-    get sessionToken() {
-      return readCookie(c, deps.sessions.cookies.session);
-    },
-    // The origin check of a cookie-authenticated write (`checkCookieWrite`), as a yes or no.
-    get cookieWriteAllowed() {
-      return !changesState(request.method) || fromOwnOrigin(c, deps.sessions.publicOrigin);
-    },
-    clientAddress: origin.clientAddress,
-    origin,
-    onMailNotSent: (what, error) => deps.logger.error({ request_id: c.get("requestId"), mail: what, reason: failureReason(error) }, "mail not sent"),
-  };
+  });
   // The request's traceparent: the parent of its HTTP span when tracing is on, else stored with a send as it came.
   const traceparent = request.headers.get("traceparent");
   const result =

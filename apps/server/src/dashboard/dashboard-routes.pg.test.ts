@@ -139,4 +139,24 @@ describe("dashboard routes: sessions, origin check, workspaces apart", () => {
     expect(out.status).toBe(303);
     expect((await get("/accounts", b)).status).toBe(303);
   });
+
+  it("sets a new password from the mailed link as POST /v1/auth/password-reset/confirm does: every session of the person ends and this browser's cookies are cleared", async () => {
+    const asked = await post("/forgot-password", { email: "owner@alpha.test" });
+    expect(asked.status).toBe(200);
+    const mail = (await nextMailTo(served.smtp, "owner@alpha.test", 2)).text;
+    const token = /\/reset-password#token=(agq_pr_[A-Za-z0-9_-]+)/.exec(mail)?.[1] ?? "";
+    expect(token).not.toBe("");
+    const weak = await post("/reset-password", { token, password: "short" });
+    expect(weak.status).toBe(400);
+    expect(await codeOf(weak)).toBe("SVC_MALFORMED_REQUEST");
+    const set = await post("/reset-password", { token, password: "another long and unusual passphrase 8" }, { Cookie: a });
+    expect(set.status).toBe(303);
+    expect(set.headers.get("location")).toBe("/sign-in?password_set=1");
+    const cleared = set.headers.getSetCookie().filter((c) => c.includes("Max-Age=0")).map((c) => c.split("=")[0]);
+    expect(cleared).toEqual(expect.arrayContaining([expect.stringContaining("agentq_session"), expect.stringContaining("agentq_mfa")]));
+    expect((await get("/accounts", a)).status).toBe(303);
+    const signedIn = await post("/sign-in", { email: "owner@alpha.test", password: "another long and unusual passphrase 8" });
+    expect(signedIn.status).toBe(303);
+    expect(cookieOf(signedIn)).not.toBe("");
+  });
 });

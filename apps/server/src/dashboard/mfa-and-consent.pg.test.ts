@@ -83,19 +83,24 @@ describe("dashboard: MFA set-up and the consent page in Chromium", () => {
     withMfa = { ...owner, totp };
   });
 
-  it("new recovery codes and turning MFA off each need a fresh step-up: asked for, then done", async () => {
+  it("new recovery codes and turning MFA off each ask first and need a fresh step-up: asked for, then done", async () => {
     await signInOnPage(page, served.baseUrl, withMfa);
     // The sign-in with a code counts as a step-up for five minutes: let it lapse.
     await served.db.sql`UPDATE person_sessions SET step_up_until = now() - interval '1 minute' WHERE person_id = (SELECT id FROM persons WHERE email = ${owner.email})`;
+    // Each asks first on a page of its own; the step-up comes after, and returns to the question.
+    const question = (action: string) => page.locator(`[data-confirm="${action}"]`);
     await page.goto(`${served.baseUrl}/settings`);
-    await page.getByRole("button", { name: "Get new recovery codes" }).click();
-    await expect.poll(() => page.url()).toContain("/settings/step-up?return_to=%2Fsettings");
+    await page.locator('a[href="/settings/mfa/recovery-codes"]').click();
+    await expect.poll(() => question("/settings/mfa/recovery-codes").count()).toBe(1);
+    await expectCleanPage(page, problems);
+    await question("/settings/mfa/recovery-codes").locator("button[type=submit]").click();
+    await expect.poll(() => page.url()).toContain("/settings/step-up?return_to=%2Fsettings%2Fmfa%2Frecovery-codes");
     await page.getByText("Use a recovery code instead").click();
     await page.getByLabel("Recovery code").fill(recoveryCodes[0] as string);
     await page.getByRole("button", { name: "Confirm it is you" }).click();
-    await expect.poll(() => page.url()).toBe(`${served.baseUrl}/settings`);
-    await page.getByRole("button", { name: "Get new recovery codes" }).click();
-    await expect.poll(() => page.locator("h1").textContent()).toBe("New recovery codes");
+    await expect.poll(() => page.url()).toBe(`${served.baseUrl}/settings/mfa/recovery-codes`);
+    await question("/settings/mfa/recovery-codes").locator("button[type=submit]").click();
+    await page.locator("#recovery-codes").waitFor();
     const fresh = ((await page.locator("#recovery-codes").textContent()) ?? "").trim().split("\n");
     expect(fresh).toHaveLength(10);
     expect(fresh).not.toContain(recoveryCodes[1]);
@@ -105,8 +110,14 @@ describe("dashboard: MFA set-up and the consent page in Chromium", () => {
     expect((await stepUp({ recovery_code: recoveryCodes[1] })).status()).toBe(401);
     expect((await stepUp({ recovery_code: fresh[0] })).status()).toBe(200);
     await page.goto(`${served.baseUrl}/settings`);
-    await page.getByRole("button", { name: "Turn two-step verification off" }).click();
-    await expect.poll(() => page.getByRole("status").first().textContent()).toContain("Two-step verification is off");
+    await page.locator('a[href="/settings/mfa/disable"]').click();
+    await expect.poll(() => question("/settings/mfa/disable").count()).toBe(1);
+    // A bare POST gets the question too, and changes nothing.
+    const bare = await page.context().request.post(`${served.baseUrl}/settings/mfa/disable`, { form: {}, headers: { Origin: served.baseUrl } });
+    expect(await bare.text()).toContain('data-confirm="/settings/mfa/disable"');
+    expect((await served.db.sql<{ mfa_enabled_at: Date | null }[]>`SELECT mfa_enabled_at FROM persons WHERE email = ${owner.email}`)[0]?.mfa_enabled_at).not.toBeNull();
+    await question("/settings/mfa/disable").locator("button[type=submit]").click();
+    await expect.poll(() => page.url()).toBe(`${served.baseUrl}/settings?done=mfa_disabled`);
     expect(await page.getByRole("button", { name: "Set up two-step verification" }).count()).toBe(1);
     const [row] = await served.db.sql<{ mfa_enabled_at: Date | null }[]>`SELECT mfa_enabled_at FROM persons WHERE email = ${owner.email}`;
     expect(row?.mfa_enabled_at).toBeNull();

@@ -3,7 +3,7 @@ import { authorize } from "../access/authorize.ts";
 import type { Principal } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError } from "../errors.ts";
-import type { Operation, OperationContext, OperationResult } from "../operation.ts";
+import { withContext, type Operation, type OperationContext, type OperationResult } from "../operation.ts";
 import { validateInput, validateInputNamingField } from "./validate-input.ts";
 import { personWorkspaceRefusal } from "../people/step-up.ts";
 import { authorizePersonOperation } from "../people/person-access.ts";
@@ -33,7 +33,7 @@ export async function executeOperation(deps: CoreDeps, op: Operation, ctx: Opera
     const refusal = personWorkspaceRefusal(caller, op.name);
     if (refusal !== null) throw refusal;
   }
-  if (caller !== undefined && caller.kind !== "person" && caller.callerCheckDeferred === true && op.guardsCaller !== true) ctx = { ...ctx, principal: await verifyCaller(deps, caller) };
+  if (caller !== undefined && caller.kind !== "person" && caller.callerCheckDeferred === true && op.guardsCaller !== true) ctx = withContext(ctx, { principal: await verifyCaller(deps, caller) });
   if (op.auth.kind === "credential" && deps.rateLimiter !== undefined) {
     const { status, refusal } = await enforceRateLimit({ stores: deps.stores, clock: deps.clock, rateLimiter: deps.rateLimiter }, ctx.principal, op.rateLimitCost ?? 1);
     ctx.onRateLimit?.(status);

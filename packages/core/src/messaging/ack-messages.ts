@@ -3,7 +3,7 @@ import { verifyCaller } from "../access/authenticate.ts";
 import { callerGuardOf, type CallerGuard } from "../access/caller-guard.ts";
 import type { CoreDeps } from "../deps.ts";
 import { isDomainError, malformed, type DomainError, type ErrorCode, type ErrorDetails } from "../errors.ts";
-import type { OperationContext } from "../operation.ts";
+import { withContext, type OperationContext } from "../operation.ts";
 import type { AckMessageInput, AckMessageResponse } from "./ack-message.ts";
 import { leaseRefusal } from "./lease-refusal.ts";
 import { messageAuditEntry } from "./message-audit.ts";
@@ -78,7 +78,7 @@ export async function ackMessages(deps: CoreDeps, ctx: OperationContext, input: 
     // Refusals: the caller guard may have failed. Read the caller afresh (throws its refusal); if active, the refused items are tried once more without the guard.
     const refused = valid.filter((_, k) => written[k]?.ok !== true);
     if (refused.length > 0 && credentialCaller(ctx.principal).callerCheckDeferred === true) {
-      ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
+      ctx = withContext(ctx, { principal: await verifyCaller(deps, ctx.principal) });
       const again = await write(refused, null);
       refused.forEach((item, j) => {
         const r = again[j];

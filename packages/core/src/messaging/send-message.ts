@@ -4,7 +4,7 @@ import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError } from "../errors.ts";
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRecord } from "../idempotency/idempotency-record.ts";
 import { replayOrConflict } from "../idempotency/replay.ts";
-import type { OperationContext, OperationResult } from "../operation.ts";
+import { withContext, type OperationContext, type OperationResult } from "../operation.ts";
 import { threadIdOf } from "./message.ts";
 import { heldSendBody } from "./approvals.ts";
 import { mailApprovers } from "./approval-mail.ts";
@@ -53,7 +53,7 @@ export async function sendMessage(deps: CoreDeps, ctx: OperationContext, input: 
     const outcome = await attemptSend(deps, ctx, input, { freshRecipient: attempt > 0 });
     if (outcome === "caller_refused") {
       // Throws the caller's refusal; when the caller is active after all, try again with the fresh read.
-      ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
+      ctx = withContext(ctx, { principal: await verifyCaller(deps, ctx.principal) });
       continue;
     }
     if (outcome !== "retry") return outcome;
@@ -69,7 +69,7 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
     prepared = await prepareSend(deps, ctx, input, opts);
   } catch (e) {
     // Any answer but an accepted send comes only after the caller's account and workspace were read afresh.
-    ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
+    ctx = withContext(ctx, { principal: await verifyCaller(deps, ctx.principal) });
     if (key !== null && isDomainError(e)) {
       const stored = await deps.stores.idempotency.find({ workspaceId: ctx.principal.workspace.id, accountId: callerKey(ctx.principal), key });
       if (stored) return replayOrConflict(stored, ctx);
@@ -99,7 +99,7 @@ async function attemptSend(deps: CoreDeps, ctx: OperationContext, input: SendMes
   });
   const result = await deps.stores.messages.acceptSend({ message, audit, heldAuditId: deps.ids.next(), idempotency, caller: callerGuardOf(ctx.principal) });
   if (result.kind === "caller_refused") return "caller_refused";
-  if (result.kind !== "accepted") ctx = { ...ctx, principal: await verifyCaller(deps, ctx.principal) };
+  if (result.kind !== "accepted") ctx = withContext(ctx, { principal: await verifyCaller(deps, ctx.principal) });
   switch (result.kind) {
     case "accepted":
       // acceptSend ran on the pool's stores: the send has committed.

@@ -4,7 +4,7 @@ import { definePeopleOperation } from "../operation.ts";
 import { sessionUnauthenticated } from "../people/authenticate-session.ts";
 import { originOf, sessionOrNull, started } from "../people/auth-operations.ts";
 import { OIDC_ATTEMPT_LIFETIME_MS } from "./oidc-attempt-cookie.ts";
-import { finishOidcSignIn, startOidcSignIn } from "./oidc-sign-in.ts";
+import { finishOidcSignIn, listLinkedIdentities, startOidcSignIn } from "./oidc-sign-in.ts";
 import { RETURN_TO_MAX_LENGTH } from "./return-to.ts";
 
 // The OIDC area of the catalogue (DESIGN §2b, §2c): whether a browser may sign in with an
@@ -70,5 +70,29 @@ export const finishOidcSignInOp = definePeopleOperation({
   },
 });
 
+export const listLinkedIdentitiesOp = definePeopleOperation({
+  name: "list_linked_identities",
+  summary: "The identities at the identity provider linked to the signed-in person (session), oldest first: each signs this person in.",
+  http: { method: "GET", path: "/v1/me/identities" },
+  auth: { kind: "person", roles: ["owner", "admin", "viewer"], closedWorkspaceAllowed: true },
+  mutates: false,
+  input: Type.Object({}),
+  output: Type.Object({
+    items: Type.Array(
+      Type.Object({
+        id: Type.String({ description: "ULID of the link." }),
+        issuer: Type.String({ description: "The provider's issuer identifier." }),
+        created_at: Type.String({ format: "date-time", description: "When the identity was linked." }),
+      }),
+    ),
+  }),
+  successStatus: 200,
+  async handler(deps, ctx) {
+    // authorizePersonOperation let only a person's session through.
+    const identities = await listLinkedIdentities(deps, ctx.principal as PersonPrincipal);
+    return { body: { items: identities.map((i) => ({ id: i.id, issuer: i.issuer, created_at: i.createdAt.toISOString() })) } };
+  },
+});
+
 /** The OIDC area's catalogue entries. */
-export const OIDC_OPERATIONS = [getOidcProviderOp, startOidcSignInOp, finishOidcSignInOp];
+export const OIDC_OPERATIONS = [getOidcProviderOp, startOidcSignInOp, finishOidcSignInOp, listLinkedIdentitiesOp];

@@ -3,7 +3,7 @@ import type { PersonPrincipal } from "../access/model.ts";
 import type { CoreDeps } from "../deps.ts";
 import { DomainError, isDomainError } from "../errors.ts";
 import { type OperationContext, type SessionIntent, definePeopleOperation } from "../operation.ts";
-import { confirmTotp, enrollTotp, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
+import { confirmTotp, disableMfa, enrollTotp, regenerateRecoveryCodes, stepUp, verifyMfaSignIn } from "./mfa-flows.ts";
 import { ConfirmTotpInput, PersonSchema, PersonWorkspaceSchema, SecondFactorInputSchema, SignedInSchema, SignInInput, SignUpInputSchema, VerifyEmailInput } from "./people-schemas.ts";
 import { DEFAULT_PEOPLE_SETTINGS, type RequestOrigin } from "./people-settings.ts";
 import { personView, personWorkspaceView } from "./people-views.ts";
@@ -181,5 +181,38 @@ export const stepUpOp = definePeopleOperation({
   },
 });
 
+/** A person's own session with a fresh step-up, whatever the role and the workspace's state. */
+const OWN_STEPPED_UP_SESSION = { ...OWN_SESSION, stepUp: true } as const;
+
+export const regenerateRecoveryCodesOp = definePeopleOperation({
+  name: "regenerate_recovery_codes",
+  summary: "Replaces the recovery codes with ten new ones, shown once (session + fresh MFA step-up); the old ones stop working. Without MFA there is no step-up: 401 SVC_STEP_UP_REQUIRED (mfa_not_enabled).",
+  http: { method: "POST", path: "/v1/auth/mfa/recovery-codes" },
+  auth: OWN_STEPPED_UP_SESSION,
+  mutates: true,
+  input: Type.Object({}),
+  output: Type.Object({ recovery_codes: Type.Array(Type.String(), { description: "The ten new recovery codes, shown this once." }) }),
+  successStatus: 200,
+  async handler(deps, ctx) {
+    const r = await regenerateRecoveryCodes(deps, ctx.principal, { requestId: ctx.requestId });
+    return { body: { recovery_codes: r.recoveryCodes } };
+  },
+});
+
+export const disableMfaOp = definePeopleOperation({
+  name: "disable_mfa",
+  summary: "Turns two-step verification off (session + fresh MFA step-up): the TOTP secret and the recovery codes are dropped; signing in needs only the password. Without MFA there is no step-up: 401 SVC_STEP_UP_REQUIRED (mfa_not_enabled).",
+  http: { method: "DELETE", path: "/v1/auth/mfa" },
+  auth: OWN_STEPPED_UP_SESSION,
+  mutates: true,
+  input: Type.Object({}),
+  output: Type.Null({ description: "No body (204)." }),
+  successStatus: 204,
+  async handler(deps, ctx) {
+    await disableMfa(deps, ctx.principal, { requestId: ctx.requestId });
+    return { body: null };
+  },
+});
+
 /** A browser's sign-in, in the order the OpenAPI document lists them. */
-export const AUTH_OPERATIONS = [signUpOp, verifyEmailOp, signInOp, signOutOp, enrollTotpOp, confirmTotpOp, verifyMfaOp, stepUpOp];
+export const AUTH_OPERATIONS = [signUpOp, verifyEmailOp, signInOp, signOutOp, enrollTotpOp, confirmTotpOp, verifyMfaOp, stepUpOp, regenerateRecoveryCodesOp, disableMfaOp];

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from "@opentelemetry/api";
-import { isDomainError, type Operation, type OperationContext, type OperationResult } from "@agentq/core";
+import { isDomainError, withContext, type Operation, type OperationContext, type OperationResult } from "@agentq/core";
 import { contextOf, traceparentOf, type EdgeTracing } from "./edge-tracing.ts";
 
 /** Operations that settle a message (the messaging conventions' `settle`). */
@@ -30,7 +30,7 @@ export interface OperationTrace {
  */
 export async function traceOperation(tracing: EdgeTracing | undefined, op: Operation, ctx: OperationContext, input: unknown, from: OperationTrace, run: (ctx: OperationContext) => Promise<OperationResult>): Promise<OperationResult> {
   const incoming = from.callTraceparent ?? from.headerTraceparent ?? null;
-  if (tracing === undefined) return run(incoming === null || op.name !== "send" ? ctx : { ...ctx, traceparent: incoming });
+  if (tracing === undefined) return run(incoming === null || op.name !== "send" ? ctx : withContext(ctx, { traceparent: incoming }));
   const request = from.requestContext;
   const links: Link[] = request === undefined ? [] : linkTo(request);
   if (op.name === "send") {
@@ -38,7 +38,7 @@ export async function traceOperation(tracing: EdgeTracing | undefined, op: Opera
     const destination = recipientOf(input);
     const span = tracing.tracer.startSpan(`send ${destination ?? ""}`.trim(), { kind: SpanKind.PRODUCER, attributes: messagingAttributes("send", "send", destination) }, parent);
     return ended(span, async () => {
-      const result = await run({ ...ctx, traceparent: traceparentOf(span) });
+      const result = await run(withContext(ctx, { traceparent: traceparentOf(span) }));
       const id = (result.body as { message_id?: unknown } | null)?.message_id;
       if (typeof id === "string") span.setAttribute("messaging.message.id", id);
       return result;
@@ -56,13 +56,14 @@ export async function traceOperation(tracing: EdgeTracing | undefined, op: Opera
     return result;
   }
   if (SETTLES.has(op.name)) {
-    return run({
-      ...ctx,
-      onMessageSettled: (m) => {
-        const span = tracing.tracer.startSpan(`${op.name} ${m.recipientName}`, { kind: SpanKind.CLIENT, attributes: { ...messagingAttributes("settle", op.name, m.recipientName), "messaging.message.id": m.messageId }, links }, contextOf(m.traceparent, request));
-        span.end();
-      },
-    });
+    return run(
+      withContext(ctx, {
+        onMessageSettled: (m) => {
+          const span = tracing.tracer.startSpan(`${op.name} ${m.recipientName}`, { kind: SpanKind.CLIENT, attributes: { ...messagingAttributes("settle", op.name, m.recipientName), "messaging.message.id": m.messageId }, links }, contextOf(m.traceparent, request));
+          span.end();
+        },
+      }),
+    );
   }
   return run(ctx);
 }
