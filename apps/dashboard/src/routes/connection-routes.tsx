@@ -1,10 +1,10 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
-import { confirmed, type Confirmation } from "../components/confirm.tsx";
-import { confirmationPage } from "../confirm-step.tsx";
-import { readForm } from "../form-input.ts";
-import { refusalOf, viewerOf, type PageKit } from "../page-kit.tsx";
+import type { Confirmation } from "../components/confirm.tsx";
+import { registerConfirmedAction, runsOperation } from "../confirm-step.tsx";
+import type { refusalOf} from "../page-kit.tsx";
+import { viewerOf, type PageKit } from "../page-kit.tsx";
 import { ConnectionsPage } from "../pages/connections-page.tsx";
 import type { ConnectionWire, Page } from "../wire.ts";
 
@@ -43,15 +43,5 @@ export function registerConnectionRoutes(app: Hono<DashboardEnv>, kit: PageKit):
       idempotencyKey: kit.newKey(),
     };
   };
-  app.get("/connections/:id/disconnect", async (c) => confirmationPage(kit, c, "connections", await disconnectConfirmation(c, c.req.param("id"))));
-  app.post("/connections/:id/disconnect", async (c) => {
-    const form = await readForm(c);
-    if (!confirmed(form)) return confirmationPage(kit, c, "connections", await disconnectConfirmation(c, c.req.param("id")));
-    try {
-      await kit.run(c, { name: "disconnect_connection", input: { connection_id: c.req.param("id") }, idempotencyKey: form.text("idempotency_key") });
-      return c.redirect("/connections?done=disconnected", 303);
-    } catch (err) {
-      return listPage(c, refusalOf(err, c.get("requestId")));
-    }
-  });
+  registerConfirmedAction(app, kit, { path: "/connections/:id/disconnect", current: "connections", question: disconnectConfirmation, refused: listPage, act: runsOperation(kit, "disconnect_connection", (id) => ({ connection_id: id }), "/connections?done=disconnected") });
 }

@@ -1,8 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
-import { confirmed, type Confirmation } from "../components/confirm.tsx";
-import { confirmationPage } from "../confirm-step.tsx";
+import type { Confirmation } from "../components/confirm.tsx";
+import { registerConfirmedAction, runsOperation } from "../confirm-step.tsx";
 import { readForm, type FormInput } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { CredentialsPage } from "../pages/credentials-page.tsx";
@@ -81,17 +81,7 @@ export function registerCredentialRoutes(app: Hono<DashboardEnv>, kit: PageKit):
       idempotencyKey: kit.newKey(),
     };
   };
-  app.get("/credentials/:id/revoke", async (c) => confirmationPage(kit, c, "credentials", await revokeConfirmation(c, c.req.param("id"))));
-  app.post("/credentials/:id/revoke", async (c) => {
-    const form = await readForm(c);
-    if (!confirmed(form)) return confirmationPage(kit, c, "credentials", await revokeConfirmation(c, c.req.param("id")));
-    try {
-      await kit.run(c, { name: "revoke_credential", input: { credential_id: c.req.param("id") }, idempotencyKey: form.text("idempotency_key") });
-      return c.redirect("/credentials?done=revoked", 303);
-    } catch (err) {
-      return listPage(c, refusalOf(err, c.get("requestId")));
-    }
-  });
+  registerConfirmedAction(app, kit, { path: "/credentials/:id/revoke", current: "credentials", question: revokeConfirmation, refused: listPage, act: runsOperation(kit, "revoke_credential", (id) => ({ credential_id: id }), "/credentials?done=revoked") });
 }
 
 function issueValues(form: FormInput): IssueValues & { ai_account_id: string; tier: string; scopes: string[]; name: string; toolsets: string[] } {

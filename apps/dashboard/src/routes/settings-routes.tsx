@@ -2,8 +2,8 @@
 import { pendingTotpEnrolment, type PersonPrincipal } from "@agentq/core";
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
-import { confirmed, type Confirmation } from "../components/confirm.tsx";
-import { confirmationPage } from "../confirm-step.tsx";
+import type { Confirmation } from "../components/confirm.tsx";
+import { registerConfirmedAction } from "../confirm-step.tsx";
 import { readForm } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { MfaSetupPage, NewRecoveryCodesPage, RecoveryCodesPage } from "../pages/mfa-setup-page.tsx";
@@ -11,7 +11,7 @@ import { SettingsPage, type LinkedIdentityWire, type PersonMeWire } from "../pag
 import { StepUpPage } from "../pages/step-up-page.tsx";
 import { renderPage } from "../render-page.tsx";
 import { safeReturnTo } from "../return-to.ts";
-import { needsStepUp, stepUpFresh, stepUpLocation } from "../step-up-redirect.ts";
+import { stepUpFresh, stepUpLocation } from "../step-up-redirect.ts";
 
 const DONE: Record<string, string> = {
   stepped_up: "Confirmed: for five minutes you may do what needs a fresh code.",
@@ -81,26 +81,27 @@ export function registerSettingsRoutes(app: Hono<DashboardEnv>, kit: PageKit, de
       cancel: "/settings",
     },
   };
-  for (const [name, confirmation] of Object.entries(MFA_CONFIRMATIONS)) app.get(`/settings/mfa/${name}`, (c) => confirmationPage(kit, c, "settings", confirmation));
-  app.post("/settings/mfa/recovery-codes", async (c) => {
-    if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "settings", MFA_CONFIRMATIONS["recovery-codes"]);
-    try {
+  // A refusal: a missing step-up goes to the step-up page, which returns to the question.
+  const refusedNeedingStepUp = (path: string) => (c: Context<DashboardEnv>, refusal: ReturnType<typeof refusalOf>) => (refusal.error.code === "SVC_STEP_UP_REQUIRED" ? c.redirect(stepUpLocation(path), 303) : settingsPage(c, refusal));
+  registerConfirmedAction(app, kit, {
+    path: "/settings/mfa/recovery-codes",
+    current: "settings",
+    question: () => MFA_CONFIRMATIONS["recovery-codes"],
+    act: async (c) => {
       const r = await kit.run<{ recovery_codes: string[] }>(c, { name: "regenerate_recovery_codes", input: {} });
       return kit.page(c, { title: "New recovery codes", current: "settings" }, <NewRecoveryCodesPage codes={r.recovery_codes} />);
-    } catch (err) {
-      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings/mfa/recovery-codes"), 303);
-      return settingsPage(c, refusalOf(err, c.get("requestId")));
-    }
+    },
+    refused: refusedNeedingStepUp("/settings/mfa/recovery-codes"),
   });
-  app.post("/settings/mfa/disable", async (c) => {
-    if (!confirmed(await readForm(c))) return confirmationPage(kit, c, "settings", MFA_CONFIRMATIONS.disable);
-    try {
+  registerConfirmedAction(app, kit, {
+    path: "/settings/mfa/disable",
+    current: "settings",
+    question: () => MFA_CONFIRMATIONS.disable,
+    act: async (c) => {
       await kit.run(c, { name: "disable_mfa", input: {} });
-      return c.redirect("/settings?done=mfa_disabled", 303);
-    } catch (err) {
-      if (needsStepUp(err)) return c.redirect(stepUpLocation("/settings/mfa/disable"), 303);
-      return settingsPage(c, refusalOf(err, c.get("requestId")));
-    }
+      return "/settings?done=mfa_disabled";
+    },
+    refused: refusedNeedingStepUp("/settings/mfa/disable"),
   });
   const stepUpPage = (c: Context<DashboardEnv>, returnTo: string, error?: ReturnType<typeof refusalOf>) =>
     kit.page(c, { title: "Confirm it is you", status: error?.status }, <StepUpPage returnTo={returnTo} mfaEnabled={person(c).person.mfaEnabledAt !== null} error={error?.error} />);

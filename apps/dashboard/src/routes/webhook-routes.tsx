@@ -1,8 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Context, Hono } from "hono";
 import type { DashboardEnv } from "../dashboard-env.ts";
-import { confirmed, type Confirmation } from "../components/confirm.tsx";
-import { confirmationPage } from "../confirm-step.tsx";
+import type { Confirmation } from "../components/confirm.tsx";
+import { registerConfirmedAction, runsOperation } from "../confirm-step.tsx";
 import { readForm, type FormInput } from "../form-input.ts";
 import { refusalOf, type PageKit } from "../page-kit.tsx";
 import { WebhookPage, WebhookSecretPage, WebhooksPage, type WebhookValues } from "../pages/webhooks-page.tsx";
@@ -72,18 +72,8 @@ export function registerWebhookRoutes(app: Hono<DashboardEnv>, kit: PageKit): vo
       idempotencyKey: kit.newKey(),
     };
   };
-  app.get("/webhooks/:id/delete", async (c) => confirmationPage(kit, c, "webhooks", await deleteConfirmation(c, c.req.param("id"))));
-  app.post("/webhooks/:id/delete", async (c) => {
-    const id = c.req.param("id");
-    const form = await readForm(c);
-    if (!confirmed(form)) return confirmationPage(kit, c, "webhooks", await deleteConfirmation(c, id));
-    try {
-      await kit.run(c, { name: "delete_webhook", input: { webhook_id: id }, idempotencyKey: form.text("idempotency_key") });
-      return c.redirect("/webhooks?done=deleted", 303);
-    } catch (err) {
-      return webhookPage(c, id, refusalOf(err, c.get("requestId")));
-    }
-  });
+  const refused = (c: Context<DashboardEnv>, refusal: ReturnType<typeof refusalOf>) => webhookPage(c, c.req.param("id") ?? "", refusal);
+  registerConfirmedAction(app, kit, { path: "/webhooks/:id/delete", current: "webhooks", question: deleteConfirmation, refused, act: runsOperation(kit, "delete_webhook", (id) => ({ webhook_id: id }), "/webhooks?done=deleted") });
 }
 
 function webhookValues(form: FormInput): WebhookValues & { ai_account_id: string; name: string; url: string; min_priority: string } {
