@@ -25,6 +25,8 @@ function plainAddress(address: string): string {
  * @throws Error at start-up when a CIDR does not parse.
  */
 export function trustedProxyMatcher(cidrs: readonly string[]): (address: string) => boolean {
+  // No proxy trusted (the default): nothing to check per request (a BlockList check builds a SocketAddress each time).
+  if (cidrs.length === 0) return () => false;
   const list = new BlockList();
   for (const raw of cidrs) {
     const [ip, bits] = raw.trim().split("/");
