@@ -6,7 +6,7 @@ export { readEnv, readCommandEnv, publicBaseUrlOf, type ServerEnv, type CommandE
 export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SERVICE_URL, defaultPublicBaseUrl } from "./default-address.ts";
 export { openDatabase, type OpenDatabase } from "./database.ts";
 export { loadSecrets, deriveSecrets } from "./secrets.ts";
-export { createLogger, type Logger } from "./logger.ts";
+export { createAccessLogger, createLogger, LOG_REDACT_PATHS, type Logger } from "./logger.ts";
 export { argon2PasswordHasher } from "./password.ts";
 export { aesGcmSecretSealer } from "./secret-sealer.ts";
 export { loadSanctionsScreen } from "./sanctions-file.ts";

@@ -4,7 +4,7 @@ import { PLAN_CHANGED_CHANNEL } from "@agentq/postgres";
 import type postgres from "postgres";
 import { openDatabase } from "./database.ts";
 import { publicBaseUrlOf, readEnv, type ServerEnv } from "./env.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { createAccessLogger, createLogger, type Logger } from "./logger.ts";
 import { createMailer } from "./mail/create-mailer.ts";
 import { createOpenIdClientProvider } from "./oidc/openid-client-provider.ts";
 import { loadSanctionsScreen } from "./sanctions-file.ts";
@@ -186,7 +186,7 @@ export async function runService(compose: (process: ServiceProcess) => ServedSer
       await shareWithPrimary(metrics);
     }
   }
-  const logServed = accessLogTo(logger);
+  const logServed = accessLogTo(createAccessLogger(env.logLevel));
   const origin: OriginSettings = { trustedProxies: env.trustedProxies, countryHeader: env.countryHeader };
   const service = compose({
     env,
