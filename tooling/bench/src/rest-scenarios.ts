@@ -33,16 +33,20 @@ export async function runSend(ctx: BenchContext): Promise<void> {
       await sendOne(client, token, "sink", "warm");
       ctx.log(`S1 send, ${inFlight} in flight, ${ctx.sizes.levelMs / 1000} s`);
       const sampler = sampleSealerLag(ctx);
+      const cpuBefore = ctx.server.cpuMs();
       const r = await runLoad({ name: `S1@${inFlight}`, inFlight, maxOps: 10_000_000, maxMs: ctx.sizes.levelMs, op: () => sendOne(client, token, "sink", "s1").then(() => undefined), log: ctx.log });
       const lag = await sampler.stop();
+      // The server's CPU per send: the level's requests and the sealing of their audit rows (the sampler waits for it).
+      const cpuUs = ((ctx.server.cpuMs() - cpuBefore) * 1000) / r.count;
       const s = summarise(r.latencies);
       ctx.m.set(`S1.send@${inFlight}`, perSecond(r.count, r.elapsedMs));
+      ctx.m.set(`S1.server_cpu_us@${inFlight}`, cpuUs);
       ctx.m.set(`S1.p50@${inFlight}`, s.p50);
       ctx.m.set(`S1.p99@${inFlight}`, s.p99);
       ctx.m.set(`S1.unsealed_max@${inFlight}`, lag.unsealedMax);
       ctx.m.set(`S1.unsigned_max@${inFlight}`, lag.unsignedMax);
       ctx.m.set(`S1.seal_catchup_ms@${inFlight}`, lag.catchUpMs);
-      ctx.log(`  ${perSecond(r.count, r.elapsedMs).toFixed(0)} sends/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms`);
+      ctx.log(`  ${perSecond(r.count, r.elapsedMs).toFixed(0)} sends/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms, server CPU ${cpuUs.toFixed(0)} µs per send`);
       ctx.log(`  sealer: at most ${lag.unsealedMax} rows unsealed and ${lag.unsignedMax} sealed rows of the workspace not yet in a checkpoint (${lag.samples} samples); caught up ${lag.catchUpMs.toFixed(0)} ms after the last send`);
     } finally {
       await client.close();
@@ -165,6 +169,7 @@ export async function runDrain(ctx: BenchContext, mode: "single" | "batch"): Pro
   ctx.log(`${id}: 4 consumers, get-pending max 100, ${mode === "single" ? "one ack request per message" : "one batch ack request per claim"}`);
   const client = apiClient(ctx.server.baseUrl, 4);
   let acked = 0;
+  const cpuBefore = ctx.server.cpuMs();
   const started = performance.now();
   const deadline = started + ctx.sizes.drainMaxMs;
   const progress = setInterval(() => ctx.log(`  ${id}: ${acked} acknowledged, ${perSecond(acked, performance.now() - started).toFixed(0)}/s`), 5_000);
@@ -198,8 +203,11 @@ export async function runDrain(ctx: BenchContext, mode: "single" | "batch"): Pro
   }
   const elapsed = performance.now() - started;
   if (acked < ctx.sizes.drainCount) ctx.notes.push(`${id}: the drain hit its time bound after ${acked} of ${ctx.sizes.drainCount} messages; the rate covers those.`);
+  // The server's CPU per message acknowledged: its claims and acks, and the sealing of the acks' audit rows done meanwhile.
+  const cpuUs = ((ctx.server.cpuMs() - cpuBefore) * 1000) / acked;
   ctx.m.set(id, perSecond(acked, elapsed));
-  ctx.log(`  ${acked} acknowledged in ${(elapsed / 1000).toFixed(1)} s: ${perSecond(acked, elapsed).toFixed(0)} messages/s`);
+  ctx.m.set(`${id}.server_cpu_us`, cpuUs);
+  ctx.log(`  ${acked} acknowledged in ${(elapsed / 1000).toFixed(1)} s: ${perSecond(acked, elapsed).toFixed(0)} messages/s, server CPU ${cpuUs.toFixed(0)} µs per message`);
 }
 
 /**

@@ -22,12 +22,28 @@ export interface ServerProcess {
   rssPeakMb(): number;
   /** Current resident set size (VmRSS), in MB; NaN where /proc is absent. */
   rssMb(): number;
+  /** CPU time the server's process has used so far (user + system, /proc/<pid>/stat), in ms; NaN where /proc is absent. */
+  cpuMs(): number;
   /** Resets the peak (writes 5 to /proc/<pid>/clear_refs, Linux 4.0+), so a later `rssPeakMb` covers one scenario; false where that is not possible. */
   resetRssPeak(): boolean;
   /** The last output lines (for diagnosis). */
   outputTail(): string;
   /** SIGTERM (the drain), then SIGKILL after 30 s. */
   stop(): Promise<void>;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on every Linux the bench runs on). */
+const USER_HZ = 100;
+
+function procCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function procStatusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
@@ -122,6 +138,7 @@ export async function startServer(databaseUrl: string, options: { cpuProfileDir?
     serverDir,
     rssPeakMb: () => procStatusMb(pid, "VmHWM"),
     rssMb: () => procStatusMb(pid, "VmRSS"),
+    cpuMs: () => procCpuMs(pid),
     resetRssPeak() {
       try {
         writeFileSync(`/proc/${pid}/clear_refs`, "5");
