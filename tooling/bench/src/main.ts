@@ -11,7 +11,7 @@ import { FULL, QUICK, type BenchContext } from "./context.ts";
 import { buildFigures } from "./figures.ts";
 import { createFixture } from "./fixture.ts";
 import { runLimit, runPgbench } from "./limit-scenarios.ts";
-import { runPush } from "./push-scenario.ts";
+import { hasPush, runPush } from "./push-scenario.ts";
 import { runMcp } from "./mcp-scenario.ts";
 import { runMcpCatalogue } from "./catalogue-scenario.ts";
 import { runPgBoss } from "./pgboss-scenario.ts";
@@ -102,7 +102,8 @@ async function main(): Promise<number> {
     if (await settled("S3")) {
       await runWakeup(ctx);
       await checkpoint(ctx);
-      await runPush(ctx);
+      if (await hasPush(ctx)) await runPush(ctx);
+      else notes.push("S3 push: this server offers no resources/subscribe over MCP; not measured.");
     }
     if (await settled("S4")) await runMcp(ctx);
     // A few requests, no load: no checkpoint before it.

@@ -33,6 +33,18 @@ async function subscribe(baseUrl: string, token: string): Promise<Subscriber> {
   return { client, transport, notifiedAt };
 }
 
+/** Whether the server offers push (resources/subscribe in its MCP capabilities); a server from before it (`--server-dir`) does not. */
+export async function hasPush(ctx: BenchContext): Promise<boolean> {
+  const client = new Client({ name: "agentq-bench-probe", version: "0.1.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${ctx.server.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ctx.fixture.account("wake0").token}` } } });
+  await client.connect(transport);
+  try {
+    return client.getServerCapabilities()?.resources?.subscribe === true;
+  } finally {
+    await client.close();
+  }
+}
+
 /**
  * S3 push, beside S3's long-poll wake-up: 4 MCP sessions (the SDK client over Streamable HTTP),
  * each subscribed to the inbox of its own recipient (wake0..wake3); one producer sends to them in

@@ -1,6 +1,9 @@
-import { bootstrapWorkspace } from "@agentq/core";
-import { createPgDeps } from "@agentq/postgres";
-import { deriveSecrets } from "@agentq/runtime";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { bootstrapWorkspace as BootstrapWorkspace } from "@agentq/core";
+import type { createPgDeps as CreatePgDeps } from "@agentq/postgres";
+import type { deriveSecrets as DeriveSecrets } from "@agentq/runtime";
 import type { BenchContext } from "./context.ts";
 import { apiClient, expectStatus, type ApiClient } from "./http-client.ts";
 import { runLoad } from "./load.ts";
@@ -17,13 +20,13 @@ interface Tenant {
 }
 
 /**
- * One tenant: a workspace bootstrapped in the bench's process (core `bootstrapWorkspace` over
+ * One tenant: a workspace bootstrapped in the bench's process (core `bootstrapWorkspace` (the server checkout's) over
  * the run's database, with the server's secrets, so its token works on the server: 100 runs of
  * `pnpm bootstrap` would take minutes), lifted to enterprise like the fixture's, then a sender
  * (scope send) and a recipient `sink` created over REST.
  */
-async function createTenant(ctx: BenchContext, client: ApiClient, deps: ReturnType<typeof createPgDeps>, n: number): Promise<Tenant> {
-  const boot = await bootstrapWorkspace(deps, { workspaceName: `tenant-${n}`, email: `tenant-${n}@bench.example.test` });
+async function createTenant(ctx: BenchContext, client: ApiClient, store: StoreCode, deps: ReturnType<typeof CreatePgDeps>, n: number): Promise<Tenant> {
+  const boot = await store.bootstrapWorkspace(deps, { workspaceName: `tenant-${n}`, email: `tenant-${n}@bench.example.test` });
   await ctx.sql`insert into workspace_plans (workspace_id, plan, overrides, updated_at)
                 values (${boot.workspace_id}, 'enterprise', ${ctx.sql.json({ credentialRequestsPerMinute: 1_000_000_000, workspaceRequestsPerMinute: 1_000_000_000 })}::jsonb, now())
                 on conflict (workspace_id) do update set plan = 'enterprise', overrides = excluded.overrides, updated_at = now()`;
@@ -32,6 +35,26 @@ async function createTenant(ctx: BenchContext, client: ApiClient, deps: ReturnTy
   await make("sink");
   const credential = expectStatus(await client.call(boot.token, "POST", "/v1/credentials", { ai_account_id: senderId, tier: "operational", scopes: ["send"], name: "bench" }), 201, `tenant ${n}: credential`);
   return { token: credential.body.token as string };
+}
+
+/** The store code the tenants are bootstrapped with. */
+interface StoreCode {
+  bootstrapWorkspace: typeof BootstrapWorkspace;
+  createPgDeps: typeof CreatePgDeps;
+  deriveSecrets: typeof DeriveSecrets;
+}
+
+/**
+ * The core, the PostgreSQL store and the secrets' derivation of the checkout the server was built
+ * from: the tenants' rows must match its schema (`--server-dir` runs another checkout's server on
+ * a database its own migrations made). `deriveSecrets` moved from apps/server to packages/runtime.
+ */
+async function storeCodeOf(serverDir: string): Promise<StoreCode> {
+  const root = resolve(serverDir, "../..");
+  const load = (path: string) => import(pathToFileURL(join(root, path)).href);
+  const secretsAt = existsSync(join(root, "packages/runtime/src/index.ts")) ? "packages/runtime/src/index.ts" : "apps/server/src/index.ts";
+  const [core, pg, runtime] = await Promise.all([load("packages/core/src/index.ts"), load("packages/postgres/src/index.ts"), load(secretsAt)]);
+  return { bootstrapWorkspace: core.bootstrapWorkspace, createPgDeps: pg.createPgDeps, deriveSecrets: runtime.deriveSecrets };
 }
 
 /**
@@ -44,12 +67,13 @@ async function createTenant(ctx: BenchContext, client: ApiClient, deps: ReturnTy
 export async function runTenants(ctx: BenchContext): Promise<void> {
   const secretKey = ctx.server.env.SVC_SECRET_KEY;
   if (secretKey === undefined) throw new Error("S7: the server's SVC_SECRET_KEY is not known");
-  const deps = createPgDeps({ sql: ctx.sql, secrets: deriveSecrets(secretKey) });
+  const store = await storeCodeOf(ctx.server.serverDir);
+  const deps = store.createPgDeps({ sql: ctx.sql, secrets: store.deriveSecrets(secretKey) });
   const setup = apiClient(ctx.server.baseUrl, 4);
   const tenants: Tenant[] = [];
   try {
     ctx.log(`S7 multi-tenant mix: bootstrapping ${TENANTS} workspaces`);
-    for (let n = 0; n < TENANTS; n++) tenants.push(await createTenant(ctx, setup, deps, n));
+    for (let n = 0; n < TENANTS; n++) tenants.push(await createTenant(ctx, setup, store, deps, n));
   } finally {
     await setup.close();
   }
