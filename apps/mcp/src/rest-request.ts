@@ -1,4 +1,5 @@
 import type { HttpMethod, Operation } from "@agentq/core";
+import { pathParameterNames } from "@agentq/http";
 
 /** The REST request an operation call stands for: what its idempotency fingerprint covers. */
 export interface RestRequest {
@@ -9,12 +10,8 @@ export interface RestRequest {
   body: unknown;
 }
 
-const PATH_PARAMETER = /\{([A-Za-z0-9_]+)\}/g;
-
-/** Names of the path parameters of an OpenAPI-style path (`/v1/messages/{message_id}/ack` -> ["message_id"]). */
-export function pathParameterNames(path: string): string[] {
-  return [...path.matchAll(PATH_PARAMETER)].map((m) => m[1] ?? "");
-}
+/** A path parameter of an OpenAPI-style path, as @agentq/http's route table reads them. */
+const PATH_PARAMETER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
  * The REST request equivalent to calling `op` with `input` (an operation's input holds body,

@@ -270,11 +270,70 @@ function translate(s: string, start: number, end: number, atBoundary: boolean, e
   return out;
 }
 
+/** What every match of a regular expression starts and ends with; `exact` when it holds nothing but literals. */
+export interface LiteralEnds {
+  prefix: string;
+  suffix: string;
+  exact: boolean;
+}
+
+/**
+ * The literal text every match of `source` (a translated glob) starts and ends with, read from
+ * its tokens: an escaped special character or a plain one is a literal, unless a quantifier
+ * follows it; a class, a group, `.` and the anchors are not. A top-level `|` leaves no ends (each
+ * alternative would have its own). Lets the matcher refuse most paths with two string
+ * comparisons before it runs an automaton; the automaton still decides every path that passes.
+ */
+export function literalEnds(source: string): LiteralEnds {
+  const tokens: (string | null)[] = [];
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] ?? "";
+    if (c === "\\") {
+      const next = source[i + 1] ?? "";
+      tokens.push(REGEX_SPECIAL.has(next) ? next : null);
+      i++;
+    } else if (c === "[") {
+      // A class: up to its first unescaped `]` after the opening (and a leading `^` or `]`).
+      let j = i + 1;
+      if (source[j] === "^") j++;
+      if (source[j] === "]") j++;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      tokens.push(null);
+      i = j;
+    } else if (c === "*" || c === "+" || c === "?" || c === "{") {
+      // A quantifier makes what it follows optional or repeated: not a literal any more.
+      if (tokens.length > 0) tokens[tokens.length - 1] = null;
+      tokens.push(null);
+    } else {
+      if (c === "(") depth++;
+      else if (c === ")") depth--;
+      else if (c === "|" && depth === 0) return { prefix: "", suffix: "", exact: false };
+      tokens.push(REGEX_SPECIAL.has(c) ? null : c);
+    }
+  }
+  const firstSpecial = tokens.indexOf(null);
+  if (firstSpecial < 0) {
+    const text = tokens.join("");
+    return { prefix: text, suffix: text, exact: true };
+  }
+  const lastSpecial = tokens.lastIndexOf(null);
+  return { prefix: tokens.slice(0, firstSpecial).join(""), suffix: tokens.slice(lastSpecial + 1).join(""), exact: false };
+}
+
+/** A cheap necessary condition of a match: the path holds the literal ends, apart. */
+function literalFilter(ends: LiteralEnds): (path: string) => boolean {
+  if (ends.exact) return (path) => path === ends.prefix;
+  const least = ends.prefix.length + ends.suffix.length;
+  return (path) => path.length >= least && path.startsWith(ends.prefix) && path.endsWith(ends.suffix);
+}
+
 /**
  * Compiles a glob, or tells why it is refused. Never throws; never backtracks.
  */
 export function compileGlob(glob: string): { ok: true; glob: PathGlob } | { ok: false; refusal: GlobRefusal } {
-  let body = glob.startsWith("./") ? glob.slice(2) : glob;
+  let body = glob;
+  while (body.startsWith("./")) body = body.slice(2);
   let negated = false;
   while (body.startsWith("!") && !body.startsWith("!(")) {
     negated = !negated;
@@ -283,14 +342,19 @@ export function compileGlob(glob: string): { ok: true; glob: PathGlob } | { ok: 
   // Consecutive globstars are one (`a/**/**` is `a/**`).
   body = body.replace(/(^|\/)\*\*(?:\/\*\*)+(?=\/|$)/g, "$1**");
   let re: RE2JS;
+  let holdsEnds: (path: string) => boolean;
   try {
     const source = translate(body, 0, body.length, true, true, { wildcards: 0, singles: 0 });
     // After a trailing wildcard a trailing separator in the path is optional (picomatch's reading).
-    re = RE2JS.compile(`^(?:${source})${/(\[\^\/\][*+]|\])$/.test(source) ? "/?" : ""}$`);
+    const optionalSeparator = /(\[\^\/\][*+]|\])$/.test(source);
+    re = RE2JS.compile(`^(?:${source})${optionalSeparator ? "/?" : ""}$`);
+    const ends = literalEnds(source);
+    holdsEnds = literalFilter(optionalSeparator ? { prefix: ends.prefix, suffix: "", exact: false } : ends);
   } catch (e) {
     if (e instanceof Refused) return { ok: false, refusal: e.refusal };
     return { ok: false, refusal: { reason: "bad_glob", problem: "it does not translate into a regular expression" } };
   }
   if (re.programSize() > GLOB_LIMITS.programSize) return { ok: false, refusal: { reason: "glob_too_complex", problem: `it compiles to more than ${GLOB_LIMITS.programSize} instructions`, limit: GLOB_LIMITS.programSize } };
-  return { ok: true, glob: { glob, test: (path) => (path === glob && !negated) || re.matches(path) !== negated } };
+  // Most paths of a change miss most globs: the literal ends refuse them before the automaton runs.
+  return { ok: true, glob: { glob, test: (path) => (path === glob && !negated) || (holdsEnds(path) && re.matches(path)) !== negated } };
 }
