@@ -2,9 +2,9 @@ import { storedWithLeaf, type AuditEntry, type AuditLog, type AuditSealSession, 
 import type postgres from "postgres";
 import { translatePgError, withPgErrors } from "./pg-errors.ts";
 import {
-  auditLogAppendLinks, auditLogInsert, auditLogPreferIndexScans, auditLogRestorePlannerSettings, auditLogList, auditLogReadChain, auditLogSealHead, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesToSeal,
+  auditLogAppendLinks, auditLogInsert, auditLogRestorePlannerSettings, auditLogList, auditLogReadChain, auditLogSealStart, auditLogTimeline, auditLogTrySealLock, auditLogUnsealed, auditLogWorkspacesToSeal,
 } from "./queries/audit-log.ts";
-import { auditCheckpointsLatest, auditCheckpointsPublish, auditTreeBacklogRemove, auditTreeHashesAppend, auditTreeHashesRead, auditTreeHashesSize } from "./queries/audit-tree.ts";
+import { auditCheckpointsLatest, auditCheckpointsPublish, auditTreeBacklogRemove, auditTreeHashesAppend, auditTreeHashesRead } from "./queries/audit-tree.ts";
 import type { SqlClient } from "./sql-client.ts";
 
 /** Parses a `positionOf` string back into its keyset (occurredAt, id); null when it is not one. */
@@ -59,13 +59,19 @@ export class PgAuditLog implements AuditLog {
 
   async withSealLock<T>(p: { workspaceId: string }, fn: (session: AuditSealSession) => Promise<T>): Promise<T | null> {
     const inTransaction = async (tx: postgres.TransactionSql, ownTransaction: boolean): Promise<T | null> => {
-      if (!(await auditLogTrySealLock(tx, p))) return null;
-      const replaced = await auditLogPreferIndexScans(tx);
+      const { locked, replaced } = await auditLogTrySealLock(tx, p);
+      if (!locked) {
+        if (!ownTransaction) await auditLogRestorePlannerSettings(tx, replaced);
+        return null;
+      }
+      // The head and the tree's size come from one statement; the session hands out the size it read with the head.
+      let start: Awaited<ReturnType<typeof auditLogSealStart>> | null = null;
+      const readStart = async () => (start ??= await auditLogSealStart(tx, p));
       // Where each unsealed row's queue entry is (its ctid), from `unsealed` to `appendLinks` of the same transaction.
       const queueCtids = new Map<string, string>();
       let after: { occurredAt: Date; id: string } | null = null;
       const session: AuditSealSession = {
-        head: () => auditLogSealHead(tx, p),
+        head: async () => (await readStart()).head,
         unsealed: async (q) => {
           const rows = await auditLogUnsealed(tx, { workspaceId: p.workspaceId, limit: q.limit, after });
           const last = rows.at(-1);
@@ -76,14 +82,18 @@ export class PgAuditLog implements AuditLog {
           });
         },
         appendLinks: async (q) => {
+          start = null;
           const ctids = q.links.map((l) => queueCtids.get(l.auditId)).filter((c): c is string => c !== undefined);
           await auditLogAppendLinks(tx, { workspaceId: p.workspaceId, links: q.links, queueCtids: ctids, sealedAt: q.sealedAt });
           for (const l of q.links) queueCtids.delete(l.auditId);
         },
         linkedRows: (q) => auditLogReadChain(tx, { workspaceId: p.workspaceId, afterSeq: q.afterSeq, limit: q.limit }),
-        treeSize: () => auditTreeHashesSize(tx, p),
+        treeSize: async () => (await readStart()).treeSize,
         readTreeHashes: (q) => readTreeHashes(tx, p.workspaceId, q.nodes),
-        appendTreeHashes: (q) => auditTreeHashesAppend(tx, { workspaceId: p.workspaceId, firstLeaf: q.firstLeaf, hashes: q.hashes.map(concatHashes) }),
+        appendTreeHashes: async (q) => {
+          start = null;
+          await auditTreeHashesAppend(tx, { workspaceId: p.workspaceId, firstLeaf: q.firstLeaf, hashes: q.hashes.map(concatHashes) });
+        },
         publishCheckpoint: (q) => auditCheckpointsPublish(tx, { workspaceId: p.workspaceId, checkpoint: q.checkpoint }),
         treeCaughtUp: () => auditTreeBacklogRemove(tx, p),
       };

@@ -21,12 +21,40 @@ export interface SealDeps {
 }
 
 /**
+ * The frontier each workspace's tree had when its last seal committed, with the chain head it was
+ * level with, per audit log (at most FRONTIERS_KEPT workspaces, the oldest entry out first). A
+ * seal whose start finds the same head and a tree of the same size reuses it instead of reading
+ * O(log n) stored hashes: the head's hash commits to every row up to it, and so to every leaf.
+ */
+const FRONTIERS_KEPT = 10_000;
+const frontiers = new WeakMap<AuditLog, Map<string, { headHash: string; tree: TreeFrontier }>>();
+
+function keptFrontier(audit: AuditLog, workspaceId: string, head: { seq: number; hash: string }, treeSize: number): TreeFrontier | null {
+  const kept = frontiers.get(audit)?.get(workspaceId);
+  return kept !== undefined && kept.headHash === head.hash && kept.tree.size === treeSize && treeSize === head.seq ? kept.tree.copy() : null;
+}
+
+function keepFrontier(audit: AuditLog, workspaceId: string, head: { seq: number; hash: string }, tree: TreeFrontier): void {
+  let byWorkspace = frontiers.get(audit);
+  if (byWorkspace === undefined) {
+    byWorkspace = new Map();
+    frontiers.set(audit, byWorkspace);
+  }
+  byWorkspace.delete(workspaceId);
+  if (tree.size !== head.seq) return;
+  byWorkspace.set(workspaceId, { headHash: head.hash, tree: tree.copy() });
+  if (byWorkspace.size > FRONTIERS_KEPT) byWorkspace.delete(byWorkspace.keys().next().value as string);
+}
+
+/**
  * Seals the unsealed audit rows of one workspace into its hash chain (appending a link per row;
  * the rows themselves are never updated), in seal order (occurredAt, then id), in batches,
  * holding the workspace's seal lock (a single sealer per workspace), and appends the same rows,
  * in seq order, as leaves of the workspace's Merkle tree (DESIGN §2c Receipts): the tree's right
- * edge is read once (O(log n) stored hashes), each leaf then costs O(1) hashes on average. When
- * the tree grew, it publishes a checkpoint signed with the log's key, in the same transaction.
+ * edge is read once (O(log n) stored hashes; none when the last seal's frontier is still level
+ * with the chain), each leaf then costs O(1) hashes on average. When the tree grew, it publishes
+ * a checkpoint signed with the log's key, in the same transaction. A batch's writes (links, tree
+ * hashes and, with the last batch, the checkpoint) go out together (one round trip).
  * A chain sealed before the tree existed is first caught up (up to `maxRows` leaves a call,
  * each row checked against its chain link; the tree stops before a row that fails).
  * Returns how many rows it sealed, or null when another sealer held the lock.
@@ -34,12 +62,15 @@ export interface SealDeps {
  */
 export async function sealAuditChain(deps: SealDeps, workspaceId: string, opts?: { maxRows?: number }): Promise<number | null> {
   const maxRows = opts?.maxRows ?? 10_000;
-  return deps.stores.audit.withSealLock({ workspaceId }, async (session) => {
+  const audit = deps.stores.audit;
+  const done = await audit.withSealLock({ workspaceId }, async (session) => {
     let head = (await session.head()) ?? { seq: 0, hash: GENESIS_HASH };
-    const tree = await TreeFrontier.load(await session.treeSize(), (nodes) => session.readTreeHashes({ nodes }));
+    const treeSize = await session.treeSize();
+    const tree = keptFrontier(audit, workspaceId, head, treeSize) ?? (await TreeFrontier.load(treeSize, (nodes) => session.readTreeHashes({ nodes })));
     const grownFrom = tree.size;
     if (tree.size < head.seq && (await catchUpTree(session, tree, head.seq, maxRows)) !== "continues") await session.treeCaughtUp();
     let sealed = 0;
+    let published = false;
     while (sealed < maxRows) {
       const rows = await session.unsealed({ limit: Math.min(SEAL_BATCH, maxRows - sealed) });
       if (rows.length === 0) break;
@@ -56,14 +87,24 @@ export async function sealAuditChain(deps: SealDeps, workspaceId: string, opts?:
         if (firstLeaf !== null) leaves.push(tree.append(auditLeafHashOfCanonical(canonical)));
         head = { seq, hash };
       }
-      await session.appendLinks({ links, sealedAt: deps.clock.now() });
-      if (firstLeaf !== null) await session.appendTreeHashes({ firstLeaf, hashes: leaves });
       sealed += rows.length;
-      if (rows.length < SEAL_BATCH) break;
+      const last = rows.length < SEAL_BATCH || sealed >= maxRows;
+      const writes = [session.appendLinks({ links, sealedAt: deps.clock.now() })];
+      if (firstLeaf !== null) writes.push(session.appendTreeHashes({ firstLeaf, hashes: leaves }));
+      if (last && tree.size > grownFrom) {
+        writes.push(publishCheckpoint(deps, session, workspaceId, tree));
+        published = true;
+      }
+      await Promise.all(writes);
+      if (last) break;
     }
-    if (tree.size > grownFrom) await publishCheckpoint(deps, session, workspaceId, tree);
-    return sealed;
+    if (tree.size > grownFrom && !published) await publishCheckpoint(deps, session, workspaceId, tree);
+    return { sealed, head, tree };
   });
+  if (done === null) return null;
+  // Kept once the seal's writes went through (withSealLock returned); a later seal checks it against the head it reads.
+  keepFrontier(audit, workspaceId, done.head, done.tree);
+  return done.sealed;
 }
 
 /**

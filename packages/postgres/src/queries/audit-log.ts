@@ -120,47 +120,48 @@ export async function auditLogCountUnsealed(sql: SqlClient, p: { workspaceId: st
 /**
  * Takes the workspace's seal lock for the rest of the transaction, without waiting: a
  * transaction-scoped advisory lock keyed by the workspace id (`pg_try_advisory_xact_lock`), so
- * one sealer per workspace runs at a time and sends never touch it. True when taken.
+ * one sealer per workspace runs at a time and sends never touch it; in the same statement (one
+ * round trip), makes the rest of the transaction plan with index scans only (sequential and
+ * bitmap scans off, `set_config(..., true)`: this transaction alone), whether or not the lock was
+ * taken. Returns whether it was, and the settings it replaced.
+ *
+ * Why index scans only: the sealer reads its queue in key order with a limit; trusting statistics
+ * taken while the queue was empty, the planner read the whole queue and sorted it instead, once
+ * per batch of 500 (docs/performance.md, the soak of 2026-11-24). Every statement of a seal has
+ * an exact index path, so forbidding the others costs nothing.
  */
-export async function auditLogTrySealLock(sql: postgres.TransactionSql, p: { workspaceId: string }): Promise<boolean> {
-  const [row] = await sql<{ locked: boolean }[]>`
-    select pg_try_advisory_xact_lock(hashtextextended(${"agentq.audit.seal:" + p.workspaceId}, 0)) as locked`;
-  return row?.locked === true;
+export async function auditLogTrySealLock(sql: postgres.TransactionSql, p: { workspaceId: string }): Promise<{ locked: boolean; replaced: PlannerSettings }> {
+  const [row] = await sql<{ locked: boolean; seq: string; bitmap: string }[]>`
+    select pg_try_advisory_xact_lock(hashtextextended(${"agentq.audit.seal:" + p.workspaceId}, 0)) as locked,
+           current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap,
+           set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
+  return { locked: row?.locked === true, replaced: { enableSeqscan: row?.seq ?? "on", enableBitmapscan: row?.bitmap ?? "on" } };
 }
 
-/** Planner settings of a transaction: what `auditLogPreferIndexScans` changed, to put back. */
+/** Planner settings of a transaction: what `auditLogTrySealLock` changed, to put back. */
 export interface PlannerSettings {
   enableSeqscan: string;
   enableBitmapscan: string;
 }
 
-/**
- * Makes the rest of the transaction plan with index scans only (sequential and bitmap scans
- * off, `set_config(..., true)`: this transaction alone), returning the settings it replaced.
- * The sealer reads its queue in key order with a limit; trusting statistics taken while the
- * queue was empty, the planner read the whole queue and sorted it instead, once per batch of
- * 500 (docs/performance.md, the soak of 2026-11-24). Every statement of a seal has an exact
- * index path, so forbidding the others costs nothing.
- */
-export async function auditLogPreferIndexScans(sql: postgres.TransactionSql): Promise<PlannerSettings> {
-  const [row] = await sql<{ seq: string; bitmap: string }[]>`
-    select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap,
-           set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`;
-  return { enableSeqscan: row?.seq ?? "on", enableBitmapscan: row?.bitmap ?? "on" };
-}
-
-/** Puts back the settings `auditLogPreferIndexScans` replaced (for a transaction that goes on). */
+/** Puts back the settings `auditLogTrySealLock` replaced (for a transaction that goes on). */
 export async function auditLogRestorePlannerSettings(sql: postgres.TransactionSql, p: PlannerSettings): Promise<void> {
   await sql`select set_config('enable_seqscan', ${p.enableSeqscan}, true), set_config('enable_bitmapscan', ${p.enableBitmapscan}, true)`;
 }
 
-/** The chain's last link's seq and hash, or null. */
-export async function auditLogSealHead(sql: SqlClient, p: { workspaceId: string }): Promise<{ seq: number; hash: string } | null> {
-  const [row] = await sql<{ seq: string; hash: string }[]>`
-    select seq, hash from audit_chain where workspace_id = ${p.workspaceId}
-    order by seq desc
-    limit 1`;
-  return row ? { seq: Number(row.seq), hash: row.hash } : null;
+/**
+ * Where sealing starts, in one statement: the chain's last link (seq and hash, or null) and the
+ * size of the workspace's Merkle tree (its last leaf's index + 1, or 0), each a backward scan of
+ * its key.
+ */
+export async function auditLogSealStart(sql: SqlClient, p: { workspaceId: string }): Promise<{ head: { seq: number; hash: string } | null; treeSize: number }> {
+  const [row] = await sql<{ seq: string | null; hash: string | null; leaf_index: string | null }[]>`
+    select c.seq, c.hash, t.leaf_index
+    from (select 1) as one
+    left join lateral (select seq, hash from audit_chain where workspace_id = ${p.workspaceId} order by seq desc limit 1) as c on true
+    left join lateral (select leaf_index from audit_tree_hashes where workspace_id = ${p.workspaceId} order by leaf_index desc limit 1) as t on true`;
+  const head = row?.seq == null || row.hash == null ? null : { seq: Number(row.seq), hash: row.hash };
+  return { head, treeSize: row?.leaf_index == null ? 0 : Number(row.leaf_index) + 1 };
 }
 
 /**

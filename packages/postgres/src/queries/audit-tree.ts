@@ -11,15 +11,6 @@ function hexOf(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** How many leaves the workspace's tree holds: its last leaf's index + 1 (a backward scan of the key), or 0. */
-export async function auditTreeHashesSize(sql: SqlClient, p: { workspaceId: string }): Promise<number> {
-  const [row] = await sql<{ leaf_index: string }[]>`
-    select leaf_index from audit_tree_hashes where workspace_id = ${p.workspaceId}
-    order by leaf_index desc
-    limit 1`;
-  return row === undefined ? 0 : Number(row.leaf_index) + 1;
-}
-
 /** The stored hashes of the given leaves (each leaf's hashes concatenated), by leaf index: key lookups only. */
 export async function auditTreeHashesRead(sql: SqlClient, p: { workspaceId: string; leafIndexes: readonly number[] }): Promise<Map<number, Uint8Array>> {
   if (p.leafIndexes.length === 0) return new Map();

@@ -25,6 +25,11 @@ export class TreeFrontier {
     return new TreeFrontier(size, [...(await readExactly(read, subTreeNodes(0, size)))]);
   }
 
+  /** A frontier of its own with the same leaves (the hashes are never changed, so they are shared). */
+  copy(): TreeFrontier {
+    return new TreeFrontier(this.leaves, [...this.edge]);
+  }
+
   /** How many leaves the tree has. */
   get size(): number {
     return this.leaves;
