@@ -12,6 +12,14 @@ export interface ServerSecrets {
    * `<PUBLIC_BASE_URL host>/agentq`.
    */
   logSeed: Uint8Array;
+  /**
+   * Optional: the Ed25519 signature of `message` by the `logSeed` key, from a native
+   * implementation (the runtime's is node:crypto's). Ed25519 signatures are deterministic, so it
+   * gives the bytes @noble/curves would, which the core uses without it, at a fraction of the cost:
+   * noble derives the public key again at every signature, and the sealer signs a checkpoint per
+   * workspace per second.
+   */
+  logSign?: (message: Uint8Array) => Uint8Array;
 }
 
 /** Everything a use case may reach: the ports, the clock, ids and secrets. */

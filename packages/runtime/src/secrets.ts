@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, createPrivateKey, randomBytes, sign } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerSecrets } from "@agentq/core";
@@ -39,5 +39,18 @@ export function loadSecrets(p: { secretKey: string | null; dataDir: string }): {
  */
 export function deriveSecrets(master: string): ServerSecrets {
   const derive = (purpose: string) => new Uint8Array(createHmac("sha256", master).update(`agentq/${purpose}/v1`).digest());
-  return { pepper: derive("pepper"), cursorKey: derive("cursor"), logSeed: derive("audit-log-key") };
+  const logSeed = derive("audit-log-key");
+  return { pepper: derive("pepper"), cursorKey: derive("cursor"), logSeed, logSign: nativeEd25519Signer(logSeed) };
+}
+
+/** The PKCS#8 DER form of an Ed25519 private key holds its 32-byte seed after this fixed header (RFC 8410 §7). */
+const ED25519_PKCS8_HEADER = Buffer.from("302e020100300506032b657004220420", "hex");
+
+/**
+ * Ed25519 signing by node:crypto (OpenSSL) with the key of `seed`, imported once: the same
+ * signatures as the core's @noble/curves (Ed25519 is deterministic), about ten times cheaper.
+ */
+export function nativeEd25519Signer(seed: Uint8Array): (message: Uint8Array) => Uint8Array {
+  const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_HEADER, seed]), format: "der", type: "pkcs8" });
+  return (message) => new Uint8Array(sign(null, message, key));
 }

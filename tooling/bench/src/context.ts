@@ -20,7 +20,8 @@ export interface Sizes {
 }
 
 export const FULL: Sizes = { levelMs: 10_000, drainCount: 100_000, drainMaxMs: 3 * 60_000, wakeSends: 400, wakeGapMs: 40, pgbenchSeconds: 10 };
-export const QUICK: Sizes = { levelMs: 3_000, drainCount: 3_000, drainMaxMs: 60_000, wakeSends: 100, wakeGapMs: 40, pgbenchSeconds: 3 };
+// AGENTQ_BENCH_LEVEL_MS: a quick run's level length (3 s), longer for a profile of one level.
+export const QUICK: Sizes = { levelMs: Number(process.env.AGENTQ_BENCH_LEVEL_MS ?? 3_000), drainCount: 3_000, drainMaxMs: 60_000, wakeSends: 100, wakeGapMs: 40, pgbenchSeconds: 3 };
 
 /** What every scenario works with. */
 export interface BenchContext {

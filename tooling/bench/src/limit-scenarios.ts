@@ -16,8 +16,8 @@ export function parties(ctx: BenchContext, recipient: string): RawParties {
   return { workspaceId: ctx.fixture.workspaceId, senderId: ctx.fixture.sender.id, senderName: ctx.fixture.sender.name, recipientId: r.id, recipientName: r.name };
 }
 
-/** Concurrency levels of L1 and S1. */
-export const LEVELS = [1, 8, 32] as const;
+/** Concurrency levels of L1 and S1 (AGENTQ_BENCH_LEVELS=1,8 picks some, to profile one level alone). */
+export const LEVELS: readonly number[] = process.env.AGENTQ_BENCH_LEVELS ? process.env.AGENTQ_BENCH_LEVELS.split(",").map(Number) : [1, 8, 32];
 
 /**
  * L1, the PostgreSQL limit, in the limit database (same server, same schema): the rows of a send

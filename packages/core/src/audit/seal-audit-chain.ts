@@ -15,7 +15,7 @@ const SEAL_BATCH = 500;
 export interface SealDeps {
   stores: { audit: AuditLog };
   clock: Clock;
-  secrets: { logSeed: Uint8Array };
+  secrets: { logSeed: Uint8Array; logSign?: (message: Uint8Array) => Uint8Array };
   publicBaseUrl?: string;
   previousLogKeys?: readonly string[];
 }

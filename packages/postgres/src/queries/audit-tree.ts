@@ -8,7 +8,7 @@ function bytesOf(value: Uint8Array): Uint8Array {
 
 /** Hex of bytes, for text[] parameters decoded in SQL (`decode(h, 'hex')`). */
 function hexOf(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
 /** The stored hashes of the given leaves (each leaf's hashes concatenated), by leaf index: key lookups only. */

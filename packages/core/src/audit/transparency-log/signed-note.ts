@@ -80,7 +80,7 @@ export function ed25519VerifierKey(name: string, publicKey: Uint8Array): string 
  * The Ed25519 signer of the 32-byte `seed` under `name`.
  * @throws Error when the name is not a valid key name or the seed is not 32 bytes.
  */
-export function ed25519NoteSigner(name: string, seed: Uint8Array): NoteSigner {
+export function ed25519NoteSigner(name: string, seed: Uint8Array, nativeSign?: (message: Uint8Array) => Uint8Array): NoteSigner {
   if (!isValidKeyName(name)) throw new Error("invalid key name");
   if (seed.length !== 32) throw new Error("an Ed25519 seed is 32 bytes");
   const publicKey = ed25519.getPublicKey(seed);
@@ -89,7 +89,7 @@ export function ed25519NoteSigner(name: string, seed: Uint8Array): NoteSigner {
     name,
     keyHash: noteKeyHash(name, new Uint8Array([ED25519, ...publicKey])),
     verifierKey: ed25519VerifierKey(name, publicKey),
-    sign: (message) => ed25519.sign(message, secret),
+    sign: nativeSign ?? ((message) => ed25519.sign(message, secret)),
   };
 }
 
