@@ -20,6 +20,12 @@ export interface ServerSecrets {
    * workspace per second.
    */
   logSign?: (message: Uint8Array) => Uint8Array;
+  /**
+   * Optional: `hashToken(pepper, token)` (HMAC-SHA-256 with the pepper, hex) from a native
+   * implementation (the runtime's is node:crypto's): the same value, at a fraction of the cost of
+   * @noble/hashes. The authenticator hashes every request's bearer token with it.
+   */
+  tokenHash?: (token: string) => string;
 }
 
 /** Everything a use case may reach: the ports, the clock, ids and secrets. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { ed25519NoteSigner } from "@agentq/core";
+import { ed25519NoteSigner, hashToken } from "@agentq/core";
 import { describe, expect, it } from "vitest";
-import { deriveSecrets, nativeEd25519Signer } from "./secrets.ts";
+import { deriveSecrets, nativeEd25519Signer, nativeTokenHash } from "./secrets.ts";
 
 // The sealer signs checkpoints with node:crypto's Ed25519 (secrets.logSign); the core's
 // @noble/curves signer is the reference: Ed25519 is deterministic, so the bytes must be equal.
@@ -21,5 +21,17 @@ describe("the audit log's native Ed25519 signer", () => {
     const message = new TextEncoder().encode("queue.example.test/agentq/01J\n3\nroot\n");
     expect(secrets.logSign).toBeDefined();
     expect(secrets.logSign?.(message)).toEqual(ed25519NoteSigner("queue.example.test/agentq", secrets.logSeed).sign(message));
+  });
+});
+
+describe("the native token hash", () => {
+  it("gives the core's hashToken, for any pepper and token (non-ASCII included)", () => {
+    for (let i = 0; i < 50; i++) {
+      const pepper = new Uint8Array(randomBytes(32));
+      const token = `aq_op_${randomBytes(i).toString("base64url")}${i % 5 === 0 ? "é☃" : ""}`;
+      expect(nativeTokenHash(pepper)(token)).toBe(hashToken(pepper, token));
+    }
+    const secrets = deriveSecrets("b".repeat(64));
+    expect(secrets.tokenHash?.("aq_op_x")).toBe(hashToken(secrets.pepper, "aq_op_x"));
   });
 });

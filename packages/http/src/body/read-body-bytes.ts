@@ -44,7 +44,6 @@ export interface NodeBody {
  */
 export async function readBodyBytes(body: BodyStream | null, encoding: BodyEncoding, limits: BodyLimits): Promise<Uint8Array> {
   if (body === null) return new Uint8Array(0);
-  const wireLimit = encoding === "identity" ? limits.maxBytes : limits.maxCompressedBytes;
   const source = bodySource(body);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -62,11 +61,21 @@ export async function readBodyBytes(body: BodyStream | null, encoding: BodyEncod
   };
   try {
     if (encoding === "identity") {
-      await collect(limitedChunks(source, wireLimit, limits));
+      // Plain bytes: one loop over the source (the wire limit is the limit after decoding too).
+      for (;;) {
+        const step = await source.next();
+        if (step.done === true) break;
+        size += step.value.byteLength;
+        if (size > limits.maxBytes) {
+          source.stop();
+          throw tooLarge(limits);
+        }
+        chunks.push(step.value);
+      }
     } else {
       const inflater = createInflater(encoding);
       inflater.once("error", source.stop);
-      await pipeline(limitedChunks(source, wireLimit, limits), inflater, collect);
+      await pipeline(limitedChunks(source, limits.maxCompressedBytes, limits), inflater, collect);
     }
   } catch (err) {
     if (isDomainError(err)) throw err;
