@@ -13,19 +13,22 @@ export interface ServerSecrets {
    */
   logSeed: Uint8Array;
   /**
-   * Optional: the Ed25519 signature of `message` by the `logSeed` key, from a native
-   * implementation (the runtime's is node:crypto's). Ed25519 signatures are deterministic, so it
-   * gives the bytes @noble/curves would, which the core uses without it, at a fraction of the cost:
-   * noble derives the public key again at every signature, and the sealer signs a checkpoint per
-   * workspace per second.
+   * Optional: native implementations of two of the core's algorithms (the runtime's are
+   * node:crypto's). They give the same bytes as the core's @noble code, which runs without them,
+   * at a fraction of the cost: noble derives the public key again at every Ed25519 signature (the
+   * sealer signs a checkpoint per workspace per second), and the authenticator hashes every
+   * request's bearer token. Algorithms only, no key of their own: a copy of these secrets with
+   * another key (`{ ...secrets, logSeed }`) stays right.
    */
-  logSign?: (message: Uint8Array) => Uint8Array;
-  /**
-   * Optional: `hashToken(pepper, token)` (HMAC-SHA-256 with the pepper, hex) from a native
-   * implementation (the runtime's is node:crypto's): the same value, at a fraction of the cost of
-   * @noble/hashes. The authenticator hashes every request's bearer token with it.
-   */
-  tokenHash?: (token: string) => string;
+  native?: NativeCrypto;
+}
+
+/** Native implementations of the core's cryptography (see `ServerSecrets.native`). */
+export interface NativeCrypto {
+  /** The Ed25519 signature of `message` by the key of the 32-byte `seed` (RFC 8032). */
+  ed25519Sign(seed: Uint8Array, message: Uint8Array): Uint8Array;
+  /** HMAC-SHA-256 of the UTF-8 bytes of `text` under `key`, in lower-case hex. */
+  hmacSha256Hex(key: Uint8Array, text: string): string;
 }
 
 /** Everything a use case may reach: the ports, the clock, ids and secrets. */

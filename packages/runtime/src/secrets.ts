@@ -1,7 +1,7 @@
-import { createHmac, createPrivateKey, randomBytes, sign } from "node:crypto";
+import { createHmac, createPrivateKey, randomBytes, sign, type KeyObject } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerSecrets } from "@agentq/core";
+import type { NativeCrypto, ServerSecrets } from "@agentq/core";
 
 /**
  * Loads the server secret (SVC_SECRET_KEY, else `<dataDir>/secret.key`, created once with mode
@@ -34,31 +34,36 @@ export function loadSecrets(p: { secretKey: string | null; dataDir: string }): {
 /**
  * Derives the per-purpose keys from the master secret (HMAC-SHA-256 with a purpose label): the
  * pepper, the cursor key, and the Ed25519 seed of the audit log's checkpoint key (label
- * `agentq/audit-log-key/v1`; docs/receipts.md); with them, node:crypto's signer of that key and
- * hasher of tokens (the core's own results, natively). A new SVC_SECRET_KEY is a new log key: list the
+ * `agentq/audit-log-key/v1`; docs/receipts.md); with them, node:crypto's implementation of the core's
+ * Ed25519 signatures and token hashes (`NATIVE_CRYPTO`). A new SVC_SECRET_KEY is a new log key: list the
  * old key's verifier key in SVC_LOG_PREVIOUS_KEYS.
  */
 export function deriveSecrets(master: string): ServerSecrets {
   const derive = (purpose: string) => new Uint8Array(createHmac("sha256", master).update(`agentq/${purpose}/v1`).digest());
-  const logSeed = derive("audit-log-key");
-  const pepper = derive("pepper");
-  return { pepper, cursorKey: derive("cursor"), logSeed, logSign: nativeEd25519Signer(logSeed), tokenHash: nativeTokenHash(pepper) };
-}
-
-/** The core's `hashToken(pepper, token)` (HMAC-SHA-256, hex) by node:crypto: the same value, about five times cheaper than @noble/hashes. */
-export function nativeTokenHash(pepper: Uint8Array): (token: string) => string {
-  const key = Buffer.from(pepper);
-  return (token) => createHmac("sha256", key).update(token, "utf8").digest("hex");
+  return { pepper: derive("pepper"), cursorKey: derive("cursor"), logSeed: derive("audit-log-key"), native: NATIVE_CRYPTO };
 }
 
 /** The PKCS#8 DER form of an Ed25519 private key holds its 32-byte seed after this fixed header (RFC 8410 §7). */
 const ED25519_PKCS8_HEADER = Buffer.from("302e020100300506032b657004220420", "hex");
 
-/**
- * Ed25519 signing by node:crypto (OpenSSL) with the key of `seed`, imported once: the same
- * signatures as the core's @noble/curves (Ed25519 is deterministic), about ten times cheaper.
- */
-export function nativeEd25519Signer(seed: Uint8Array): (message: Uint8Array) => Uint8Array {
-  const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_HEADER, seed]), format: "der", type: "pkcs8" });
-  return (message) => new Uint8Array(sign(null, message, key));
+/** Imported Ed25519 keys by seed (the signer's own copy of it), so a key is imported once. */
+const ed25519Keys = new WeakMap<Uint8Array, KeyObject>();
+
+function ed25519Key(seed: Uint8Array): KeyObject {
+  let key = ed25519Keys.get(seed);
+  if (key === undefined) {
+    key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_HEADER, seed]), format: "der", type: "pkcs8" });
+    ed25519Keys.set(seed, key);
+  }
+  return key;
 }
+
+/**
+ * The core's Ed25519 signatures and token hashes by node:crypto (OpenSSL): the same bytes as its
+ * @noble code (Ed25519 is deterministic), several times cheaper. Algorithms only: the keys come
+ * with each call.
+ */
+export const NATIVE_CRYPTO: NativeCrypto = {
+  ed25519Sign: (seed, message) => new Uint8Array(sign(null, message, ed25519Key(seed))),
+  hmacSha256Hex: (key, text) => createHmac("sha256", key).update(text, "utf8").digest("hex"),
+};

@@ -51,9 +51,13 @@ interface StoreCode {
  */
 async function storeCodeOf(serverDir: string): Promise<StoreCode> {
   const root = resolve(serverDir, "../..");
-  const load = (path: string) => import(pathToFileURL(join(root, path)).href);
+  const load = <T>(path: string) => import(pathToFileURL(join(root, path)).href) as Promise<T>;
   const secretsAt = existsSync(join(root, "packages/runtime/src/index.ts")) ? "packages/runtime/src/index.ts" : "apps/server/src/index.ts";
-  const [core, pg, runtime] = await Promise.all([load("packages/core/src/index.ts"), load("packages/postgres/src/index.ts"), load(secretsAt)]);
+  const [core, pg, runtime] = await Promise.all([
+    load<Pick<StoreCode, "bootstrapWorkspace">>("packages/core/src/index.ts"),
+    load<Pick<StoreCode, "createPgDeps">>("packages/postgres/src/index.ts"),
+    load<Pick<StoreCode, "deriveSecrets">>(secretsAt),
+  ]);
   return { bootstrapWorkspace: core.bootstrapWorkspace, createPgDeps: pg.createPgDeps, deriveSecrets: runtime.deriveSecrets };
 }
 

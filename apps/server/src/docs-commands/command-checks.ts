@@ -174,6 +174,7 @@ export const COMMAND_CHECKS: Readonly<Record<string, CommandCheck>> = {
   "pnpm bench --baseline": { kind: "not-run", reason: LONG_RUNS },
   "pnpm bench --only S2 --profile": { kind: "not-run", reason: LONG_RUNS },
   "pnpm bench --quick --only S1,S4 --server-dir /path/to/other/checkout/apps/server": { kind: "not-run", reason: LONG_RUNS },
+  "AGENTQ_BENCH_LEVELS=1 AGENTQ_BENCH_LEVEL_MS=8000 pnpm bench --quick --only S1 --profile": { kind: "not-run", reason: LONG_RUNS },
 
   // docs/reliability.md
   "pnpm test:faults": { kind: "not-run", reason: FAULT_RUNS },

@@ -129,7 +129,7 @@ export function createAuthenticator(deps: Pick<CoreDeps, "stores" | "clock" | "s
     const token = match?.[1];
     if (token === undefined || !isWellFormedToken(token)) throw unauthenticated();
 
-    const tokenHash = deps.secrets.tokenHash?.(token) ?? hashToken(deps.secrets.pepper, token);
+    const tokenHash = hashToken(deps.secrets.pepper, token, deps.secrets.native);
     const now = deps.clock.now();
     const entry = await lookup(tokenHash, now.getTime());
     const credential = entry?.credential ?? null;

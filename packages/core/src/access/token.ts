@@ -1,6 +1,7 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, randomBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import type { NativeCrypto } from "../deps.ts";
 import type { Tier } from "./model.ts";
 
 /**
@@ -74,9 +75,10 @@ export function isWellFormedToken(text: string): boolean {
 /**
  * The keyed hash under which a token is stored and looked up: HMAC-SHA-256 with the server
  * pepper, lowercase hex (DESIGN §4). Without the pepper a leaked table cannot be brute-forced
- * offline.
+ * offline. `native` (the runtime's node:crypto) computes the same value faster.
  */
-export function hashToken(pepper: Uint8Array, token: string): string {
+export function hashToken(pepper: Uint8Array, token: string, native?: Pick<NativeCrypto, "hmacSha256Hex">): string {
+  if (native !== undefined) return native.hmacSha256Hex(pepper, token);
   return bytesToHex(hmac(sha256, pepper, utf8ToBytes(token)));
 }
 

@@ -5,7 +5,7 @@ import { formatCheckpoint, logOrigin } from "./transparency-log/checkpoint.ts";
 import { auditLogKeys } from "./transparency-log/log-key.ts";
 import { signNote } from "./transparency-log/signed-note.ts";
 import { TreeFrontier } from "./transparency-log/tree-frontier.ts";
-import { requirePublicBaseUrl } from "../deps.ts";
+import { requirePublicBaseUrl, type ServerSecrets } from "../deps.ts";
 import { verifyAuditChain } from "./verify-audit-chain.ts";
 
 /** Rows sealed per batch (one `appendLinks` and one `appendTreeHashes` call). */
@@ -15,7 +15,7 @@ const SEAL_BATCH = 500;
 export interface SealDeps {
   stores: { audit: AuditLog };
   clock: Clock;
-  secrets: { logSeed: Uint8Array; logSign?: (message: Uint8Array) => Uint8Array };
+  secrets: Pick<ServerSecrets, "logSeed" | "native">;
   publicBaseUrl?: string;
   previousLogKeys?: readonly string[];
 }

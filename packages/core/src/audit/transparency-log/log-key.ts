@@ -1,4 +1,4 @@
-import { requirePublicBaseUrl } from "../../deps.ts";
+import { requirePublicBaseUrl, type ServerSecrets } from "../../deps.ts";
 import { logKeyName } from "./checkpoint.ts";
 import { ed25519NoteSigner, parseVerifierKey, type NoteSigner } from "./signed-note.ts";
 
@@ -28,10 +28,10 @@ const signers = new WeakMap<Uint8Array, Map<string, NoteSigner>>();
  * The audit log's keys from the server's secrets (`logSeed`, the Ed25519 seed) and public base
  * URL, plus the earlier keys still listed for verification (verifier key strings; an invalid
  * one is skipped). The signer is derived once per seed and name (deriving the public key costs a
- * scalar multiplication); it signs with `secrets.logSign` when the runtime supplies one.
+ * scalar multiplication); it signs with `secrets.native` when the runtime supplies it.
  * @throws Error when `deps.publicBaseUrl` is not set (the key's name is its host; the core invents none).
  */
-export function auditLogKeys(deps: { secrets: { logSeed: Uint8Array; logSign?: (message: Uint8Array) => Uint8Array }; publicBaseUrl?: string; previousLogKeys?: readonly string[] }): AuditLogKeys {
+export function auditLogKeys(deps: { secrets: Pick<ServerSecrets, "logSeed" | "native">; publicBaseUrl?: string; previousLogKeys?: readonly string[] }): AuditLogKeys {
   const name = logKeyName(requirePublicBaseUrl(deps));
   const seed = deps.secrets.logSeed;
   let byName = signers.get(seed);
@@ -41,7 +41,7 @@ export function auditLogKeys(deps: { secrets: { logSeed: Uint8Array; logSign?: (
   }
   let signer = byName.get(name);
   if (signer === undefined) {
-    signer = ed25519NoteSigner(name, seed, deps.secrets.logSign);
+    signer = ed25519NoteSigner(name, seed, deps.secrets.native);
     byName.set(name, signer);
   }
   const previous = (deps.previousLogKeys ?? []).filter((k) => k !== signer.verifierKey && parseVerifierKey(k) !== null);

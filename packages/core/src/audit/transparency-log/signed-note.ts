@@ -1,6 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
+import type { NativeCrypto } from "../../deps.ts";
 import { base64Decode, base64Encode } from "../../encoding/base64.ts";
 
 /**
@@ -80,7 +81,7 @@ export function ed25519VerifierKey(name: string, publicKey: Uint8Array): string 
  * The Ed25519 signer of the 32-byte `seed` under `name`.
  * @throws Error when the name is not a valid key name or the seed is not 32 bytes.
  */
-export function ed25519NoteSigner(name: string, seed: Uint8Array, nativeSign?: (message: Uint8Array) => Uint8Array): NoteSigner {
+export function ed25519NoteSigner(name: string, seed: Uint8Array, native?: Pick<NativeCrypto, "ed25519Sign">): NoteSigner {
   if (!isValidKeyName(name)) throw new Error("invalid key name");
   if (seed.length !== 32) throw new Error("an Ed25519 seed is 32 bytes");
   const publicKey = ed25519.getPublicKey(seed);
@@ -89,7 +90,7 @@ export function ed25519NoteSigner(name: string, seed: Uint8Array, nativeSign?: (
     name,
     keyHash: noteKeyHash(name, new Uint8Array([ED25519, ...publicKey])),
     verifierKey: ed25519VerifierKey(name, publicKey),
-    sign: nativeSign ?? ((message) => ed25519.sign(message, secret)),
+    sign: native === undefined ? (message) => ed25519.sign(message, secret) : (message) => native.ed25519Sign(secret, message),
   };
 }
 
