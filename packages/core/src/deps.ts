@@ -1,3 +1,4 @@
+import type { NativeCrypto } from "./encoding/native-crypto.ts";
 import type { PeopleConfig } from "./people/people-settings.ts";
 import type { Clock, Enricher, IdSource, Mailer, MessageMeter, OidcProvider, RateLimiter, SanctionsScreen, Stores, TxRunner, WakeupNotifier, WebhookTransport } from "./ports.ts";
 
@@ -23,13 +24,7 @@ export interface ServerSecrets {
   native?: NativeCrypto;
 }
 
-/** Native implementations of the core's cryptography (see `ServerSecrets.native`). */
-export interface NativeCrypto {
-  /** The Ed25519 signature of `message` by the key of the 32-byte `seed` (RFC 8032). */
-  ed25519Sign(seed: Uint8Array, message: Uint8Array): Uint8Array;
-  /** HMAC-SHA-256 of the UTF-8 bytes of `text` under `key`, in lower-case hex. */
-  hmacSha256Hex(key: Uint8Array, text: string): string;
-}
+export type { NativeCrypto } from "./encoding/native-crypto.ts";
 
 /** Everything a use case may reach: the ports, the clock, ids and secrets. */
 export interface CoreDeps {

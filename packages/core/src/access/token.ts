@@ -1,7 +1,7 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, randomBytes, utf8ToBytes } from "@noble/hashes/utils.js";
-import type { NativeCrypto } from "../deps.ts";
+import type { NativeCrypto } from "../encoding/native-crypto.ts";
 import type { Tier } from "./model.ts";
 
 /**

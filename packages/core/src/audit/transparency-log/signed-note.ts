@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
-import type { NativeCrypto } from "../../deps.ts";
+import type { NativeCrypto } from "../../encoding/native-crypto.ts";
 import { base64Decode, base64Encode } from "../../encoding/base64.ts";
 
 /**
