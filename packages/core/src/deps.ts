@@ -24,8 +24,6 @@ export interface ServerSecrets {
   native?: NativeCrypto;
 }
 
-export type { NativeCrypto } from "./encoding/native-crypto.ts";
-
 /** Everything a use case may reach: the ports, the clock, ids and secrets. */
 export interface CoreDeps {
   stores: Stores;

@@ -21,7 +21,8 @@ export { isMailAddress, mailMessageProblem, MAIL_LIMITS } from "./mail/mail-mess
 export type { MailMessage } from "./mail/mail-message.ts";
 export { sendMail } from "./mail/send-mail.ts";
 export type { OidcAttempt, OidcIdentity, LinkedIdentity } from "./oidc/oidc-identity.ts";
-export type { CoreDeps, ServerSecrets, NativeCrypto, NoticeSettings } from "./deps.ts";
+export type { CoreDeps, ServerSecrets, NoticeSettings } from "./deps.ts";
+export type { NativeCrypto } from "./encoding/native-crypto.ts";
 export { requirePublicBaseUrl } from "./deps.ts";
 export { defineOperation, withContext } from "./operation.ts";
 export type { Operation, OperationAuth, OperationContext, OperationResult, HandlerResult, SessionIntent, HttpMethod } from "./operation.ts";

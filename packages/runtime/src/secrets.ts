@@ -46,14 +46,17 @@ export function deriveSecrets(master: string): ServerSecrets {
 /** The PKCS#8 DER form of an Ed25519 private key holds its 32-byte seed after this fixed header (RFC 8410 §7). */
 const ED25519_PKCS8_HEADER = Buffer.from("302e020100300506032b657004220420", "hex");
 
-/** Imported Ed25519 keys by seed (the signer's own copy of it), so a key is imported once. */
-const ed25519Keys = new WeakMap<Uint8Array, KeyObject>();
+/** Imported Ed25519 keys by seed (hex), so a key is imported once; a server has one or two seeds, the bound is for hygiene. */
+const ed25519Keys = new Map<string, KeyObject>();
+const ED25519_KEYS_KEPT = 16;
 
 function ed25519Key(seed: Uint8Array): KeyObject {
-  let key = ed25519Keys.get(seed);
+  const id = Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength).toString("hex");
+  let key = ed25519Keys.get(id);
   if (key === undefined) {
     key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_HEADER, seed]), format: "der", type: "pkcs8" });
-    ed25519Keys.set(seed, key);
+    if (ed25519Keys.size >= ED25519_KEYS_KEPT) ed25519Keys.clear();
+    ed25519Keys.set(id, key);
   }
   return key;
 }

@@ -61,17 +61,8 @@ export async function readBodyBytes(body: BodyStream | null, encoding: BodyEncod
   };
   try {
     if (encoding === "identity") {
-      // Plain bytes: one loop over the source (the wire limit is the limit after decoding too).
-      for (;;) {
-        const step = await source.next();
-        if (step.done === true) break;
-        size += step.value.byteLength;
-        if (size > limits.maxBytes) {
-          source.stop();
-          throw tooLarge(limits);
-        }
-        chunks.push(step.value);
-      }
+      // Plain bytes straight from the source, no generator between (the wire limit is the limit after decoding too).
+      await collect({ [Symbol.asyncIterator]: () => ({ next: () => source.next() }) });
     } else {
       const inflater = createInflater(encoding);
       inflater.once("error", source.stop);
